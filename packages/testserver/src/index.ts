@@ -1,0 +1,4 @@
+/**
+ * Public entry point of the Lattice test homeserver.
+ */
+export {};

@@ -1,0 +1,34 @@
+/**
+ * Test runner configuration: one "node" project for unit and integration
+ * tests (loopback HTTP against packages/testserver), one "browser" project for
+ * tests that drive Debian's Chromium through playwright-core.
+ */
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "node",
+          include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "bench/**/*.test.ts"],
+          exclude: ["**/*.browser.test.ts", "**/node_modules/**"],
+          environment: "node",
+          testTimeout: 20_000,
+          hookTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: "browser",
+          include: ["packages/*/**/*.browser.test.ts"],
+          exclude: ["**/node_modules/**"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
