@@ -51,6 +51,8 @@ export interface RequestOptions {
   contentType?: string;
   /** Send the bearer token; defaults to true. */
   authenticated?: boolean;
+  /** Overrides the client's access token for this request (identity server calls). */
+  accessToken?: string;
   /** Local time-out in ms for this request; defaults to the client's. */
   timeoutMs?: number;
   signal?: AbortSignal;
