@@ -1,4 +1,10 @@
 /**
- * Public entry point of the Lattice test homeserver.
+ * The Lattice test homeserver: an in-memory, single-process Matrix
+ * homeserver for tests and the local demo. Not a production homeserver.
  */
-export {};
+export { startTestServer } from "./server";
+export type { TestServerHandle, ExchangeValidator } from "./server";
+export type { TestServerOptions } from "./core/config";
+export { ManualClock, systemClock } from "./core/clock";
+export type { Clock } from "./core/clock";
+export type { FaultRule } from "./http/faults";

@@ -1,0 +1,284 @@
+/**
+ * The test homeserver's HTTP front: CORS, fault injection, routing, body
+ * parsing, authentication, error mapping and (in test mode) validation of
+ * every response against the official Matrix definitions.
+ *
+ * This is a development and test server, not a production homeserver.
+ */
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { systemClock } from "./core/clock";
+import { resolveConfig } from "./core/config";
+import type { TestServerOptions } from "./core/config";
+import type { ServerContext } from "./core/context";
+import { IdGenerator } from "./core/ids";
+import { Context } from "./core/server-context";
+import { errors, MatrixHttpError } from "./http/errors";
+import { FaultInjector } from "./http/faults";
+import { Router } from "./http/router";
+import type { HandlerRequest, HandlerResponse } from "./http/types";
+import { registerAllRoutes } from "./routes";
+
+const DEFAULT_JSON_LIMIT = 10 * 1024 * 1024;
+
+/** Checks one exchange; returns readable mismatches (empty when valid). */
+export type ExchangeValidator = (req: HandlerRequest, status: number, body: unknown) => string[];
+
+export interface TestServerHandle {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  readonly url: string;
+  readonly port: number;
+  readonly serverName: string;
+  /** Fault injection; reset between tests. */
+  readonly faults: FaultInjector;
+  /** Inspection of the server's state. */
+  readonly ctx: ServerContext;
+  /** Spec mismatches seen so far (test mode). */
+  readonly validationErrors: string[];
+  /** Installs the response validator (test mode). */
+  setValidator(validator: ExchangeValidator | undefined): void;
+  /** Stops the server and closes every connection. */
+  stop(): Promise<void>;
+}
+
+/** Starts the in-memory homeserver on 127.0.0.1. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServerHandle> {
+  const config = resolveConfig(options);
+  const ctx = new Context(config, options.clock ?? systemClock, new IdGenerator(options.seed));
+  const router = new Router();
+  registerAllRoutes(router, ctx);
+  const faults = new FaultInjector();
+  const validationErrors: string[] = [];
+  let validator: ExchangeValidator | undefined;
+  const sockets = new Set<Socket>();
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => {
+      // Never crash the process: the last resort is a 500.
+      if (!res.headersSent) sendJson(res, 500, { errcode: "M_UNKNOWN", error: String(err) });
+      else res.destroy();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  let baseUrl = "";
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    setCors(res);
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const method = (req.method ?? "GET").toUpperCase();
+    if (faults.offline) {
+      req.socket.destroy();
+      return;
+    }
+    if (method === "OPTIONS") {
+      res.writeHead(204).end();
+      return;
+    }
+    const fault = faults.take(method, url.pathname);
+    if (fault) {
+      if (fault.delayMs) await sleep(fault.delayMs);
+      if (fault.drop) {
+        req.socket.destroy();
+        return;
+      }
+      if (fault.garbage) {
+        res.writeHead(200, { "Content-Type": "application/json" }).end("<html>not json{");
+        return;
+      }
+      if (fault.rateLimitMs !== undefined) {
+        sendError(res, errors.limitExceeded(fault.rateLimitMs));
+        return;
+      }
+      if (fault.status !== undefined) {
+        sendJson(res, fault.status, { errcode: fault.errcode ?? "M_UNKNOWN", error: "Injected fault" });
+        return;
+      }
+    }
+
+    const match = router.match(method, url.pathname);
+    if (match === undefined || match === "method") {
+      await drain(req);
+      sendError(res, errors.unrecognized(match === "method" ? 405 : 404));
+      return;
+    }
+    const abort = new AbortController();
+    res.on("close", () => abort.abort());
+
+    let handlerReq: HandlerRequest | undefined;
+    try {
+      const limit = match.options.maxBodyBytes ?? DEFAULT_JSON_LIMIT;
+      const rawBody = await readBody(req, limit);
+      let body: unknown = {};
+      if (!match.options.rawBody && rawBody.length > 0 && method !== "GET") {
+        try {
+          body = JSON.parse(rawBody.toString("utf8"));
+        } catch {
+          throw errors.notJson();
+        }
+      }
+      handlerReq = {
+        method,
+        path: url.pathname,
+        params: match.params,
+        query: url.searchParams,
+        headers: req.headers,
+        rawBody,
+        body,
+        signal: abort.signal,
+        baseUrl,
+      };
+      const authMode = match.options.auth ?? "required";
+      if (authMode !== "none") {
+        const token = bearerToken(req, url);
+        if (token !== undefined) {
+          const who = ctx.accounts.authenticate(token);
+          if (who === "expired") throw errors.unknownToken(true);
+          if (who === undefined) throw errors.unknownToken(false);
+          if (who.isGuest && authMode === "required" && !match.options.guests)
+            throw errors.guestAccessForbidden();
+          handlerReq.requester = who;
+        } else if (authMode === "required") {
+          throw errors.missingToken();
+        }
+      }
+      const result = await match.handler(handlerReq);
+      const out: HandlerResponse = isHandlerResponse(result) ? result : { body: result };
+      if (abort.signal.aborted) return;
+      if (out.raw) {
+        res.writeHead(out.status ?? 200, {
+          "Content-Type": out.raw.contentType,
+          ...out.raw.headers,
+          ...out.headers,
+        });
+        res.end(out.raw.data);
+        return;
+      }
+      const status = out.status ?? 200;
+      const payload = out.body ?? {};
+      check(handlerReq, status, payload);
+      sendJson(res, status, payload, out.headers);
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      const error = err instanceof MatrixHttpError ? err : internalError(err);
+      if (handlerReq) check(handlerReq, error.status, error.toJson());
+      sendError(res, error);
+    }
+  }
+
+  function check(req: HandlerRequest, status: number, body: unknown): void {
+    if (!validator) return;
+    for (const problem of validator(req, status, body)) {
+      validationErrors.push(`${req.method} ${req.path} -> ${status}: ${problem}`);
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  baseUrl = `http://127.0.0.1:${port}`;
+  server.unref();
+
+  return {
+    url: baseUrl,
+    port,
+    serverName: config.serverName,
+    faults,
+    ctx,
+    validationErrors,
+    setValidator: (v) => {
+      validator = v;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function isHandlerResponse(value: object): value is HandlerResponse {
+  return (
+    "status" in value ||
+    "raw" in value ||
+    ("body" in value && Object.keys(value).every((k) => k === "body" || k === "headers"))
+  );
+}
+
+function internalError(err: unknown): MatrixHttpError {
+  console.error("[testserver] handler error:", err);
+  return new MatrixHttpError(500, "M_UNKNOWN", "Internal server error");
+}
+
+function bearerToken(req: IncomingMessage, url: URL): string | undefined {
+  const header = req.headers.authorization;
+  if (header?.startsWith("Bearer ")) return header.slice("Bearer ".length).trim();
+  return url.searchParams.get("access_token") ?? undefined;
+}
+
+function setCors(res: ServerResponse): void {
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, PATCH, OPTIONS");
+  res.setHeader(
+    "Access-Control-Allow-Headers",
+    "Origin, X-Requested-With, Content-Type, Accept, Authorization",
+  );
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json", ...headers });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, error: MatrixHttpError): void {
+  const headers: Record<string, string> = {};
+  const retry = error.extra["retry_after_ms"];
+  if (typeof retry === "number") headers["Retry-After"] = String(Math.ceil(retry / 1000));
+  sendJson(res, error.status, error.toJson(), headers);
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on("data", (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        reject(errors.tooLarge());
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!failed) resolve(Buffer.concat(chunks));
+    });
+    req.on("error", (e) => {
+      if (!failed) reject(e);
+    });
+  });
+}
+
+function drain(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    req.resume();
+    req.on("end", resolve);
+    req.on("error", () => resolve());
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
