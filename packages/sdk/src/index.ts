@@ -2,3 +2,4 @@
  * Public entry point of the Lattice SDK.
  */
 export * from "./http/types";
+export * from "./http";
