@@ -1,0 +1,22 @@
+/**
+ * The API layer: one namespace per endpoint family, each a set of stateless
+ * functions over an HttpApi. Families add their own export lines here.
+ */
+
+// Sync, rooms and events (API part 1).
+export * as sync from "./sync";
+export * as peeking from "./peeking";
+export * as rooms from "./rooms";
+export * as membership from "./membership";
+export * as send from "./send";
+export * as delayedEvents from "./delayed-events";
+export * as timeline from "./timeline";
+export * as relations from "./relations";
+export * as threads from "./threads";
+export * as notifications from "./notifications";
+export * as receipts from "./receipts";
+export * as directory from "./directory";
+export * as search from "./search";
+export * as unstable from "./unstable";
+export { ApiError } from "./errors";
+export type { ApiErrorCode } from "./errors";
