@@ -20,3 +20,18 @@ export * as search from "./search";
 export * as unstable from "./unstable";
 export { ApiError } from "./errors";
 export type { ApiErrorCode } from "./errors";
+
+// Account, authentication, devices, push, profile (API part 2).
+export * as accountData from "./account-data";
+export * as profile from "./profile";
+export * as presence from "./presence";
+export * as account from "./account";
+export * as register from "./register";
+export * as login from "./login";
+export * as devices from "./devices";
+export * as push from "./push";
+export * as filter from "./filter";
+export * as capabilities from "./capabilities";
+export * as versions from "./versions";
+export * as openid from "./openid";
+export * as voip from "./voip";
