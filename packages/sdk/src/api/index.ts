@@ -35,3 +35,17 @@ export * as capabilities from "./capabilities";
 export * as versions from "./versions";
 export * as openid from "./openid";
 export * as voip from "./voip";
+
+// Media, keys, to-device, directory, discovery, identity server, admin (API part 3).
+export * as media from "./media";
+export * as keys from "./keys";
+export * as roomKeys from "./room-keys";
+export * as toDevice from "./to-device";
+export * as userDirectory from "./user-directory";
+export * as thirdparty from "./thirdparty";
+export * as authMetadata from "./auth-metadata";
+export * as mutualRooms from "./mutual-rooms";
+export * as admin from "./admin";
+export * as discovery from "./discovery";
+export * as identity from "./identity";
+export * as identityLookup from "./identity-lookup";
