@@ -112,11 +112,11 @@ export function reportEvent(
   });
 }
 
-/** POST /rooms/{roomId}/report: report a whole room to the server admins. */
-export function reportRoom(http: HttpApi, roomId: string, reason?: string): Promise<Record<string, never>> {
+/** POST /rooms/{roomId}/report: report a whole room to the server admins. The reason is required but may be blank. */
+export function reportRoom(http: HttpApi, roomId: string, reason = ""): Promise<Record<string, never>> {
   return http.request<Record<string, never>>({
     method: "POST",
     path: encodePath`/rooms/${roomId}/report`,
-    body: reason !== undefined ? { reason } : {},
+    body: { reason },
   });
 }

@@ -69,11 +69,12 @@ export function leftRoomsFilter(): Filter {
  */
 export function syncLeftRooms(
   http: HttpApi,
-  options: { filterId?: string; signal?: AbortSignal } = {},
+  options: { filterId?: string; cacheBuster?: number | false; signal?: AbortSignal } = {},
 ): Promise<SyncResponse> {
   return sync(http, {
     filter: options.filterId ?? leftRoomsFilter(),
     timeout: 0,
+    ...(options.cacheBuster !== undefined ? { cacheBuster: options.cacheBuster } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
 }
