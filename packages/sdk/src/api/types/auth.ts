@@ -33,8 +33,15 @@ export interface UserIdentifierPhone {
   phone: string;
 }
 
-/** Identification of a user (user_identifier.yaml). */
-export type UserIdentifier = UserIdentifierUser | UserIdentifierThirdParty | UserIdentifierPhone;
+/** Any other identifier type: the spec leaves the set open (user_identifier.yaml). */
+export interface UserIdentifierOther {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** Identification of a user (user_identifier.yaml): the three spec types, or an extension. */
+export type UserIdentifier =
+  UserIdentifierUser | UserIdentifierThirdParty | UserIdentifierPhone | UserIdentifierOther;
 
 /**
  * The `auth` dictionary a client submits to an endpoint protected by
