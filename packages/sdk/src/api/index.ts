@@ -35,6 +35,7 @@ export * as capabilities from "./capabilities";
 export * as versions from "./versions";
 export * as openid from "./openid";
 export * as voip from "./voip";
+export * as uia from "./uia";
 
 // Media, keys, to-device, directory, discovery, identity server, admin (API part 3).
 export * as media from "./media";
