@@ -1,7 +1,19 @@
 /**
- * HTTP routes of the rooms domain.
+ * HTTP routes of the rooms domain: each family registers itself from its
+ * module under routes/ (and sync/).
  */
 import type { ServerContext } from "../core/context";
 import type { Router } from "../http/router";
+import { registerCreateRoomRoutes } from "./routes/create-room";
+import { registerMembershipRoutes } from "./routes/membership";
+import { registerReadRoutes } from "./routes/read";
+import { registerSendRoutes } from "./routes/send";
+import { registerSyncRoutes } from "./sync/routes";
 
-export function registerRoomsRoutes(_router: Router, _ctx: ServerContext): void {}
+export function registerRoomsRoutes(router: Router, ctx: ServerContext): void {
+  registerCreateRoomRoutes(router, ctx);
+  registerMembershipRoutes(router, ctx);
+  registerSendRoutes(router, ctx);
+  registerReadRoutes(router, ctx);
+  registerSyncRoutes(router, ctx);
+}
