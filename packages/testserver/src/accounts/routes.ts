@@ -1,7 +1,21 @@
 /**
- * HTTP routes of the accounts domain.
+ * HTTP routes of the accounts domain. Each family lives in routes/; this
+ * file only wires them and advertises the domain's unstable features.
  */
 import type { ServerContext } from "../core/context";
 import type { Router } from "../http/router";
+import { registerAccountRoutes } from "./routes/account";
+import { registerDeviceRoutes } from "./routes/devices";
+import { registerLoginRoutes } from "./routes/login";
+import { registerRegisterRoutes } from "./routes/register";
+import { registerSsoRoutes } from "./routes/sso";
+import { registerThreepidRoutes } from "./routes/threepids";
 
-export function registerAccountsRoutes(_router: Router, _ctx: ServerContext): void {}
+export function registerAccountsRoutes(router: Router, ctx: ServerContext): void {
+  registerRegisterRoutes(router, ctx);
+  registerLoginRoutes(router, ctx);
+  registerSsoRoutes(router, ctx);
+  registerDeviceRoutes(router, ctx);
+  registerAccountRoutes(router, ctx);
+  registerThreepidRoutes(router, ctx);
+}
