@@ -3,6 +3,7 @@
  * /refresh and /login/get_token, run through the real HTTP client over a
  * fake fetch so the fallback chain itself is exercised.
  */
+import { getSpecValidator } from "@lattice/testserver/spec";
 import { describe, expect, it } from "vitest";
 import { createHttpClient } from "../http/client";
 import type { FetchFn } from "../http/client";
@@ -27,6 +28,24 @@ describe("ssoRedirectUrl", () => {
     expect(url.searchParams.get("redirectUrl")).toBe("https://app.example.org/");
     expect(url.searchParams.get("action")).toBe("register");
   });
+
+  it.each([{}, { idpId: "oidc-github" }, { idpId: "saml", action: "login" as const }])(
+    "builds a request the spec accepts (%j)",
+    (options) => {
+      const url = new URL(
+        ssoRedirectUrl("https://hs.example.org", "https://app.example.org/#/login", options),
+      );
+      const result = getSpecValidator().validateRequest({
+        method: "GET",
+        path: url.pathname,
+        query: url.searchParams,
+      });
+      expect(result.operation?.operationId).toBe(
+        options.idpId === undefined ? "redirectToSSO" : "redirectToIdP",
+      );
+      expect(result.errors).toEqual([]);
+    },
+  );
 });
 
 /** A fake fetch answering unrecognised for every path not in `known`, recording the paths asked. */
