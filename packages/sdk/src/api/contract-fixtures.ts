@@ -44,7 +44,11 @@ export function memberEvent(userId: string = ids.userId, membership = "join"): S
     sender: userId,
     state_key: userId,
     origin_server_ts: 1432735824653,
-    content: { membership, displayname: "Alice Margatroid", avatar_url: "mxc://example.org/SEsfnsuifSDFSSEF" },
+    content: {
+      membership,
+      displayname: "Alice Margatroid",
+      avatar_url: "mxc://example.org/SEsfnsuifSDFSSEF",
+    },
     unsigned: { age: 1234 },
   };
 }

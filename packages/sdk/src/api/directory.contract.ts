@@ -91,7 +91,11 @@ export const cases: ContractCase[] = [
   {
     name: "setRoomVisibility",
     call: (http) => api.setRoomVisibility(http, ids.roomId, "private"),
-    expect: { method: "PUT", path: `/_matrix/client/v3/directory/list/room/${R}`, body: { visibility: "private" } },
+    expect: {
+      method: "PUT",
+      path: `/_matrix/client/v3/directory/list/room/${R}`,
+      body: { visibility: "private" },
+    },
     response: { body: {} },
   },
 ];

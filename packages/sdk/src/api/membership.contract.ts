@@ -105,7 +105,11 @@ export const cases: ContractCase[] = [
   {
     name: "unbanUser",
     call: (http) => api.unbanUser(http, ids.roomId, ids.otherUserId),
-    expect: { method: "POST", path: `/_matrix/client/v3/rooms/${R}/unban`, body: { user_id: ids.otherUserId } },
+    expect: {
+      method: "POST",
+      path: `/_matrix/client/v3/rooms/${R}/unban`,
+      body: { user_id: ids.otherUserId },
+    },
     response: { body: {} },
   },
   {

@@ -37,7 +37,11 @@ export const cases: ContractCase[] = [
     expect: {
       method: "POST",
       path: `/_matrix/client/v3/rooms/${R}/read_markers`,
-      body: { "m.fully_read": "$somewhere:example.org", "m.read": ids.eventId, "m.read.private": ids.eventId },
+      body: {
+        "m.fully_read": "$somewhere:example.org",
+        "m.read": ids.eventId,
+        "m.read.private": ids.eventId,
+      },
     },
     response: { body: {} },
   },

@@ -25,7 +25,8 @@ export const cases: ContractCase[] = [
   },
   {
     name: "relations (relType)",
-    call: (http) => api.relations(http, ids.roomId, ids.eventId, { relType: "m.thread", from: "page1_token" }),
+    call: (http) =>
+      api.relations(http, ids.roomId, ids.eventId, { relType: "m.thread", from: "page1_token" }),
     expect: { method: "GET", path: `${base}/m.thread`, query: { from: "page1_token" } },
     response: { body },
   },
@@ -38,7 +39,11 @@ export const cases: ContractCase[] = [
         to: "page3_token",
         dir: "f",
       }),
-    expect: { method: "GET", path: `${base}/m.thread/m.room.message`, query: { to: "page3_token", dir: "f" } },
+    expect: {
+      method: "GET",
+      path: `${base}/m.thread/m.room.message`,
+      query: { to: "page3_token", dir: "f" },
+    },
     response: { body },
   },
 ];

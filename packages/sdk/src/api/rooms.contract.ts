@@ -32,7 +32,9 @@ export const cases: ContractCase[] = [
         topic: "All about happy hour",
         invite: [ids.otherUserId],
         is_direct: false,
-        initial_state: [{ type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } }],
+        initial_state: [
+          { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
+        ],
         creation_content: { "m.federate": false },
       }),
     expect: {
@@ -45,7 +47,9 @@ export const cases: ContractCase[] = [
         topic: "All about happy hour",
         invite: [ids.otherUserId],
         is_direct: false,
-        initial_state: [{ type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } }],
+        initial_state: [
+          { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
+        ],
         creation_content: { "m.federate": false },
       },
     },
@@ -75,7 +79,8 @@ export const cases: ContractCase[] = [
   },
   {
     name: "hierarchy",
-    call: (http) => api.hierarchy(http, ids.roomId, { suggested_only: true, limit: 20, max_depth: 2, from: "abc" }),
+    call: (http) =>
+      api.hierarchy(http, ids.roomId, { suggested_only: true, limit: 20, max_depth: 2, from: "abc" }),
     expect: {
       method: "GET",
       path: `/_matrix/client/v1/rooms/${R}/hierarchy`,
@@ -118,7 +123,8 @@ export const cases: ContractCase[] = [
   },
   {
     name: "reportEvent",
-    call: (http) => api.reportEvent(http, ids.roomId, ids.eventId, { score: -100, reason: "this makes me sad" }),
+    call: (http) =>
+      api.reportEvent(http, ids.roomId, ids.eventId, { score: -100, reason: "this makes me sad" }),
     expect: {
       method: "POST",
       path: `/_matrix/client/v3/rooms/${R}/report/${enc(ids.eventId)}`,
@@ -129,7 +135,11 @@ export const cases: ContractCase[] = [
   {
     name: "reportRoom",
     call: (http) => api.reportRoom(http, ids.roomId, "this makes me sad"),
-    expect: { method: "POST", path: `/_matrix/client/v3/rooms/${R}/report`, body: { reason: "this makes me sad" } },
+    expect: {
+      method: "POST",
+      path: `/_matrix/client/v3/rooms/${R}/report`,
+      body: { reason: "this makes me sad" },
+    },
     response: { body: {} },
   },
 ];

@@ -39,12 +39,17 @@ export const cases: ContractCase[] = [
               {
                 rank: 0.00424866,
                 result: messageEvent({
-                  content: { msgtype: "m.text", body: "This is an example text message about martians and men" },
+                  content: {
+                    msgtype: "m.text",
+                    body: "This is an example text message about martians and men",
+                  },
                 }),
                 context: {
                   start: "t1-2",
                   end: "t3-4",
-                  profile_info: { [ids.otherUserId]: { displayname: "Bob", avatar_url: "mxc://example.org/bob" } },
+                  profile_info: {
+                    [ids.otherUserId]: { displayname: "Bob", avatar_url: "mxc://example.org/bob" },
+                  },
                   events_before: [],
                   events_after: [],
                 },

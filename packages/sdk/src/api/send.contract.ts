@@ -10,7 +10,10 @@ export const cases: ContractCase[] = [
   {
     name: "sendEvent",
     call: (http) =>
-      api.sendEvent(http, ids.roomId, "m.room.message", "m1700000000000.0", { msgtype: "m.text", body: "hello" }),
+      api.sendEvent(http, ids.roomId, "m.room.message", "m1700000000000.0", {
+        msgtype: "m.text",
+        body: "hello",
+      }),
     expect: {
       method: "PUT",
       path: `/_matrix/client/v3/rooms/${R}/send/m.room.message/m1700000000000.0`,
@@ -21,7 +24,13 @@ export const cases: ContractCase[] = [
   {
     name: "sendStateEvent",
     call: (http) =>
-      api.sendStateEvent(http, ids.roomId, "m.room.member", { membership: "join", displayname: "Alice" }, ids.userId),
+      api.sendStateEvent(
+        http,
+        ids.roomId,
+        "m.room.member",
+        { membership: "join", displayname: "Alice" },
+        ids.userId,
+      ),
     expect: {
       method: "PUT",
       path: `/_matrix/client/v3/rooms/${R}/state/m.room.member/${enc(ids.userId)}`,
@@ -41,7 +50,8 @@ export const cases: ContractCase[] = [
   },
   {
     name: "redactEvent",
-    call: (http) => api.redactEvent(http, ids.roomId, ids.eventId, "m1700000000000.1", { reason: "Indecent material" }),
+    call: (http) =>
+      api.redactEvent(http, ids.roomId, ids.eventId, "m1700000000000.1", { reason: "Indecent material" }),
     expect: {
       method: "PUT",
       path: `/_matrix/client/v3/rooms/${R}/redact/${enc(ids.eventId)}/m1700000000000.1`,

@@ -58,7 +58,12 @@ const fullSync: SyncResponse = {
       "!696r7674:example.org": {
         invite_state: {
           events: [
-            { type: "m.room.name", sender: ids.otherUserId, state_key: "", content: { name: "My Room Name" } },
+            {
+              type: "m.room.name",
+              sender: ids.otherUserId,
+              state_key: "",
+              content: { name: "My Room Name" },
+            },
             {
               type: "m.room.member",
               sender: ids.otherUserId,
@@ -138,7 +143,12 @@ export const cases: ContractCase[] = [
   {
     name: "sync (incremental, stored filter, unstable state_after)",
     call: (http) =>
-      api.sync(http, { filter: "66696p746572", since: "s72594_4483_1934", timeout: 30000, useStateAfter: "unstable" }),
+      api.sync(http, {
+        filter: "66696p746572",
+        since: "s72594_4483_1934",
+        timeout: 30000,
+        useStateAfter: "unstable",
+      }),
     expect: {
       method: "GET",
       path: "/_matrix/client/v3/sync",
@@ -170,4 +180,3 @@ export const cases: ContractCase[] = [
     response: { body: { next_batch: "s1_2_3", rooms: { leave: fullSync.rooms?.leave ?? {} } } },
   },
 ];
-

@@ -8,7 +8,8 @@ import * as api from "./threads";
 export const cases: ContractCase[] = [
   {
     name: "threads",
-    call: (http) => api.threads(http, ids.roomId, { include: "participated", limit: 30, from: "next_batch_token" }),
+    call: (http) =>
+      api.threads(http, ids.roomId, { include: "participated", limit: 30, from: "next_batch_token" }),
     expect: {
       method: "GET",
       path: `/_matrix/client/v1/rooms/${R}/threads`,

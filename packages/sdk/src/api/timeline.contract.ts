@@ -12,11 +12,23 @@ export const cases: ContractCase[] = [
   {
     name: "messages",
     call: (http) =>
-      api.messages(http, ids.roomId, { from: "t47429-4392820", to: "t1-2", dir: "b", limit: 30, filter: lazyFilter }),
+      api.messages(http, ids.roomId, {
+        from: "t47429-4392820",
+        to: "t1-2",
+        dir: "b",
+        limit: 30,
+        filter: lazyFilter,
+      }),
     expect: {
       method: "GET",
       path: `/_matrix/client/v3/rooms/${R}/messages`,
-      query: { from: "t47429-4392820", to: "t1-2", dir: "b", limit: "30", filter: JSON.stringify(lazyFilter) },
+      query: {
+        from: "t47429-4392820",
+        to: "t1-2",
+        dir: "b",
+        limit: "30",
+        filter: JSON.stringify(lazyFilter),
+      },
     },
     response: {
       body: {
@@ -66,7 +78,8 @@ export const cases: ContractCase[] = [
   },
   {
     name: "members",
-    call: (http) => api.members(http, ids.roomId, { at: "t1-2", membership: "join", not_membership: "leave" }),
+    call: (http) =>
+      api.members(http, ids.roomId, { at: "t1-2", membership: "join", not_membership: "leave" }),
     expect: {
       method: "GET",
       path: `/_matrix/client/v3/rooms/${R}/members`,
