@@ -1,0 +1,21 @@
+/** org.matrix.msc4039.download_file. */
+import { MatrixCapabilities } from "../capabilities/MatrixCapabilities";
+import type { ActionHandler } from "../host/ActionContext";
+import { callDriver, requireCapability } from "../host/ActionContext";
+import { WidgetActionError } from "../util/errors";
+import { getString } from "../util/narrow";
+
+/** Error texts of download_file (SPEC §8). */
+export const DOWNLOAD_ERRORS = {
+  missingUri: "Invalid request - missing content_uri",
+  failed: "Unexpected error while downloading a file",
+} as const;
+
+/** Handles fromWidget download_file. */
+export const downloadFile: ActionHandler = async (ctx, request) => {
+  requireCapability(ctx, MatrixCapabilities.MSC4039DownloadFile);
+  const uri = getString(request.data, "content_uri");
+  if (!uri) throw new WidgetActionError(DOWNLOAD_ERRORS.missingUri);
+  const result = await callDriver(ctx, DOWNLOAD_ERRORS.failed, () => ctx.driver.downloadFile(uri));
+  return { file: result.file };
+};

@@ -1,0 +1,14 @@
+/** org.matrix.msc4039.get_media_config (needs the upload capability, as in the reference). */
+import { MatrixCapabilities } from "../capabilities/MatrixCapabilities";
+import type { ActionHandler } from "../host/ActionContext";
+import { callDriver, requireCapability } from "../host/ActionContext";
+
+/** Error text of get_media_config (SPEC §8). */
+export const MEDIA_CONFIG_FAILED = "Unexpected error while getting the media configuration";
+
+/** Handles fromWidget get_media_config. */
+export const getMediaConfig: ActionHandler = async (ctx) => {
+  requireCapability(ctx, MatrixCapabilities.MSC4039UploadFile);
+  const config = await callDriver(ctx, MEDIA_CONFIG_FAILED, () => ctx.driver.getMediaConfig());
+  return { ...config };
+};

@@ -1,0 +1,24 @@
+/** com.beeper.read_room_account_data: read room account data of one type. */
+import type { ActionHandler } from "../host/ActionContext";
+import { callDriver } from "../host/ActionContext";
+import { WidgetActionError } from "../util/errors";
+import { getString } from "../util/narrow";
+
+/** Error texts of read_room_account_data (SPEC §6). */
+export const ROOM_ACCOUNT_DATA_ERRORS = {
+  missingType: "Invalid request - missing event type",
+  notAllowed: "Cannot read room account data of this type",
+  failed: "Unexpected error while reading room account data",
+} as const;
+
+/** Handles fromWidget read_room_account_data. */
+export const readRoomAccountData: ActionHandler = async (ctx, request) => {
+  const type = getString(request.data, "type");
+  if (!type) throw new WidgetActionError(ROOM_ACCOUNT_DATA_ERRORS.missingType);
+  if (!ctx.capabilities.canReadRoomAccountData(type))
+    throw new WidgetActionError(ROOM_ACCOUNT_DATA_ERRORS.notAllowed);
+  const events = await callDriver(ctx, ROOM_ACCOUNT_DATA_ERRORS.failed, () =>
+    ctx.driver.readRoomAccountData(type),
+  );
+  return { events: events.filter((e) => e.type === type) };
+};

@@ -1,0 +1,35 @@
+/** org.matrix.msc3973.user_directory_search. */
+import { MatrixCapabilities } from "../capabilities/MatrixCapabilities";
+import type { ActionHandler } from "../host/ActionContext";
+import { callDriver, requireCapability } from "../host/ActionContext";
+import { WidgetActionError } from "../util/errors";
+import { getNumber, own } from "../util/narrow";
+
+/** Error texts of user_directory_search (SPEC §5, §8). */
+export const USER_DIRECTORY_ERRORS = {
+  missingTerm: "Invalid request - missing search term",
+  limitOutOfRange: "Invalid request - limit out of range",
+  failed: "Unexpected error while searching in the user directory",
+} as const;
+
+/** Handles fromWidget user_directory_search. */
+export const userDirectorySearch: ActionHandler = async (ctx, request) => {
+  requireCapability(ctx, MatrixCapabilities.MSC3973UserDirectorySearch);
+  const term = own(request.data, "search_term");
+  if (typeof term !== "string") throw new WidgetActionError(USER_DIRECTORY_ERRORS.missingTerm);
+  const rawLimit = own(request.data, "limit");
+  if (rawLimit !== undefined && (typeof rawLimit !== "number" || !(rawLimit >= 0))) {
+    throw new WidgetActionError(USER_DIRECTORY_ERRORS.limitOutOfRange);
+  }
+  const result = await callDriver(ctx, USER_DIRECTORY_ERRORS.failed, () =>
+    ctx.driver.searchUserDirectory(term, getNumber(request.data, "limit")),
+  );
+  return {
+    limited: result.limited === true,
+    results: result.results.map((r) => ({
+      user_id: r.userId,
+      display_name: r.displayName,
+      avatar_url: r.avatarUrl,
+    })),
+  };
+};

@@ -1,0 +1,11 @@
+/** org.matrix.msc2876.read_events: read room or state events. */
+
+/** read_events request data. `state_key: true` means any state key; room_ids "*" any room. */
+export interface ReadEventsRequestData {
+  type: string;
+  state_key?: string | boolean;
+  msgtype?: string;
+  limit?: number;
+  since?: string;
+  room_ids?: string[] | "*";
+}
