@@ -173,7 +173,7 @@ export function createContent(http: HttpApi): Promise<CreateContentResponse> {
 }
 
 /** PUT /_matrix/media/v3/upload/{serverName}/{mediaId}: fills an mxc URI reserved by `createContent`. */
-export function uploadContentToMxc(
+export async function uploadContentToMxc(
   http: HttpApi,
   mxc: string,
   body: Uint8Array | ArrayBuffer | Blob,
@@ -200,8 +200,11 @@ export interface MediaReadOptions extends MediaApiChoice {
   signal?: AbortSignal;
 }
 
-/** GET /media/download/{serverName}/{mediaId}[/{fileName}]: the content's bytes. */
-export function downloadContent(
+/**
+ * GET /media/download/{serverName}/{mediaId}[/{fileName}]: the content's
+ * bytes. Rejects with an ApiError for a malformed mxc URI, before any request.
+ */
+export async function downloadContent(
   http: HttpApi,
   mxc: string,
   options: MediaReadOptions & { fileName?: string } = {},
@@ -229,8 +232,8 @@ export interface ThumbnailParams {
   animated?: boolean;
 }
 
-/** GET /media/thumbnail/{serverName}/{mediaId}: a thumbnail's bytes. */
-export function getThumbnail(
+/** GET /media/thumbnail/{serverName}/{mediaId}: a thumbnail's bytes (ApiError for a malformed mxc URI). */
+export async function getThumbnail(
   http: HttpApi,
   mxc: string,
   params: ThumbnailParams,
