@@ -3,3 +3,4 @@
  */
 export * from "./http/types";
 export * from "./http";
+export * from "./store";

@@ -1,0 +1,189 @@
+/**
+ * Wraps a persistent Store and degrades to memory on a storage failure
+ * (quota, a browser that drops IndexedDB, private mode): the failure is
+ * logged, nothing crashes, and nothing held in memory is lost, because every
+ * write and every value read is mirrored into a MemoryStore that takes over.
+ */
+import { MemoryStore } from "./MemoryStore";
+import type { JsonObject, Store, StoredSync, StoredUser, ToDeviceBatch } from "./Store";
+
+export interface StoreLogger {
+  warn(message: string, error?: unknown): void;
+}
+
+export class FallbackStore implements Store {
+  private readonly mirror = new MemoryStore();
+  private degraded = false;
+
+  constructor(
+    private readonly primary: Store,
+    private readonly logger: StoreLogger = { warn: (m, e) => console.warn(m, e) },
+  ) {}
+
+  get kind(): "memory" | "indexeddb" {
+    return this.degraded ? "memory" : this.primary.kind;
+  }
+
+  /** Whether storage failed and the store now lives in memory only. */
+  get isDegraded(): boolean {
+    return this.degraded;
+  }
+
+  private async attempt<T>(
+    operation: string,
+    onPrimary: () => Promise<T>,
+    onMemory: () => Promise<T>,
+  ): Promise<T> {
+    if (!this.degraded) {
+      try {
+        return await onPrimary();
+      } catch (error) {
+        this.degraded = true;
+        this.logger.warn(`Storage failed during ${operation}; continuing in memory`, error);
+      }
+    }
+    return onMemory();
+  }
+
+  open(): Promise<void> {
+    return this.attempt(
+      "open",
+      () => this.primary.open(),
+      () => this.mirror.open(),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (!this.degraded) await this.primary.close().catch(() => undefined);
+  }
+
+  async getSync(): Promise<StoredSync | null> {
+    const mirrored = await this.mirror.getSync();
+    if (mirrored) return mirrored;
+    return this.attempt(
+      "getSync",
+      async () => {
+        const sync = await this.primary.getSync();
+        if (sync) this.mirror.setSync(sync);
+        return sync;
+      },
+      () => this.mirror.getSync(),
+    );
+  }
+
+  setSync(sync: StoredSync): void {
+    this.mirror.setSync(sync);
+    if (!this.degraded) this.primary.setSync(sync);
+  }
+
+  getAccountData(): Promise<JsonObject[]> {
+    return this.attempt(
+      "getAccountData",
+      async () => {
+        const events = await this.primary.getAccountData();
+        this.mirror.setAccountData(events);
+        return events;
+      },
+      () => this.mirror.getAccountData(),
+    );
+  }
+
+  setAccountData(events: readonly JsonObject[]): void {
+    this.mirror.setAccountData(events);
+    if (!this.degraded) this.primary.setAccountData(events);
+  }
+
+  getUsers(): Promise<StoredUser[]> {
+    return this.attempt(
+      "getUsers",
+      async () => {
+        const users = await this.primary.getUsers();
+        this.mirror.setUsers(users);
+        return users;
+      },
+      () => this.mirror.getUsers(),
+    );
+  }
+
+  setUsers(users: readonly StoredUser[]): void {
+    this.mirror.setUsers(users);
+    if (!this.degraded) this.primary.setUsers(users);
+  }
+
+  getOutOfBandMembers(roomId: string): Promise<JsonObject[] | null> {
+    return this.attempt(
+      "getOutOfBandMembers",
+      () => this.primary.getOutOfBandMembers(roomId),
+      () => this.mirror.getOutOfBandMembers(roomId),
+    );
+  }
+
+  async setOutOfBandMembers(roomId: string, members: readonly JsonObject[]): Promise<void> {
+    await this.mirror.setOutOfBandMembers(roomId, members);
+    await this.attempt("setOutOfBandMembers", () => this.primary.setOutOfBandMembers(roomId, members), noop);
+  }
+
+  async clearOutOfBandMembers(roomId: string): Promise<void> {
+    await this.mirror.clearOutOfBandMembers(roomId);
+    await this.attempt("clearOutOfBandMembers", () => this.primary.clearOutOfBandMembers(roomId), noop);
+  }
+
+  getClientOptions(): Promise<JsonObject | null> {
+    return this.attempt(
+      "getClientOptions",
+      () => this.primary.getClientOptions(),
+      () => this.mirror.getClientOptions(),
+    );
+  }
+
+  async storeClientOptions(options: JsonObject): Promise<void> {
+    await this.mirror.storeClientOptions(options);
+    await this.attempt("storeClientOptions", () => this.primary.storeClientOptions(options), noop);
+  }
+
+  queueToDevice(batches: readonly ToDeviceBatch[]): Promise<ToDeviceBatch[]> {
+    return this.attempt(
+      "queueToDevice",
+      async () => {
+        const added = await this.primary.queueToDevice(batches);
+        await this.mirror.queueToDevice(added);
+        return added;
+      },
+      () => this.mirror.queueToDevice(batches),
+    );
+  }
+
+  nextToDevice(): Promise<ToDeviceBatch | null> {
+    return this.attempt(
+      "nextToDevice",
+      async () => {
+        const next = await this.primary.nextToDevice();
+        if (next?.id !== undefined) await this.mirror.queueToDevice([next]);
+        return next;
+      },
+      () => this.mirror.nextToDevice(),
+    );
+  }
+
+  async removeToDevice(id: number): Promise<void> {
+    await this.mirror.removeToDevice(id);
+    await this.attempt("removeToDevice", () => this.primary.removeToDevice(id), noop);
+  }
+
+  wantsSave(): boolean {
+    return !this.degraded && this.primary.wantsSave();
+  }
+
+  save(force = false): Promise<void> {
+    return this.attempt("save", () => this.primary.save(force), noop);
+  }
+
+  async deleteAllData(): Promise<void> {
+    await this.mirror.deleteAllData();
+    await this.attempt("deleteAllData", () => this.primary.deleteAllData(), noop);
+  }
+}
+
+function noop(): Promise<void> {
+  return Promise.resolve();
+}

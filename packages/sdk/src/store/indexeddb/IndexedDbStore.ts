@@ -1,0 +1,211 @@
+/**
+ * A Store over IndexedDB (idb). Sync snapshots, account data and users are
+ * staged in memory and written by `save` in one read-write transaction over
+ * the affected object stores, so a crash never leaves half a snapshot.
+ * Out-of-band members, client options and the to-device queue are written
+ * at once. Any storage failure is thrown to the caller; FallbackStore turns
+ * it into a degradation to memory.
+ */
+import { openDB } from "idb";
+import type { IDBPDatabase } from "idb";
+import { cloneJson } from "../MemoryStore";
+import { SAVE_INTERVAL_MS } from "../Store";
+import type { JsonObject, Store, StoredSync, StoredUser, ToDeviceBatch } from "../Store";
+import { SCHEMA_VERSION, SINGLETON_KEY, upgrade } from "./schema";
+import type { LatticeDb } from "./schema";
+
+export interface IndexedDbStoreOptions {
+  /**
+   * The IDBFactory: globalThis.indexedDB in browsers, fake-indexeddb in Node
+   * tests. Typed loosely because the SDK core compiles without DOM types.
+   */
+  indexedDB: object;
+  /** Database name; one per account (e.g. "lattice:@alice:example.org"). */
+  dbName: string;
+  /** Clock for the save throttle. */
+  now?: () => number;
+}
+
+export class IndexedDbStore implements Store {
+  readonly kind = "indexeddb" as const;
+  private db: IDBPDatabase<LatticeDb> | undefined;
+  private stagedSync: StoredSync | undefined;
+  private stagedAccountData = new Map<string, JsonObject & { type: string }>();
+  private stagedUsers = new Map<string, StoredUser>();
+  private lastSave: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: IndexedDbStoreOptions) {
+    this.now = options.now ?? Date.now;
+    this.lastSave = this.now();
+  }
+
+  async open(): Promise<void> {
+    if (this.db) return;
+    this.db = await withFactory(this.options.indexedDB, () =>
+      openDB<LatticeDb>(this.options.dbName, SCHEMA_VERSION, {
+        upgrade: (db, oldVersion, newVersion, tx) =>
+          upgrade(db, oldVersion, newVersion ?? SCHEMA_VERSION, tx),
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    // IDBPDatabase inherits close() from the DOM's IDBDatabase, which the SDK core does not compile against.
+    (this.db as { close(): void } | undefined)?.close();
+    this.db = undefined;
+    return Promise.resolve();
+  }
+
+  private get database(): IDBPDatabase<LatticeDb> {
+    if (!this.db) throw new Error("IndexedDbStore is not open");
+    return this.db;
+  }
+
+  async getSync(): Promise<StoredSync | null> {
+    if (this.stagedSync) return cloneJson(this.stagedSync);
+    const record = await this.database.get("sync", SINGLETON_KEY);
+    return record ? { nextBatch: record.nextBatch, roomsData: record.roomsData } : null;
+  }
+
+  setSync(sync: StoredSync): void {
+    this.stagedSync = cloneJson(sync);
+  }
+
+  async getAccountData(): Promise<JsonObject[]> {
+    const stored = await this.database.getAll("accountData");
+    const byType = new Map<string, JsonObject>(stored.map((e) => [e.type, e]));
+    for (const [type, event] of this.stagedAccountData) byType.set(type, cloneJson(event));
+    return [...byType.values()];
+  }
+
+  setAccountData(events: readonly JsonObject[]): void {
+    for (const event of events) {
+      const type = event["type"];
+      if (typeof type === "string") this.stagedAccountData.set(type, { ...cloneJson(event), type });
+    }
+  }
+
+  async getUsers(): Promise<StoredUser[]> {
+    const stored = await this.database.getAll("users");
+    const byId = new Map(stored.map((u) => [u.userId, u]));
+    for (const [id, user] of this.stagedUsers) byId.set(id, cloneJson(user));
+    return [...byId.values()];
+  }
+
+  setUsers(users: readonly StoredUser[]): void {
+    for (const user of users) this.stagedUsers.set(user.userId, cloneJson(user));
+  }
+
+  async getOutOfBandMembers(roomId: string): Promise<JsonObject[] | null> {
+    const records = await this.database.getAllFromIndex("oob_membership_events", "room", roomId);
+    if (records.length === 0) return null;
+    // The marker record (state_key "" with oob_written) tells "loaded, none" from "never loaded".
+    return records.filter((r) => r["oob_written"] !== true).map(({ ...event }) => event);
+  }
+
+  async setOutOfBandMembers(roomId: string, members: readonly JsonObject[]): Promise<void> {
+    const tx = this.database.transaction("oob_membership_events", "readwrite");
+    const store = tx.objectStore("oob_membership_events");
+    for (const member of members) {
+      const stateKey = member["state_key"];
+      if (typeof stateKey !== "string" || stateKey === "") continue;
+      await store.put({ ...cloneJson(member), room_id: roomId, state_key: stateKey });
+    }
+    await store.put({ room_id: roomId, state_key: "", oob_written: true });
+    await tx.done;
+  }
+
+  async clearOutOfBandMembers(roomId: string): Promise<void> {
+    const tx = this.database.transaction("oob_membership_events", "readwrite");
+    const keys = await tx.store.index("room").getAllKeys(roomId);
+    for (const key of keys) await tx.store.delete(key);
+    await tx.done;
+  }
+
+  async getClientOptions(): Promise<JsonObject | null> {
+    const record = await this.database.get("client_options", SINGLETON_KEY);
+    return record ? record.options : null;
+  }
+
+  async storeClientOptions(options: JsonObject): Promise<void> {
+    await this.database.put("client_options", { clobber: SINGLETON_KEY, options: cloneJson(options) });
+  }
+
+  async queueToDevice(batches: readonly ToDeviceBatch[]): Promise<ToDeviceBatch[]> {
+    const tx = this.database.transaction("to_device_queue", "readwrite");
+    const added: ToDeviceBatch[] = [];
+    for (const batch of batches) {
+      const { id: _ignored, ...rest } = cloneJson(batch);
+      const id = await tx.store.add(rest as ToDeviceBatch & { id: number });
+      added.push({ ...rest, id });
+    }
+    await tx.done;
+    return added;
+  }
+
+  async nextToDevice(): Promise<ToDeviceBatch | null> {
+    const cursor = await this.database.transaction("to_device_queue").store.openCursor();
+    return cursor ? cursor.value : null;
+  }
+
+  async removeToDevice(id: number): Promise<void> {
+    await this.database.delete("to_device_queue", id);
+  }
+
+  wantsSave(): boolean {
+    return this.now() - this.lastSave >= SAVE_INTERVAL_MS;
+  }
+
+  async save(force = false): Promise<void> {
+    if (!force && !this.wantsSave()) return;
+    const sync = this.stagedSync;
+    const accountData = [...this.stagedAccountData.values()];
+    const users = [...this.stagedUsers.values()];
+    if (sync || accountData.length > 0 || users.length > 0) {
+      const tx = this.database.transaction(["sync", "accountData", "users"], "readwrite");
+      const writes: Array<Promise<unknown>> = [];
+      if (sync) writes.push(tx.objectStore("sync").put({ clobber: SINGLETON_KEY, ...sync }));
+      for (const event of accountData) writes.push(tx.objectStore("accountData").put(event));
+      for (const user of users) writes.push(tx.objectStore("users").put(user));
+      await Promise.all([...writes, tx.done]);
+      // Only what this transaction committed leaves the staging area.
+      if (this.stagedSync === sync) this.stagedSync = undefined;
+      for (const event of accountData) {
+        if (this.stagedAccountData.get(event.type) === event) this.stagedAccountData.delete(event.type);
+      }
+      for (const user of users) {
+        if (this.stagedUsers.get(user.userId) === user) this.stagedUsers.delete(user.userId);
+      }
+    }
+    this.lastSave = this.now();
+  }
+
+  async deleteAllData(): Promise<void> {
+    const names = [
+      "users",
+      "accountData",
+      "sync",
+      "oob_membership_events",
+      "client_options",
+      "to_device_queue",
+    ] as const;
+    const tx = this.database.transaction([...names], "readwrite");
+    await Promise.all([...names.map((n) => tx.objectStore(n).clear()), tx.done]);
+    this.stagedSync = undefined;
+    this.stagedAccountData.clear();
+    this.stagedUsers.clear();
+  }
+}
+
+/** idb's openDB uses the global indexedDB; point it at the given factory for the call. */
+async function withFactory<T>(factory: object, fn: () => Promise<T>): Promise<T> {
+  const g = globalThis as { indexedDB?: object };
+  const previous = g.indexedDB;
+  g.indexedDB = factory;
+  try {
+    return await fn();
+  } finally {
+    g.indexedDB = previous;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The IndexedDB schema and its ordered migrations. Version N is reached by
+ * running migrations 1..N in order, so a database of any older version opens
+ * at the current one without losing data. Never edit a released migration:
+ * add the next one.
+ */
+import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from "idb";
+import type { JsonObject, StoredUser, ToDeviceBatch } from "../Store";
+
+/** The object store names, as SPEC §3 lists them. */
+export const OBJECT_STORES = [
+  "users",
+  "accountData",
+  "sync",
+  "oob_membership_events",
+  "client_options",
+  "to_device_queue",
+] as const;
+
+/** The sync record and the client options live under one fixed key. */
+export const SINGLETON_KEY = "-";
+
+export interface LatticeDb extends DBSchema {
+  users: { key: string; value: StoredUser };
+  accountData: { key: string; value: JsonObject & { type: string } };
+  sync: { key: string; value: { clobber: string; nextBatch: string; roomsData: JsonObject } };
+  oob_membership_events: {
+    key: [string, string];
+    value: JsonObject & { room_id: string; state_key: string };
+    indexes: { room: string };
+  };
+  client_options: { key: string; value: { clobber: string; options: JsonObject } };
+  to_device_queue: { key: number; value: ToDeviceBatch & { id: number } };
+}
+
+type UpgradeTx = IDBPTransaction<LatticeDb, StoreNames<LatticeDb>[], "versionchange">;
+type Migration = (db: IDBPDatabase<LatticeDb>, tx: UpgradeTx) => void;
+
+/** migrations[i] upgrades a database from version i to version i + 1. */
+export const MIGRATIONS: readonly Migration[] = [
+  // v1: users, account data and the sync snapshot.
+  (db) => {
+    db.createObjectStore("users", { keyPath: "userId" });
+    db.createObjectStore("accountData", { keyPath: "type" });
+    db.createObjectStore("sync", { keyPath: "clobber" });
+  },
+  // v2: out-of-band (lazy-loaded) members, keyed by room_id and state_key.
+  (db) => {
+    const oob = db.createObjectStore("oob_membership_events", { keyPath: ["room_id", "state_key"] });
+    oob.createIndex("room", "room_id");
+  },
+  // v3: the options the cached sync was made with.
+  (db) => {
+    db.createObjectStore("client_options", { keyPath: "clobber" });
+  },
+  // v4: the to-device queue, so pending to-device messages survive a reload.
+  (db) => {
+    db.createObjectStore("to_device_queue", { keyPath: "id", autoIncrement: true });
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Runs the migrations from oldVersion up to newVersion. */
+export function upgrade(
+  db: IDBPDatabase<LatticeDb>,
+  oldVersion: number,
+  newVersion: number,
+  tx: UpgradeTx,
+): void {
+  for (let v = oldVersion; v < newVersion; v++) {
+    const migration = MIGRATIONS[v];
+    if (!migration) throw new Error(`No migration from schema version ${v}`);
+    migration(db, tx);
+  }
+}

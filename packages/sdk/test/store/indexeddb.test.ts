@@ -1,0 +1,135 @@
+/**
+ * IndexedDB specifics: schema migrations from every older version keep the
+ * data, the save throttle, and degradation to memory on storage failure.
+ */
+import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import { openDB } from "idb";
+import { describe, expect, it, vi } from "vitest";
+import {
+  FallbackStore,
+  IndexedDbStore,
+  OBJECT_STORES,
+  SAVE_INTERVAL_MS,
+  SCHEMA_VERSION,
+} from "../../src/store";
+import { MemoryStore } from "../../src/store";
+import { MIGRATIONS } from "../../src/store/indexeddb/schema";
+import type { LatticeDb } from "../../src/store/indexeddb/schema";
+
+/** Creates a database at an old version, through the migrations up to it, with data in each store it has. */
+async function createAtVersion(factory: object, name: string, version: number): Promise<void> {
+  const g = globalThis as { indexedDB?: object };
+  const previous = g.indexedDB;
+  g.indexedDB = factory;
+  const db = await openDB<LatticeDb>(name, version, {
+    upgrade(database, oldVersion, _newVersion, tx) {
+      for (let v = oldVersion; v < version; v++) MIGRATIONS[v]!(database, tx);
+    },
+  });
+  await db.put("users", { userId: "@old:x", displayName: "Old" });
+  await db.put("accountData", { type: "m.direct", content: { "@b:x": ["!dm:x"] } });
+  await db.put("sync", { clobber: "-", nextBatch: "s_old", roomsData: { join: {} } });
+  if (version >= 2)
+    await db.put("oob_membership_events", { room_id: "!r:x", state_key: "@m:x", type: "m.room.member" });
+  if (version >= 3) await db.put("client_options", { clobber: "-", options: { lazy: true } });
+  db.close();
+  g.indexedDB = previous;
+}
+
+describe("IndexedDB schema", () => {
+  it("has four versions and the object stores of the spec", () => {
+    expect(SCHEMA_VERSION).toBe(4);
+    expect(OBJECT_STORES).toEqual([
+      "users",
+      "accountData",
+      "sync",
+      "oob_membership_events",
+      "client_options",
+      "to_device_queue",
+    ]);
+  });
+
+  for (const version of [1, 2, 3]) {
+    it(`opens a version ${version} database at version 4 without losing data`, async () => {
+      const factory = new IDBFactory();
+      await createAtVersion(factory, "migrate", version);
+      const store = new IndexedDbStore({ indexedDB: factory, dbName: "migrate" });
+      await store.open();
+      expect(await store.getSync()).toEqual({ nextBatch: "s_old", roomsData: { join: {} } });
+      expect(await store.getUsers()).toEqual([{ userId: "@old:x", displayName: "Old" }]);
+      expect(await store.getAccountData()).toEqual([{ type: "m.direct", content: { "@b:x": ["!dm:x"] } }]);
+      if (version >= 2) expect(await store.getOutOfBandMembers("!r:x")).toHaveLength(1);
+      if (version >= 3) expect(await store.getClientOptions()).toEqual({ lazy: true });
+      // The stores added by later versions work.
+      await store.queueToDevice([{ txnId: "t", eventType: "e", messages: [] }]);
+      expect((await store.nextToDevice())?.txnId).toBe("t");
+      await store.close();
+    });
+  }
+});
+
+describe("save throttle", () => {
+  it("saves at most every 300000 ms unless forced", async () => {
+    let now = 1_000_000;
+    const factory = new IDBFactory();
+    const store = new IndexedDbStore({ indexedDB: factory, dbName: "throttle", now: () => now });
+    await store.open();
+    store.setSync({ nextBatch: "s1", roomsData: {} });
+    expect(store.wantsSave()).toBe(false);
+    await store.save();
+    const peek = new IndexedDbStore({ indexedDB: factory, dbName: "throttle" });
+    await peek.open();
+    expect(await peek.getSync()).toBeNull();
+    now += SAVE_INTERVAL_MS;
+    expect(store.wantsSave()).toBe(true);
+    await store.save();
+    expect(await peek.getSync()).toEqual({ nextBatch: "s1", roomsData: {} });
+    expect(store.wantsSave()).toBe(false);
+    store.setSync({ nextBatch: "s2", roomsData: {} });
+    await store.save(true);
+    expect((await peek.getSync())?.nextBatch).toBe("s2");
+  });
+});
+
+describe("degradation to memory", () => {
+  it("logs a storage failure, keeps running in memory and loses nothing held in memory", async () => {
+    const factory = new IDBFactory();
+    const primary = new IndexedDbStore({ indexedDB: factory, dbName: "broken" });
+    const warn = vi.fn();
+    const store = new FallbackStore(primary, { warn });
+    await store.open();
+    store.setSync({ nextBatch: "s9", roomsData: { kept: true } });
+    await store.queueToDevice([{ txnId: "q1", eventType: "e", messages: [] }]);
+    // The browser drops the database under us.
+    await primary.close();
+    await store.save(true);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toContain("continuing in memory");
+    expect(store.isDegraded).toBe(true);
+    expect(store.kind).toBe("memory");
+    expect(await store.getSync()).toEqual({ nextBatch: "s9", roomsData: { kept: true } });
+    expect((await store.nextToDevice())?.txnId).toBe("q1");
+    await store.storeClientOptions({ a: 1 });
+    expect(await store.getClientOptions()).toEqual({ a: 1 });
+  });
+
+  it("degrades at open when no IndexedDB is usable", async () => {
+    const warn = vi.fn();
+    const unusable = {
+      open: () => {
+        throw new Error("IndexedDB is disabled");
+      },
+    };
+    const store = new FallbackStore(new IndexedDbStore({ indexedDB: unusable, dbName: "none" }), { warn });
+    await store.open();
+    expect(store.isDegraded).toBe(true);
+    store.setSync({ nextBatch: "s1", roomsData: {} });
+    expect((await store.getSync())?.nextBatch).toBe("s1");
+    expect(warn).toHaveBeenCalled();
+  });
+
+  it("a memory store never wants a save", () => {
+    expect(new MemoryStore().wantsSave()).toBe(false);
+  });
+});
