@@ -47,6 +47,12 @@ export const cases: ContractCase[] = [
     response: { body: {} },
   },
   {
+    name: "deleteDevice",
+    call: (http) => api.deleteDevice(http, "QBUAZIFURK"),
+    expect: { method: "DELETE", path: "/_matrix/client/v3/devices/QBUAZIFURK", body: {} },
+    response: { body: {} },
+  },
+  {
     name: "deleteDevices",
     call: (http) => api.deleteDevices(http, ["QBUAZIFURK", "AUIECTSRND"], auth),
     expect: {

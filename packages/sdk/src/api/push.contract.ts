@@ -40,6 +40,16 @@ export const cases: ContractCase[] = [
     response: { body: {} },
   },
   {
+    name: "setPusher",
+    call: (http) => api.setPusher(http, { pushkey: pusher.pushkey, app_id: pusher.app_id, kind: null }),
+    expect: {
+      method: "POST",
+      path: "/_matrix/client/v3/pushers/set",
+      body: { pushkey: pusher.pushkey, app_id: pusher.app_id, kind: null },
+    },
+    response: { body: {} },
+  },
+  {
     name: "getPushRules",
     call: (http) => api.getPushRules(http),
     expect: { method: "GET", path: "/_matrix/client/v3/pushrules/" },
@@ -98,6 +108,17 @@ export const cases: ContractCase[] = [
         actions: ["notify"],
         conditions: [{ kind: "event_match", key: "content.body", pattern: "cake*lie" }],
       },
+    },
+    response: { body: {} },
+  },
+  {
+    name: "setPushRule",
+    call: (http) =>
+      api.setPushRule(http, "content", "org.example.cake", { actions: ["notify"], pattern: "cake" }),
+    expect: {
+      method: "PUT",
+      path: "/_matrix/client/v3/pushrules/global/content/org.example.cake",
+      body: { actions: ["notify"], pattern: "cake" },
     },
     response: { body: {} },
   },
