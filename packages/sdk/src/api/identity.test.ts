@@ -4,8 +4,12 @@
  * "address medium pepper" in unpadded URL-safe base64 (checked against the
  * spec's example), the none algorithm, and the spec's errors.
  */
-import { describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordingHttp } from "../../test/api/recording-http";
+import { createHttpClient } from "../http/client";
 import { ApiError } from "./errors";
 import { acceptTerms, getAccount, registerAccount } from "./identity";
 import { base64UrlUnpadded, hashThreepid, lookupThreepids } from "./identity-lookup";
@@ -158,5 +162,38 @@ describe("lookupThreepids", () => {
     const http = recordingHttp({ ok: { lookup_pepper: "pep", algorithms: ["sha256"] } });
     expect(await lookupThreepids(http, IS, [])).toEqual([]);
     expect(http.calls).toHaveLength(1);
+  });
+});
+
+describe("identity calls over HTTP", () => {
+  let server: Server;
+  let baseUrl: string;
+  const seen: Array<{ path: string; auth: string | undefined }> = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen.push({ path: req.url ?? "", auth: req.headers.authorization });
+      res.writeHead(200, { "content-type": "application/json" }).end('{"user_id":"@alice:example.org"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("send the identity token, and never the homeserver's", async () => {
+    seen.length = 0;
+    // The homeserver client points elsewhere: identity calls must not go there.
+    const http = createHttpClient({ baseUrl: "http://127.0.0.1:9", accessToken: "hs-secret", retry: false });
+    expect(await getAccount(http, { baseUrl, accessToken: "is-token" })).toEqual({
+      user_id: "@alice:example.org",
+    });
+    await getAccount(http, { baseUrl });
+    expect(seen).toEqual([
+      { path: "/_matrix/identity/v2/account", auth: "Bearer is-token" },
+      { path: "/_matrix/identity/v2/account", auth: undefined },
+    ]);
   });
 });
