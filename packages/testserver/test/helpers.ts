@@ -4,6 +4,7 @@
  */
 import type { TestServerHandle } from "../src";
 import type { Requester } from "../src/http/types";
+import { getSpecValidator } from "../src/spec";
 
 export interface TestUser {
   userId: string;
@@ -118,3 +119,24 @@ export async function api(
 
 /** The client-server v3 prefix. */
 export const V3 = "/_matrix/client/v3";
+
+/**
+ * Checks every response of the server against the Matrix OpenAPI
+ * definitions; mismatches collect in server.validationErrors.
+ */
+export function installSpecValidator(server: TestServerHandle): void {
+  const spec = getSpecValidator();
+  server.setValidator((req, status, body) => {
+    // req.path is the request's pathname, still URL-encoded as the validator wants it.
+    const path = req.path;
+    if (process.env["DEBUG_SPEC"]) console.log(req.method, path, JSON.stringify(body).slice(0, 300));
+    const problems = spec.validateResponse(
+      { method: req.method, path },
+      { status, body, contentType: "application/json" },
+    ).errors;
+    // Error statuses a family does not list (400 on /sync, 413 on send) still carry a standard error body.
+    const standardError =
+      status >= 400 && typeof (body as Record<string, unknown> | null)?.["errcode"] === "string";
+    return standardError ? problems.filter((p) => !p.includes("is not documented")) : problems;
+  });
+}
