@@ -10,7 +10,7 @@ import { getVersions, hasUnstableFeature, supportsVersion } from "./versions";
 describe("versions", () => {
   it("asks for /_matrix/client/versions with no prefix and without the token by default", async () => {
     const http = recordingHttp({ ok: { versions: ["v1.1"] } });
-    await getVersions(http, { timeoutMs: 15_000 });
+    await getVersions(http);
     expect(http.calls[0]).toMatchObject({
       method: "GET",
       prefix: "",
@@ -18,6 +18,12 @@ describe("versions", () => {
       authenticated: false,
       timeoutMs: 15_000,
     });
+  });
+
+  it("lets the caller choose the time-out and the token", async () => {
+    const http = recordingHttp({ ok: { versions: ["v1.1"] } });
+    await getVersions(http, { timeoutMs: 1000, authenticated: true });
+    expect(http.calls[0]).toMatchObject({ timeoutMs: 1000, authenticated: true });
   });
 
   it("supportsVersion matches listed versions only", () => {

@@ -7,10 +7,14 @@ import type { HttpApi } from "../http/types";
 import { Prefix } from "../http/types";
 import type { VersionsResponse } from "./types/server";
 
-/** Options of getVersions: the keep-alive probe uses a short time-out. */
+/** SPEC §7: the versions call (also the keep-alive probe) gives up after 15 s. */
+export const VERSIONS_TIMEOUT_MS = 15_000;
+
+/** Options of getVersions. */
 export interface GetVersionsOptions {
   /** Send the access token (some servers advertise more to signed-in users). Defaults to false. */
   authenticated?: boolean;
+  /** Defaults to VERSIONS_TIMEOUT_MS. */
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -22,7 +26,7 @@ export function getVersions(http: HttpApi, options: GetVersionsOptions = {}): Pr
     prefix: Prefix.None,
     path: "/_matrix/client/versions",
     authenticated: options.authenticated ?? false,
-    timeoutMs: options.timeoutMs,
+    timeoutMs: options.timeoutMs ?? VERSIONS_TIMEOUT_MS,
     signal: options.signal,
   });
 }
