@@ -77,7 +77,8 @@ export function loadOperations(resolver: RefResolver, dataDir: string): Operatio
           const op = item[method];
           if (!isRecord(op)) continue;
           const own = Array.isArray(op["parameters"]) ? (op["parameters"] as unknown[]) : [];
-          const template = `${base}${path}`;
+          // Some keys carry a trailing space to tell apart two definitions of one path.
+          const template = `${base}${path.trim()}`;
           out.push({
             method: method.toUpperCase(),
             template,
@@ -138,6 +139,20 @@ export class OperationIndex {
     }
     for (const list of this.byMethod.values())
       list.sort((a, b) => specificity(b.segments) - specificity(a.segments));
+  }
+
+  /**
+   * Every operation documented for the matched template: some paths are
+   * defined twice (POST /rooms/{roomId}/invite for users and for 3pids,
+   * GET /events for sync and for peeking), and a request may fit either.
+   */
+  findAll(method: string, path: string): OperationMatch[] {
+    const first = this.find(method, path);
+    if (!first) return [];
+    const same = (this.byMethod.get(first.operation.method) ?? []).filter(
+      (op) => op !== first.operation && op.template === first.operation.template,
+    );
+    return [first, ...same.map((operation) => ({ operation, params: first.params }))];
   }
 
   /** The operation for `method` and concrete `path` (no query), or undefined. */

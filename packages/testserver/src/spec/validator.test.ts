@@ -182,3 +182,29 @@ describe("locating the definitions", () => {
     expect(() => findSpecDataDir({ LATTICE_MATRIX_SPEC: "/nonexistent" })).toThrow(SpecNotFoundError);
   });
 });
+
+describe("paths defined twice and free-form query objects", () => {
+  it("accepts either definition of POST /rooms/{roomId}/invite", () => {
+    const path = "/_matrix/client/v3/rooms/!r%3Ahs/invite";
+    expect(spec.validateRequest({ method: "POST", path, body: { user_id: "@u:hs" } }).errors).toEqual([]);
+    const threepid = { id_server: "id.example", id_access_token: "t", medium: "email", address: "a@b.c" };
+    expect(spec.validateRequest({ method: "POST", path, body: threepid }).errors).toEqual([]);
+    expect(
+      spec.validateRequest({ method: "POST", path, body: { reason: "x" } }).errors.length,
+    ).toBeGreaterThan(0);
+  });
+
+  it("collects undeclared query parameters into a form-exploded object parameter", () => {
+    const path = "/_matrix/client/v3/thirdparty/location/irc";
+    expect(
+      spec.validateRequest({ method: "GET", path, query: { network: "freenode", channel: "#m" } }).errors,
+    ).toEqual([]);
+  });
+
+  it("accepts server_name on join, which servers still read", () => {
+    const path = "/_matrix/client/v3/join/%23a%3Ahs";
+    expect(
+      spec.validateRequest({ method: "POST", path, query: { server_name: "hs" }, body: {} }).errors,
+    ).toEqual([]);
+  });
+});

@@ -60,6 +60,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Parameters the current definitions dropped but servers still read, which
+ * the SDK keeps sending for them: server_name on join and knock (replaced by
+ * via in Matrix 1.14, MSC4156).
+ */
+const LEGACY_QUERY: Readonly<Record<string, readonly string[]>> = {
+  joinRoom: ["server_name"],
+  knockRoom: ["server_name"],
+};
+
 const defaultAllowUnknownQuery = (name: string): boolean => name.includes(".") || name.startsWith("_");
 
 function typesOf(schema: Schema): string[] {
@@ -132,13 +142,19 @@ export class SpecValidator {
     return validate(value) ? [] : formatErrors(where, validate.errors);
   }
 
+  /** Validates a request; where a path has two definitions, the better fit counts. */
   validateRequest(req: SpecRequest): ValidationResult {
-    const match = this.find(req.method, req.path);
-    if (!match)
+    const matches = this.index.findAll(req.method, req.path);
+    if (matches.length === 0) {
       return { errors: [`No operation in the Matrix spec for ${req.method.toUpperCase()} ${req.path}`] };
-    const { operation, params } = match;
+    }
+    return best(matches.map((m) => ({ operation: m.operation, errors: this.requestErrors(m, req) })));
+  }
+
+  private requestErrors({ operation, params }: OperationMatch, req: SpecRequest): string[] {
     const errors: string[] = [];
-    const declared = new Set<string>();
+    const declared = new Set<string>(LEGACY_QUERY[operation.operationId] ?? []);
+    let freeForm: { name: string; schema: Schema } | undefined;
     const parameters = Array.isArray(operation.spec["parameters"]) ? operation.spec["parameters"] : [];
     for (const p of parameters) {
       if (!isRecord(p) || typeof p["name"] !== "string") continue;
@@ -149,6 +165,11 @@ export class SpecValidator {
         if (value === undefined) errors.push(`path parameter ${name} is missing`);
         else errors.push(...this.check(schema, coerce(value, schema), `path parameter ${name}`));
       } else if (p["in"] === "query") {
+        if (typesOf(schema).includes("object")) {
+          // style=form, explode=true: the object's fields arrive as separate parameters.
+          freeForm = { name, schema };
+          continue;
+        }
         declared.add(name);
         const values = queryValues(req.query, name);
         if (values.length === 0) {
@@ -165,13 +186,19 @@ export class SpecValidator {
         errors.push(...this.check(schema, value, `query parameter ${name}`));
       }
     }
-    for (const name of queryNames(req.query)) {
-      if (!declared.has(name) && !this.allowUnknownQuery(name)) {
-        errors.push(`query parameter ${name} is not defined for ${operation.operationId}`);
+    const undeclared = queryNames(req.query).filter((name) => !declared.has(name));
+    if (freeForm) {
+      const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+      for (const name of undeclared) fields[name] = queryValues(req.query, name).at(-1);
+      errors.push(...this.check(freeForm.schema, { ...fields }, `query parameter ${freeForm.name}`));
+    } else {
+      for (const name of undeclared) {
+        if (!this.allowUnknownQuery(name))
+          errors.push(`query parameter ${name} is not defined for ${operation.operationId}`);
       }
     }
     errors.push(...this.checkRequestBody(operation, req));
-    return { operation, errors };
+    return errors;
   }
 
   private checkRequestBody(operation: Operation, req: SpecRequest): string[] {
@@ -195,41 +222,44 @@ export class SpecValidator {
     return this.check(json["schema"], req.body, "request body");
   }
 
-  /** Validates a response to `req` (method and path). */
+  /** Validates a response to `req` (method and path); where a path has two definitions, the better fit counts. */
   validateResponse(req: Pick<SpecRequest, "method" | "path">, res: SpecResponse): ValidationResult {
-    const match = this.find(req.method, req.path);
-    if (!match)
+    const matches = this.index.findAll(req.method, req.path);
+    if (matches.length === 0) {
       return { errors: [`No operation in the Matrix spec for ${req.method.toUpperCase()} ${req.path}`] };
-    const { operation } = match;
+    }
+    return best(
+      matches.map((m) => ({ operation: m.operation, errors: this.responseErrors(m.operation, res) })),
+    );
+  }
+
+  private responseErrors(operation: Operation, res: SpecResponse): string[] {
     const responses = isRecord(operation.spec["responses"]) ? operation.spec["responses"] : {};
     const entry =
       responses[String(res.status)] ?? responses[`${Math.floor(res.status / 100)}XX`] ?? responses["default"];
-    if (!isRecord(entry)) {
-      return {
-        operation,
-        errors: [`response status ${res.status} is not documented for ${operation.operationId}`],
-      };
-    }
+    if (!isRecord(entry))
+      return [`response status ${res.status} is not documented for ${operation.operationId}`];
     const content = isRecord(entry["content"]) ? entry["content"] : undefined;
     const where = `response ${res.status} body`;
     if (!isJsonType(res.contentType)) {
       const types = content ? Object.keys(content) : [];
       const fits = types.some((t) => t === "*/*" || !isJsonType(t));
-      return {
-        operation,
-        errors: fits
-          ? []
-          : [`response Content-Type ${res.contentType} is not documented (${types.join(", ")})`],
-      };
+      return fits ? [] : [`response Content-Type ${res.contentType} is not documented (${types.join(", ")})`];
     }
     const json = content ? content["application/json"] : undefined;
     if (!isRecord(json)) {
-      if (res.body === undefined) return { operation, errors: [] };
-      return { operation, errors: [`${where} is JSON, but ${operation.operationId} documents no JSON here`] };
+      return res.body === undefined
+        ? []
+        : [`${where} is JSON, but ${operation.operationId} documents no JSON here`];
     }
-    if (res.body === undefined) return { operation, errors: [`${where} is missing`] };
-    return { operation, errors: this.check(json["schema"], res.body, where) };
+    if (res.body === undefined) return [`${where} is missing`];
+    return this.check(json["schema"], res.body, where);
   }
+}
+
+/** The result with the fewest errors (the first on a tie). */
+function best(results: Array<{ operation: Operation; errors: string[] }>): ValidationResult {
+  return results.reduce((a, b) => (b.errors.length < a.errors.length ? b : a));
 }
 
 const cache = new Map<string, SpecValidator>();
