@@ -88,6 +88,28 @@ export const cases: ContractCase[] = [
     response: { body: { success: true } },
   },
   {
+    name: "submitEmailToken",
+    call: (http) =>
+      identity.submitEmailToken(http, on(http), {
+        sid: "1234",
+        client_secret: "monkeys_are_GREAT",
+        token: "atoken",
+      }),
+    expect: {
+      method: "POST",
+      path: "/_matrix/identity/v2/validate/email/submitToken",
+      body: { sid: "1234", client_secret: "monkeys_are_GREAT", token: "atoken" },
+    },
+    response: { body: { success: true } },
+    check: (r) => expectThat((r as { success: boolean }).success, "success not read"),
+  },
+  {
+    name: "logoutAccount",
+    call: (http) => identity.logoutAccount(http, on(http)),
+    expect: { method: "POST", path: "/_matrix/identity/v2/account/logout" },
+    response: { body: {} },
+  },
+  {
     name: "getHashDetails",
     call: (http) => identity.getHashDetails(http, on(http)),
     expect: { method: "GET", path: "/_matrix/identity/v2/hash_details" },

@@ -99,6 +99,15 @@ export function requestMsisdnToken(
   return call(http, server, { method: "POST", path: "/validate/msisdn/requestToken", body });
 }
 
+/** POST /validate/email/submitToken: submits the token from the validation email. */
+export function submitEmailToken(
+  http: HttpApi,
+  server: IdentityServer,
+  body: IdentitySubmitTokenRequest,
+): Promise<IdentitySubmitTokenResponse> {
+  return call(http, server, { method: "POST", path: "/validate/email/submitToken", body });
+}
+
 /** POST /validate/msisdn/submitToken: submits the code from the SMS. */
 export function submitMsisdnToken(
   http: HttpApi,
@@ -106,6 +115,11 @@ export function submitMsisdnToken(
   body: IdentitySubmitTokenRequest,
 ): Promise<IdentitySubmitTokenResponse> {
   return call(http, server, { method: "POST", path: "/validate/msisdn/submitToken", body });
+}
+
+/** POST /account/logout: invalidates the identity server access token. */
+export function logoutAccount(http: HttpApi, server: IdentityServer): Promise<Record<string, never>> {
+  return call(http, server, { method: "POST", path: "/account/logout", body: {} });
 }
 
 /** GET /hash_details: the pepper and hash algorithms for lookups. */
