@@ -5,6 +5,15 @@
 import type { ServerContext } from "../core/context";
 import type { Router } from "../http/router";
 import { registerAccountRoutes } from "./routes/account";
+import { registerAdminRoutes } from "./routes/admin";
+import { registerDirectoryRoutes } from "./routes/directory";
+import { registerKeysRoutes } from "./routes/keys";
+import { registerMediaRoutes } from "./routes/media";
+import { registerPreviewRoutes } from "./routes/preview";
+import { registerProfileRoutes } from "./routes/profile";
+import { registerRoomKeysRoutes } from "./routes/room-keys";
+import { registerServerFeatureRoutes } from "./routes/server-features";
+import { registerToDeviceRoutes } from "./routes/to-device";
 import { registerDeviceRoutes } from "./routes/devices";
 import { registerLoginRoutes } from "./routes/login";
 import { registerRegisterRoutes } from "./routes/register";
@@ -18,4 +27,13 @@ export function registerAccountsRoutes(router: Router, ctx: ServerContext): void
   registerDeviceRoutes(router, ctx);
   registerAccountRoutes(router, ctx);
   registerThreepidRoutes(router, ctx);
+  registerProfileRoutes(router, ctx);
+  registerDirectoryRoutes(router, ctx);
+  registerServerFeatureRoutes(router, ctx);
+  registerMediaRoutes(router, ctx);
+  registerPreviewRoutes(router, ctx);
+  registerToDeviceRoutes(router, ctx);
+  registerKeysRoutes(router, ctx);
+  registerRoomKeysRoutes(router, ctx);
+  registerAdminRoutes(router, ctx);
 }

@@ -26,7 +26,7 @@ export async function call(
   }
   const res = await fetch(server.url + path, { method, headers, body: payload });
   const text = await res.text();
-  let parsed: unknown = {};
+  let parsed: unknown;
   try {
     parsed = text.length > 0 ? JSON.parse(text) : {};
   } catch {
