@@ -197,6 +197,21 @@ describe("uploadContent", () => {
   });
 });
 
+describe("upload content type", () => {
+  it("takes a Blob's own type unless the caller names one", async () => {
+    const http = recordingHttp();
+    const blob = new Blob(["<svg/>"], { type: "image/svg+xml" });
+    await uploadContent(http, blob);
+    await uploadContent(http, blob, { contentType: "text/plain" });
+    await uploadContent(http, new Blob(["x"]));
+    expect(http.calls.map((c) => c.contentType)).toEqual([
+      "image/svg+xml",
+      "text/plain",
+      "application/octet-stream",
+    ]);
+  });
+});
+
 describe("legacy fallback over HTTP", () => {
   let server: Server;
   let baseUrl: string;

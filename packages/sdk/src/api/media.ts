@@ -132,11 +132,18 @@ export function getMediaConfig(http: HttpApi, choice: MediaApiChoice = {}): Prom
   return http.request<MediaConfig>({ method: "GET", ...mediaRoute("/config", choice) });
 }
 
+/** The upload's content type: the caller's, else a Blob's own, else application/octet-stream. */
+function contentTypeOf(body: Uint8Array | ArrayBuffer | Blob, contentType: string | undefined): string {
+  if (contentType !== undefined && contentType !== "") return contentType;
+  if (typeof Blob !== "undefined" && body instanceof Blob && body.type !== "") return body.type;
+  return "application/octet-stream";
+}
+
 /** Options of `uploadContent`. */
 export interface UploadOptions {
   /** The file name the server stores with the content. */
   fileName?: string;
-  /** MIME type of the body; defaults to application/octet-stream. */
+  /** MIME type of the body; defaults to a Blob's type, else application/octet-stream. */
   contentType?: string;
   onUploadProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
@@ -154,7 +161,7 @@ export function uploadContent(
     prefix: Prefix.MediaV3,
     path: "/upload",
     rawBody: body,
-    contentType: options.contentType ?? "application/octet-stream",
+    contentType: contentTypeOf(body, options.contentType),
     ...(options.fileName !== undefined ? { query: { filename: options.fileName } } : {}),
     ...(options.onUploadProgress ? { onUploadProgress: options.onUploadProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -185,7 +192,7 @@ export async function uploadContentToMxc(
     prefix: Prefix.MediaV3,
     path: encodePath`/upload/${serverName}/${mediaId}`,
     rawBody: body,
-    contentType: options.contentType ?? "application/octet-stream",
+    contentType: contentTypeOf(body, options.contentType),
     ...(options.fileName !== undefined ? { query: { filename: options.fileName } } : {}),
     ...(options.onUploadProgress ? { onUploadProgress: options.onUploadProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
