@@ -5,8 +5,11 @@
 import type { ServerContext } from "../core/context";
 import type { Router } from "../http/router";
 import { registerCreateRoomRoutes } from "./routes/create-room";
+import { registerLookupRoutes } from "./routes/lookup";
 import { registerMembershipRoutes } from "./routes/membership";
 import { registerReadRoutes } from "./routes/read";
+import { registerRelationsRoutes } from "./routes/relations";
+import { registerSearchRoutes } from "./routes/search";
 import { registerSendRoutes } from "./routes/send";
 import { registerSyncRoutes } from "./sync/routes";
 
@@ -15,5 +18,8 @@ export function registerRoomsRoutes(router: Router, ctx: ServerContext): void {
   registerMembershipRoutes(router, ctx);
   registerSendRoutes(router, ctx);
   registerReadRoutes(router, ctx);
+  registerRelationsRoutes(router, ctx);
+  registerLookupRoutes(router, ctx);
+  registerSearchRoutes(router, ctx);
   registerSyncRoutes(router, ctx);
 }
