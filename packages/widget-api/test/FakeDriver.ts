@@ -34,6 +34,13 @@ export class FakeDriver implements WidgetDriver {
   public turnServers: TurnServer[] = [];
   public openId: (observer: OpenIdObserver) => void = (o) => o.update({ state: "blocked" });
   public failWith: Error | null = null;
+  private release: () => void = () => undefined;
+  private readonly turnReleased = new Promise<void>((r) => (this.release = r));
+
+  /** Ends the TURN stream (what a client does when it stops providing TURN). */
+  public releaseTurn(): void {
+    this.release();
+  }
 
   private record(method: string, ...args: unknown[]): void {
     this.calls.push({ method, args });
@@ -133,6 +140,8 @@ export class FakeDriver implements WidgetDriver {
     await Promise.resolve();
     if (this.failWith !== null) throw this.failWith;
     for (const s of this.turnServers) yield s;
+    // A real client keeps the stream open until the widget unwatches.
+    if (this.turnServers.length > 0) await this.turnReleased;
   }
   public getKnownRooms(): string[] {
     return this.knownRooms;
