@@ -1,0 +1,431 @@
+/**
+ * Sessions over HTTP: login flows and identifiers, login tokens and the SSO
+ * stand-in, refresh tokens with expiry and soft logout, logout, devices,
+ * password change, deactivation and login/get_token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock, startTestServer } from "../../src";
+import type { TestServerHandle } from "../../src";
+import { call, login, register } from "./helpers";
+
+const V3 = "/_matrix/client/v3";
+const clock = new ManualClock();
+let server: TestServerHandle;
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: 5, clock, accessTokenLifetimeMs: 60_000 });
+});
+afterAll(() => server.stop());
+
+const uiaPassword = (user: string, password: string, session?: unknown): Record<string, unknown> => ({
+  type: "m.login.password",
+  identifier: { type: "m.id.user", user },
+  password,
+  session,
+});
+
+describe("login", () => {
+  it("advertises password, token and SSO with the local identity provider", async () => {
+    const res = await call(server, "GET", `${V3}/login`);
+    const flows = res.body["flows"] as Array<Record<string, unknown>>;
+    expect(flows.map((f) => f["type"])).toEqual(["m.login.password", "m.login.token", "m.login.sso"]);
+    expect(flows[2]?.["identity_providers"]).toEqual([{ id: "lattice-local", name: "Lattice test SSO" }]);
+  });
+
+  it("logs in by user id, localpart, legacy user field and email; refuses a wrong password", async () => {
+    const s = await register(server, "frank", "pw-frank");
+    server.ctx.accounts.addThreepid(s.userId, "email", "frank@example.org");
+    for (const body of [
+      { identifier: { type: "m.id.user", user: "@frank:localhost" } },
+      { identifier: { type: "m.id.user", user: "Frank" } },
+      { user: "frank" },
+      { identifier: { type: "m.id.thirdparty", medium: "email", address: "frank@example.org" } },
+    ]) {
+      const res = await call(server, "POST", `${V3}/login`, {
+        type: "m.login.password",
+        password: "pw-frank",
+        ...body,
+      });
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.body["user_id"]).toBe("@frank:localhost");
+    }
+    expect(await login(server, "frank", "nope")).toMatchObject({
+      status: 403,
+      body: { errcode: "M_FORBIDDEN" },
+    });
+    expect(await login(server, "nobody", "nope")).toMatchObject({
+      status: 403,
+      body: { errcode: "M_FORBIDDEN" },
+    });
+    const bad = await call(server, "POST", `${V3}/login`, {
+      type: "m.login.password",
+      password: 5,
+      user: "frank",
+    });
+    expect(bad.body["errcode"]).toBe("M_INVALID_PARAM");
+    expect((await call(server, "POST", `${V3}/login`, { type: "m.login.magic" })).status).toBe(400);
+  });
+
+  it("reuses a given device id, revoking its old token", async () => {
+    await register(server, "gina", "pw");
+    const body = { type: "m.login.password", user: "gina", password: "pw", device_id: "FIXED" };
+    const first = await call(server, "POST", `${V3}/login`, body);
+    const second = await call(server, "POST", `${V3}/login`, body);
+    expect(second.body["device_id"]).toBe("FIXED");
+    const old = await call(
+      server,
+      "GET",
+      `${V3}/account/whoami`,
+      undefined,
+      first.body["access_token"] as string,
+    );
+    expect(old).toMatchObject({ status: 401, body: { errcode: "M_UNKNOWN_TOKEN", soft_logout: false } });
+  });
+
+  it("issues single-use login tokens through login/get_token with UIA", async () => {
+    const s = await register(server, "hank", "pw-hank");
+    const path = "/_matrix/client/v1/login/get_token";
+    const first = await call(server, "POST", path, {}, s.accessToken);
+    expect(first.status).toBe(401);
+    const done = await call(
+      server,
+      "POST",
+      path,
+      { auth: uiaPassword("hank", "pw-hank", first.body["session"]) },
+      s.accessToken,
+    );
+    expect(done.status).toBe(200);
+    const token = done.body["login_token"] as string;
+    expect(done.body["expires_in_ms"]).toBe(120_000);
+    const ok = await call(server, "POST", `${V3}/login`, { type: "m.login.token", token });
+    expect(ok.body["user_id"]).toBe("@hank:localhost");
+    const again = await call(server, "POST", `${V3}/login`, { type: "m.login.token", token });
+    expect(again).toMatchObject({ status: 403, body: { errcode: "M_FORBIDDEN" } });
+  });
+
+  it("completes SSO through the local page with a loginToken on the redirect URL", async () => {
+    const redirectUrl = "http://127.0.0.1:9/app?x=1";
+    const start = await fetch(
+      `${server.url}${V3}/login/sso/redirect?redirectUrl=${encodeURIComponent(redirectUrl)}`,
+      {
+        redirect: "manual",
+      },
+    );
+    expect(start.status).toBe(302);
+    const page = await fetch(start.headers.get("location") ?? "");
+    const html = await page.text();
+    expect(html).toContain("<form");
+    const action = /action="([^"]+)"/.exec(html)?.[1] ?? "";
+    const done = await fetch(
+      `${server.url}${action}?redirectUrl=${encodeURIComponent(redirectUrl)}&user=ivy`,
+      {
+        redirect: "manual",
+      },
+    );
+    expect(done.status).toBe(302);
+    const target = new URL(done.headers.get("location") ?? "");
+    expect(target.origin + target.pathname).toBe("http://127.0.0.1:9/app");
+    expect(target.searchParams.get("x")).toBe("1");
+    const res = await call(server, "POST", `${V3}/login`, {
+      type: "m.login.token",
+      token: target.searchParams.get("loginToken"),
+    });
+    expect(res.body["user_id"]).toBe("@ivy:localhost");
+    expect((await call(server, "GET", `${V3}/login/sso/redirect`)).body["errcode"]).toBe("M_MISSING_PARAM");
+    const js = await call(
+      server,
+      "GET",
+      `${V3}/login/sso/redirect?redirectUrl=${encodeURIComponent("javascript:alert(1)")}`,
+    );
+    expect(js.body["errcode"]).toBe("M_INVALID_PARAM");
+  });
+});
+
+describe("refresh tokens and soft logout", () => {
+  it("expires access tokens, answers soft_logout, and rotates on /refresh (v3 and v1)", async () => {
+    await register(server, "jack", "pw");
+    const res = await call(server, "POST", `${V3}/login`, {
+      type: "m.login.password",
+      user: "jack",
+      password: "pw",
+      refresh_token: true,
+    });
+    expect(res.body["expires_in_ms"]).toBe(60_000);
+    const access = res.body["access_token"] as string;
+    const refresh = res.body["refresh_token"] as string;
+    expect((await call(server, "GET", `${V3}/account/whoami`, undefined, access)).status).toBe(200);
+    clock.advance(60_001);
+    expect(await call(server, "GET", `${V3}/account/whoami`, undefined, access)).toMatchObject({
+      status: 401,
+      body: { errcode: "M_UNKNOWN_TOKEN", soft_logout: true },
+    });
+    const r1 = await call(server, "POST", `${V3}/refresh`, { refresh_token: refresh });
+    expect(r1.status).toBe(200);
+    expect(r1.body["refresh_token"]).not.toBe(refresh);
+    expect(
+      (await call(server, "GET", `${V3}/account/whoami`, undefined, r1.body["access_token"] as string))
+        .status,
+    ).toBe(200);
+    expect((await call(server, "POST", `${V3}/refresh`, { refresh_token: refresh })).body["errcode"]).toBe(
+      "M_UNKNOWN_TOKEN",
+    );
+    const r2 = await call(server, "POST", "/_matrix/client/v1/refresh", {
+      refresh_token: r1.body["refresh_token"],
+    });
+    expect(r2.status).toBe(200);
+  });
+
+  it("soft-logs-out every token when the handle expires them", async () => {
+    const s = await register(server, "kate", "pw");
+    server.ctx.accounts.tokens.expireAll(s.userId);
+    expect(
+      (await call(server, "GET", `${V3}/account/whoami`, undefined, s.accessToken)).body["soft_logout"],
+    ).toBe(true);
+  });
+});
+
+describe("logout and devices", () => {
+  it("lists, renames and deletes devices (UIA), and logs out", async () => {
+    const a = await register(server, "liam", "pw-liam");
+    const b = await login(server, "liam", "pw-liam");
+    const bToken = b.body["access_token"] as string;
+    const bDevice = b.body["device_id"] as string;
+    const list = await call(server, "GET", `${V3}/devices`, undefined, a.accessToken);
+    expect((list.body["devices"] as unknown[]).length).toBe(2);
+    expect(
+      (await call(server, "PUT", `${V3}/devices/${bDevice}`, { display_name: "Laptop" }, a.accessToken))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(server, "GET", `${V3}/devices/${bDevice}`, undefined, a.accessToken)).body["display_name"],
+    ).toBe("Laptop");
+    expect((await call(server, "GET", `${V3}/devices/__proto__`, undefined, a.accessToken)).status).toBe(404);
+    expect(
+      (await call(server, "PUT", `${V3}/devices/NOPE`, { display_name: "x" }, a.accessToken)).status,
+    ).toBe(404);
+
+    const first = await call(server, "DELETE", `${V3}/devices/${bDevice}`, {}, a.accessToken);
+    expect(first.status).toBe(401);
+    const wrong = await call(
+      server,
+      "DELETE",
+      `${V3}/devices/${bDevice}`,
+      { auth: uiaPassword("liam", "bad", first.body["session"]) },
+      a.accessToken,
+    );
+    expect(wrong).toMatchObject({ status: 401, body: { errcode: "M_FORBIDDEN" } });
+    const other = await call(
+      server,
+      "DELETE",
+      `${V3}/devices/${bDevice}`,
+      { auth: uiaPassword("frank", "pw-frank", first.body["session"]) },
+      a.accessToken,
+    );
+    expect(other.status).toBe(401);
+    const ok = await call(
+      server,
+      "DELETE",
+      `${V3}/devices/${bDevice}`,
+      { auth: uiaPassword("liam", "pw-liam", first.body["session"]) },
+      a.accessToken,
+    );
+    expect(ok.status).toBe(200);
+    expect((await call(server, "GET", `${V3}/account/whoami`, undefined, bToken)).status).toBe(401);
+
+    const c = await login(server, "liam", "pw-liam");
+    const del = await call(
+      server,
+      "POST",
+      `${V3}/delete_devices`,
+      { devices: [c.body["device_id"]], auth: uiaPassword("liam", "pw-liam") },
+      a.accessToken,
+    );
+    expect(del.status).toBe(200);
+    expect(
+      (await call(server, "POST", `${V3}/delete_devices`, { devices: "x" }, a.accessToken)).body["errcode"],
+    ).toBe("M_INVALID_PARAM");
+
+    expect((await call(server, "POST", `${V3}/logout`, {}, a.accessToken)).status).toBe(200);
+    expect((await call(server, "GET", `${V3}/account/whoami`, undefined, a.accessToken)).status).toBe(401);
+  });
+
+  it("logs out every device with logout/all", async () => {
+    const a = await register(server, "mia", "pw");
+    const b = await login(server, "mia", "pw");
+    expect((await call(server, "POST", `${V3}/logout/all`, {}, a.accessToken)).status).toBe(200);
+    expect(
+      (await call(server, "GET", `${V3}/account/whoami`, undefined, b.body["access_token"] as string)).status,
+    ).toBe(401);
+  });
+
+  it("answers M_MISSING_TOKEN without a token", async () => {
+    expect((await call(server, "GET", `${V3}/devices`)).body["errcode"]).toBe("M_MISSING_TOKEN");
+  });
+});
+
+describe("password and deactivation", () => {
+  it("changes the password and logs out the other devices by default", async () => {
+    const a = await register(server, "noah", "old-pw");
+    const b = await login(server, "noah", "old-pw");
+    const res = await call(
+      server,
+      "POST",
+      `${V3}/account/password`,
+      { new_password: "new-pw", auth: uiaPassword("noah", "old-pw") },
+      a.accessToken,
+    );
+    expect(res.status).toBe(200);
+    expect((await call(server, "GET", `${V3}/account/whoami`, undefined, a.accessToken)).status).toBe(200);
+    expect(
+      (await call(server, "GET", `${V3}/account/whoami`, undefined, b.body["access_token"] as string)).status,
+    ).toBe(401);
+    expect((await login(server, "noah", "old-pw")).status).toBe(403);
+    const c = await login(server, "noah", "new-pw");
+    expect(c.status).toBe(200);
+    await call(
+      server,
+      "POST",
+      `${V3}/account/password`,
+      { new_password: "pw3", logout_devices: false, auth: uiaPassword("noah", "new-pw") },
+      a.accessToken,
+    );
+    expect(
+      (await call(server, "GET", `${V3}/account/whoami`, undefined, c.body["access_token"] as string)).status,
+    ).toBe(200);
+  });
+
+  it("resets a forgotten password through the email outbox", async () => {
+    const s = await register(server, "olga", "forgotten");
+    server.ctx.accounts.addThreepid(s.userId, "email", "olga@example.org");
+    const req = await call(server, "POST", `${V3}/account/password/email/requestToken`, {
+      client_secret: "cs",
+      email: "olga@example.org",
+      send_attempt: 1,
+    });
+    expect(req.status).toBe(200);
+    const unknown = await call(server, "POST", `${V3}/account/password/email/requestToken`, {
+      client_secret: "cs",
+      email: "who@example.org",
+      send_attempt: 1,
+    });
+    expect(unknown.body["errcode"]).toBe("M_THREEPID_NOT_FOUND");
+    const mail = server.ctx.accounts.outbox.last("olga@example.org");
+    const submit = await call(server, "POST", "/_lattice/submit_token", {
+      sid: mail?.sid,
+      client_secret: "cs",
+      token: mail?.token,
+    });
+    expect(submit.body).toEqual({ success: true });
+    const res = await call(server, "POST", `${V3}/account/password`, {
+      new_password: "remembered",
+      auth: { type: "m.login.email.identity", threepid_creds: { sid: mail?.sid, client_secret: "cs" } },
+    });
+    expect(res.status).toBe(200);
+    expect((await login(server, "olga", "remembered")).status).toBe(200);
+    expect((await call(server, "GET", `${V3}/account/whoami`, undefined, s.accessToken)).status).toBe(401);
+  });
+
+  it("deactivates with UIA and erase, after which login fails and the profile is gone", async () => {
+    const s = await register(server, "pete", "pw");
+    const res = await call(
+      server,
+      "POST",
+      `${V3}/account/deactivate`,
+      { erase: true, auth: uiaPassword("pete", "pw") },
+      s.accessToken,
+    );
+    expect(res).toEqual({ status: 200, body: { id_server_unbind_result: "success" } });
+    expect((await login(server, "pete", "pw")).status).toBe(403);
+    expect((await call(server, "GET", `${V3}/profile/@pete:localhost`)).status).toBe(404);
+    expect((await call(server, "GET", `${V3}/register/available?username=pete`)).body["errcode"]).toBe(
+      "M_USER_IN_USE",
+    );
+  });
+});
+
+describe("3PIDs", () => {
+  it("adds with UIA, lists, binds, unbinds and deletes; msisdn codes arrive in the outbox", async () => {
+    const s = await register(server, "quinn", "pw");
+    const req = await call(server, "POST", `${V3}/account/3pid/msisdn/requestToken`, {
+      client_secret: "c1",
+      country: "GB",
+      phone_number: "07700 900123",
+      send_attempt: 1,
+    });
+    expect(req.status).toBe(200);
+    expect(typeof req.body["submit_url"]).toBe("string");
+    const sms = server.ctx.accounts.outbox.last("447700900123");
+    expect(sms?.medium).toBe("msisdn");
+    const early = await call(
+      server,
+      "POST",
+      `${V3}/account/3pid/add`,
+      { client_secret: "c1", sid: req.body["sid"], auth: uiaPassword("quinn", "pw") },
+      s.accessToken,
+    );
+    expect(early.body["errcode"]).toBe("M_THREEPID_AUTH_FAILED");
+    const wrong = await call(server, "POST", new URL(req.body["submit_url"] as string).pathname, {
+      sid: req.body["sid"],
+      client_secret: "c1",
+      token: "000",
+    });
+    expect(wrong.body).toEqual({ success: false });
+    await call(server, "POST", new URL(req.body["submit_url"] as string).pathname, {
+      sid: req.body["sid"],
+      client_secret: "c1",
+      token: sms?.token,
+    });
+    const added = await call(
+      server,
+      "POST",
+      `${V3}/account/3pid/add`,
+      { client_secret: "c1", sid: req.body["sid"], auth: uiaPassword("quinn", "pw") },
+      s.accessToken,
+    );
+    expect(added.status).toBe(200);
+    const list = await call(server, "GET", `${V3}/account/3pid`, undefined, s.accessToken);
+    expect(list.body["threepids"]).toMatchObject([{ medium: "msisdn", address: "447700900123" }]);
+    const bind = await call(
+      server,
+      "POST",
+      `${V3}/account/3pid/bind`,
+      { client_secret: "c1", sid: req.body["sid"], id_server: "id.example.org", id_access_token: "t" },
+      s.accessToken,
+    );
+    expect(bind.status).toBe(200);
+    const unbind = await call(
+      server,
+      "POST",
+      `${V3}/account/3pid/unbind`,
+      { medium: "msisdn", address: "447700900123" },
+      s.accessToken,
+    );
+    expect(unbind.body).toEqual({ id_server_unbind_result: "success" });
+    const del = await call(
+      server,
+      "POST",
+      `${V3}/account/3pid/delete`,
+      { medium: "msisdn", address: "447700900123" },
+      s.accessToken,
+    );
+    expect(del.status).toBe(200);
+    expect(
+      (await call(server, "GET", `${V3}/account/3pid`, undefined, s.accessToken)).body["threepids"],
+    ).toEqual([]);
+    const bad = await call(server, "POST", `${V3}/account/3pid/email/requestToken`, {
+      client_secret: "bad secret!",
+      email: "a@b.c",
+      send_attempt: 1,
+    });
+    expect(bad.body["errcode"]).toBe("M_INVALID_PARAM");
+  });
+
+  it("does not resend for the same send_attempt", async () => {
+    const before = server.ctx.accounts.outbox.messages.length;
+    const body = { client_secret: "same", email: "same@example.org", send_attempt: 1 };
+    const a = await call(server, "POST", `${V3}/register/email/requestToken`, body);
+    const b = await call(server, "POST", `${V3}/register/email/requestToken`, body);
+    expect(a.body["sid"]).toBe(b.body["sid"]);
+    expect(server.ctx.accounts.outbox.messages.length).toBe(before + 1);
+  });
+});
