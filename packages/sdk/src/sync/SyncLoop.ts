@@ -1,0 +1,257 @@
+/**
+ * The sync loop: an explicit state machine over GET /sync. It knows nothing
+ * of rooms: each response is handed, typed, to a batch handler (the
+ * processing pipeline), and the token advances only once the handler has
+ * finished, so a failed batch is fetched again and no event is lost.
+ *
+ * States (SPEC §4 Sync):
+ *   null         not started yet
+ *   prepared     the first sync of this run was processed
+ *   syncing      later syncs are being processed
+ *   reconnecting fewer than FAILURE_THRESHOLD consecutive failures
+ *   error        FAILURE_THRESHOLD failures, a keep-alive failure, or an unknown token
+ *   catchup      the connection returned after error; the next sync has timeout 0
+ *   stopped      stop() was called
+ *
+ * After a failure the loop waits for a keep-alive: GET /versions with a 15 s
+ * time-out after a random 2-7 s delay; 400 or 404 count as reachable (after
+ * 2 s); any other error sets error and retries after 5-10 s. The /sync
+ * timeout is 0 while catching up, reconnecting or in error; the local
+ * request time-out is the poll timeout plus a margin.
+ */
+import type { SyncResponse } from "../api/types/sync";
+import { MatrixError } from "../http/errors";
+import { ObservableValue } from "../util/observable";
+import type { ReadonlyObservable } from "../util/observable";
+import { randomBetween, realScheduler } from "./scheduler";
+import type { Scheduler } from "./scheduler";
+
+export type SyncState = "prepared" | "syncing" | "reconnecting" | "error" | "catchup" | "stopped";
+
+/** SPEC §9 and §8 constants. */
+export const SYNC_CONSTANTS = {
+  FAILURE_THRESHOLD: 3,
+  DEFAULT_POLL_TIMEOUT_MS: 30_000,
+  REQUEST_MARGIN_MS: 80_000,
+  KEEPALIVE_DELAY_MIN_MS: 2_000,
+  KEEPALIVE_DELAY_MAX_MS: 7_000,
+  KEEPALIVE_TIMEOUT_MS: 15_000,
+  KEEPALIVE_REACHABLE_DELAY_MS: 2_000,
+  KEEPALIVE_RETRY_MIN_MS: 5_000,
+  KEEPALIVE_RETRY_MAX_MS: 10_000,
+} as const;
+
+export const UNKNOWN_TOKEN_MESSAGE = "Token no longer valid - assuming logout";
+
+export interface SyncRequest {
+  since?: string;
+  timeout: number;
+  requestTimeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** The network side of the loop: one sync request and one keep-alive probe. */
+export interface SyncTransport {
+  sync(request: SyncRequest): Promise<SyncResponse>;
+  /** GET /_matrix/client/versions; rejects with the HTTP error. */
+  probe(timeoutMs: number, signal: AbortSignal): Promise<void>;
+}
+
+export interface SyncBatchMeta {
+  /** The first sync of this run (no since, or the first after start). */
+  first: boolean;
+  /** This response answered a sync with timeout 0 after a failure. */
+  catchingUp: boolean;
+  /** The token this response continues from. */
+  since: string | undefined;
+}
+
+/** Processes one sync response (persist, then emit). Throwing makes the loop fetch the batch again. */
+export type SyncBatchHandler = (response: SyncResponse, meta: SyncBatchMeta) => Promise<void>;
+
+export interface SyncLogger {
+  info(message: string, ...data: unknown[]): void;
+  warn(message: string, ...data: unknown[]): void;
+  error(message: string, ...data: unknown[]): void;
+}
+
+export interface SyncLoopOptions {
+  transport: SyncTransport;
+  handler: SyncBatchHandler;
+  /** The token to continue from (from the store), if any. */
+  since?: string;
+  pollTimeoutMs?: number;
+  requestMarginMs?: number;
+  scheduler?: Scheduler;
+  logger?: SyncLogger;
+  /** Called when the server says the token is unknown; sync has stopped. */
+  onUnknownToken?: (softLogout: boolean, error: MatrixError) => void;
+}
+
+export class SyncLoop {
+  private readonly stateValue = new ObservableValue<SyncState | null>(null);
+  private readonly lastSyncValue = new ObservableValue<number | null>(null);
+  private readonly scheduler: Scheduler;
+  private readonly logger: SyncLogger;
+  private since: string | undefined;
+  private failures = 0;
+  private running = false;
+  private abort = new AbortController();
+  /** Aborted to cut a keep-alive wait short (the browser came back online or visible). */
+  private wake = new AbortController();
+  private processedFirst = false;
+  private loopDone: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: SyncLoopOptions) {
+    this.scheduler = options.scheduler ?? realScheduler;
+    this.logger = options.logger ?? console;
+    this.since = options.since;
+  }
+
+  /** The current state; null before the first sync answers. */
+  get state(): ReadonlyObservable<SyncState | null> {
+    return this.stateValue;
+  }
+
+  /** When the last sync succeeded (ms since epoch), so the UI can say it is stale. */
+  get lastSyncAt(): ReadonlyObservable<number | null> {
+    return this.lastSyncValue;
+  }
+
+  /** The token the next sync continues from. */
+  get nextSince(): string | undefined {
+    return this.since;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Starts the loop; resolves at once (the loop runs in the background). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.abort = new AbortController();
+    this.processedFirst = false;
+    this.loopDone = this.run();
+  }
+
+  /** Stops the loop and aborts any request in flight; resolves when the loop has ended. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.abort.abort(new Error("Sync stopped"));
+    this.wake.abort();
+    await this.loopDone;
+    this.stateValue.set("stopped");
+  }
+
+  /** The browser's online/offline events. Offline aborts the long-poll; online wakes a waiting keep-alive. */
+  setOnline(online: boolean): void {
+    if (!this.running) return;
+    if (online) {
+      this.wake.abort();
+    } else {
+      this.inFlight?.abort(new Error("Browser went offline"));
+    }
+  }
+
+  /** The page became visible again: probe at once instead of waiting out the keep-alive delay. */
+  setVisible(visible: boolean): void {
+    if (visible && this.running) this.wake.abort();
+  }
+
+  private inFlight: AbortController | undefined;
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const state = this.stateValue.getSnapshot();
+      const catchingUp = state === "catchup" || state === "reconnecting" || state === "error";
+      const pollTimeout = this.options.pollTimeoutMs ?? SYNC_CONSTANTS.DEFAULT_POLL_TIMEOUT_MS;
+      const timeout = catchingUp || !this.processedFirst ? 0 : pollTimeout;
+      const request = new AbortController();
+      this.inFlight = request;
+      const onStop = (): void => request.abort(this.abort.signal.reason);
+      this.abort.signal.addEventListener("abort", onStop, { once: true });
+      const since = this.since;
+      try {
+        const response = await this.options.transport.sync({
+          ...(since !== undefined ? { since } : {}),
+          timeout,
+          requestTimeoutMs: timeout + (this.options.requestMarginMs ?? SYNC_CONSTANTS.REQUEST_MARGIN_MS),
+          signal: request.signal,
+        });
+        if (!this.running) return;
+        await this.options.handler(response, { first: !this.processedFirst, catchingUp, since });
+        if (!this.running) return;
+        this.since = response.next_batch;
+        this.failures = 0;
+        this.lastSyncValue.set(this.scheduler.now());
+        this.stateValue.set(this.processedFirst ? "syncing" : "prepared");
+        this.processedFirst = true;
+      } catch (error) {
+        if (!this.running) return;
+        if (error instanceof MatrixError && error.errcode === "M_UNKNOWN_TOKEN") {
+          this.logger.warn(UNKNOWN_TOKEN_MESSAGE);
+          this.running = false;
+          this.stateValue.set("error");
+          this.options.onUnknownToken?.(error.softLogout, error);
+          return;
+        }
+        this.failures += 1;
+        this.logger.warn(`Sync failed (${this.failures} in a row)`, error);
+        this.stateValue.set(this.failures >= SYNC_CONSTANTS.FAILURE_THRESHOLD ? "error" : "reconnecting");
+        const reachable = await this.keepAlive();
+        if (!reachable || !this.running) return;
+        if (this.stateValue.getSnapshot() === "error") this.stateValue.set("catchup");
+      } finally {
+        this.abort.signal.removeEventListener("abort", onStop);
+        this.inFlight = undefined;
+      }
+    }
+  }
+
+  /** Waits until the server answers the keep-alive probe. Returns false when stopped. */
+  private async keepAlive(): Promise<boolean> {
+    let delay = randomBetween(
+      this.scheduler,
+      SYNC_CONSTANTS.KEEPALIVE_DELAY_MIN_MS,
+      SYNC_CONSTANTS.KEEPALIVE_DELAY_MAX_MS,
+    );
+    while (this.running) {
+      await this.wait(delay);
+      if (!this.running) return false;
+      try {
+        await this.options.transport.probe(SYNC_CONSTANTS.KEEPALIVE_TIMEOUT_MS, this.abort.signal);
+        return true;
+      } catch (error) {
+        if (!this.running) return false;
+        if (error instanceof MatrixError && (error.httpStatus === 400 || error.httpStatus === 404)) {
+          // The server answered: it is reachable, it just does not serve /versions.
+          await this.wait(SYNC_CONSTANTS.KEEPALIVE_REACHABLE_DELAY_MS);
+          return this.running;
+        }
+        this.stateValue.set("error");
+        delay = randomBetween(
+          this.scheduler,
+          SYNC_CONSTANTS.KEEPALIVE_RETRY_MIN_MS,
+          SYNC_CONSTANTS.KEEPALIVE_RETRY_MAX_MS,
+        );
+      }
+    }
+    return false;
+  }
+
+  /** Sleeps, unless stop() or a wake-up (online, visible) cuts it short. */
+  private async wait(ms: number): Promise<void> {
+    if (this.wake.signal.aborted) this.wake = new AbortController();
+    const wake = this.wake;
+    const both = AbortSignal.any([wake.signal, this.abort.signal]);
+    try {
+      await this.scheduler.sleep(ms, both);
+    } catch {
+      // Woken early: fine.
+    }
+    if (wake.signal.aborted) this.wake = new AbortController();
+  }
+}
