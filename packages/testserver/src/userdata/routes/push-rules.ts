@@ -19,7 +19,6 @@ interface RulePath {
 
 function rulePath(req: HandlerRequest): RulePath {
   const who = requester(req);
-  if (req.params["scope"] !== "global") throw errors.invalidParam("Unknown push rule scope");
   const kind = req.params["kind"] ?? "";
   if (!isPushRuleKind(kind)) throw errors.invalidParam("Unknown push rule kind");
   return { userId: who.userId, kind, ruleId: req.params["ruleId"] ?? "" };
@@ -29,7 +28,8 @@ const notFound = (): Error => errors.notFound("Unknown rule");
 
 export function registerPushRuleRoutes(router: Router, ctx: ServerContext): void {
   const rules = ctx.userData.pushRules;
-  const RULE = "/pushrules/:scope/:kind/:ruleId";
+  // "global" is the only scope; any other is an unknown path (404 M_UNRECOGNIZED).
+  const RULE = "/pushrules/global/:kind/:ruleId";
 
   router.add("GET", CLIENT_V3, "/pushrules/", (req) => ({ global: rules.ruleset(requester(req).userId) }));
   router.add("GET", CLIENT_V3, "/pushrules/global/", (req) => ({ ...rules.ruleset(requester(req).userId) }));
