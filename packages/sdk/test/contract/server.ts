@@ -52,11 +52,21 @@ async function receive(req: IncomingMessage): Promise<ReceivedRequest> {
   return { method: req.method ?? "", path, query: url.searchParams, contentType, body, raw };
 }
 
+/** Redirects (the SSO redirect) and 204 carry no body unless the case gives one. */
+function bodiless(response: ContractCase["response"]): boolean {
+  const status = response.status ?? 200;
+  return response.body === undefined && ((status >= 300 && status < 400) || status === 204);
+}
+
 function answer(res: ServerResponse, response: ContractCase["response"]): void {
   const status = response.status ?? 200;
   if (response.raw) {
     res.writeHead(status, { "Content-Type": response.raw.contentType });
     res.end(Buffer.from(response.raw.data));
+    return;
+  }
+  if (bodiless(response)) {
+    res.writeHead(status).end();
     return;
   }
   res.writeHead(status, { "Content-Type": "application/json" });
@@ -88,7 +98,7 @@ function check(contract: ContractCase, req: ReceivedRequest, record: CaseRecord,
     { method: req.method, path: req.path },
     response.raw
       ? { status: response.status ?? 200, contentType: response.raw.contentType }
-      : { status: response.status ?? 200, body: response.body ?? {} },
+      : { status: response.status ?? 200, body: bodiless(response) ? undefined : (response.body ?? {}) },
   );
   record.errors.push(...validated.errors.map((e) => `spec (canned response): ${e}`));
 }
