@@ -97,7 +97,7 @@ describe("delayed events", () => {
     expect((await update(h.alice, cancelled, { action: "send" })).status).toBe(404);
   });
 
-  it("sends delayed state events with their state key", async () => {
+  it("sends delayed state events with their state key", () => {
     schedule(h.alice, { topic: "delayed topic" }, 100, { type: "m.room.topic", stateKey: "" });
     clock.advance(100);
     expect(h.server.ctx.rooms.currentState(roomId, "m.room.topic", "")?.content).toEqual({
