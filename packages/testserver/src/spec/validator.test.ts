@@ -208,3 +208,21 @@ describe("paths defined twice and free-form query objects", () => {
     ).toEqual([]);
   });
 });
+
+describe("standard errors", () => {
+  const sync = { method: "GET", path: "/_matrix/client/v3/sync" };
+
+  it("reports an undocumented error status by default, accepts a standard error body when asked", () => {
+    const body = { errcode: "M_LIMIT_EXCEEDED", error: "slow down", retry_after_ms: 100 };
+    expect(spec.validateResponse(sync, { status: 429, body }).errors).toEqual([
+      "response status 429 is not documented for sync",
+    ]);
+    expect(spec.validateResponse(sync, { status: 429, body }, { standardErrors: true }).errors).toEqual([]);
+    expect(
+      spec.validateResponse(sync, { status: 429, body: { error: 1 } }, { standardErrors: true }).errors,
+    ).toEqual([
+      "response 429 body must have required property 'errcode'",
+      "response 429 body/error must be string",
+    ]);
+  });
+});

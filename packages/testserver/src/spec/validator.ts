@@ -37,6 +37,23 @@ export interface SpecResponse {
   contentType?: string;
 }
 
+/** How strictly to check a response. */
+export interface ResponseCheckOptions {
+  /**
+   * Accept an error status the operation does not list (400 on /sync, 413 on
+   * send, 429 anywhere) when its body is a standard Matrix error (a string
+   * errcode, and a string error if present), as every endpoint may give one.
+   */
+  standardErrors?: boolean;
+}
+
+/** The standard error body every endpoint may answer with (client-server API, "Standard error response"). */
+const STANDARD_ERROR: Schema = {
+  type: "object",
+  properties: { errcode: { type: "string" }, error: { type: "string" } },
+  required: ["errcode"],
+};
+
 /** The outcome: the operation found (if any) and readable errors (empty = valid). */
 export interface ValidationResult {
   operation?: Operation;
@@ -223,22 +240,33 @@ export class SpecValidator {
   }
 
   /** Validates a response to `req` (method and path); where a path has two definitions, the better fit counts. */
-  validateResponse(req: Pick<SpecRequest, "method" | "path">, res: SpecResponse): ValidationResult {
+  validateResponse(
+    req: Pick<SpecRequest, "method" | "path">,
+    res: SpecResponse,
+    options: ResponseCheckOptions = {},
+  ): ValidationResult {
     const matches = this.index.findAll(req.method, req.path);
     if (matches.length === 0) {
       return { errors: [`No operation in the Matrix spec for ${req.method.toUpperCase()} ${req.path}`] };
     }
     return best(
-      matches.map((m) => ({ operation: m.operation, errors: this.responseErrors(m.operation, res) })),
+      matches.map((m) => ({
+        operation: m.operation,
+        errors: this.responseErrors(m.operation, res, options),
+      })),
     );
   }
 
-  private responseErrors(operation: Operation, res: SpecResponse): string[] {
+  private responseErrors(operation: Operation, res: SpecResponse, options: ResponseCheckOptions): string[] {
     const responses = isRecord(operation.spec["responses"]) ? operation.spec["responses"] : {};
     const entry =
       responses[String(res.status)] ?? responses[`${Math.floor(res.status / 100)}XX`] ?? responses["default"];
-    if (!isRecord(entry))
+    if (!isRecord(entry)) {
+      if (options.standardErrors && res.status >= 400) {
+        return this.check(STANDARD_ERROR, res.body, `response ${res.status} body`);
+      }
       return [`response status ${res.status} is not documented for ${operation.operationId}`];
+    }
     const content = isRecord(entry["content"]) ? entry["content"] : undefined;
     const where = `response ${res.status} body`;
     if (!isJsonType(res.contentType)) {
