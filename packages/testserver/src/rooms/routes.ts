@@ -5,11 +5,13 @@
 import type { ServerContext } from "../core/context";
 import type { Router } from "../http/router";
 import { registerCreateRoomRoutes } from "./routes/create-room";
+import { registerDirectoryRoutes } from "./routes/directory";
 import { registerLookupRoutes } from "./routes/lookup";
 import { registerMembershipRoutes } from "./routes/membership";
 import { registerReadRoutes } from "./routes/read";
 import { registerRelationsRoutes } from "./routes/relations";
 import { registerSearchRoutes } from "./routes/search";
+import { registerSpaceRoutes } from "./routes/spaces";
 import { registerSendRoutes } from "./routes/send";
 import { registerSyncRoutes } from "./sync/routes";
 
@@ -21,5 +23,7 @@ export function registerRoomsRoutes(router: Router, ctx: ServerContext): void {
   registerRelationsRoutes(router, ctx);
   registerLookupRoutes(router, ctx);
   registerSearchRoutes(router, ctx);
+  registerDirectoryRoutes(router, ctx);
+  registerSpaceRoutes(router, ctx);
   registerSyncRoutes(router, ctx);
 }

@@ -5,7 +5,7 @@
  */
 import type { ServerContext } from "../../core/context";
 import type { JsonObject } from "../../core/events";
-import { errors } from "../../http/errors";
+import { errors, MatrixHttpError } from "../../http/errors";
 import type { Router } from "../../http/router";
 import { CLIENT_V3 } from "../../http/router";
 import type { Requester } from "../../http/types";
@@ -105,6 +105,7 @@ export function registerSendRoutes(router: Router, ctx: ServerContext): void {
       return { event_id: current.event_id };
     if (type === "m.room.member") throw errors.forbidden("Use the membership endpoints to change membership");
     if (type === "m.room.create") throw errors.forbidden("Cannot send a second create event");
+    if (type === "m.room.canonical_alias" && key === "") checkCanonicalAlias(ctx, room.roomId, content);
     const ev = store.append(room, { type, sender: me.userId, content, state_key: key });
     return { event_id: ev.event_id };
   });
@@ -146,4 +147,18 @@ export function registerSendRoutes(router: Router, ctx: ServerContext): void {
     },
     { guests: true },
   );
+}
+
+/** A canonical alias must exist and point to the room (400 M_BAD_ALIAS otherwise, as Synapse). */
+function checkCanonicalAlias(ctx: ServerContext, roomId: string, content: JsonObject): void {
+  const alt = content["alt_aliases"];
+  if (alt !== undefined && (!Array.isArray(alt) || alt.some((a) => typeof a !== "string")))
+    throw errors.badJson("alt_aliases must be a list of strings");
+  const alias = content["alias"];
+  if (alias !== undefined && alias !== null && typeof alias !== "string")
+    throw errors.badJson("alias must be a string");
+  for (const a of [...(typeof alias === "string" ? [alias] : []), ...((alt as string[] | undefined) ?? [])]) {
+    if (ctx.rooms.aliases.get(a)?.roomId !== roomId)
+      throw new MatrixHttpError(400, "M_BAD_ALIAS", `Room alias ${a} does not point to the room`);
+  }
 }
