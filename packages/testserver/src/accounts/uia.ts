@@ -35,6 +35,12 @@ export interface UiaOptions {
   userId?: string;
   /** Registration: the password the body sets, which an m.login.password stage must repeat. */
   registrationPassword?: string;
+  /**
+   * Put an errcode on every 401, the first one too. For endpoints whose
+   * OpenAPI definition lists no 401 (keys/device_signing/upload), so the
+   * answer is also a valid standard error.
+   */
+  errcodeOnChallenge?: boolean;
 }
 
 export interface UiaResult {
@@ -104,7 +110,12 @@ export class UiaSessions {
       this.sessions.delete(session.id);
       return { completed: [...session.completed], threepids: session.threepids };
     }
-    throw new UiaRequired(this.describe(session, options));
+    const challenge = this.describe(session, options);
+    if (options.errcodeOnChallenge) {
+      challenge["errcode"] = "M_UNAUTHORIZED";
+      challenge["error"] = "Interactive authentication required";
+    }
+    throw new UiaRequired(challenge);
   }
 
   private describe(session: Session, options: UiaOptions): JsonObject {

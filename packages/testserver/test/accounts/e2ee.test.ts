@@ -5,20 +5,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../../src";
 import type { TestServerHandle } from "../../src";
-import { call, login, register } from "./helpers";
+import { call, validateAgainstSpec, login, register } from "./helpers";
 import type { Session } from "./helpers";
 
 const V3 = "/_matrix/client/v3";
 let server: TestServerHandle;
+let specErrors: () => string[] = () => [];
 let vic: Session;
 let wes: Session;
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 9 });
+  specErrors = validateAgainstSpec(server);
   vic = await register(server, "vic", "pw-vic");
   wes = await register(server, "wes", "pw-wes");
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  expect(specErrors()).toEqual([]);
+});
 
 describe("sendToDevice", () => {
   it("queues per device, fans out '*', is idempotent per txn id, and acknowledges by position", async () => {
@@ -70,6 +75,10 @@ describe("sendToDevice", () => {
 });
 
 describe("keys", () => {
+  const signed = (key: string): Record<string, unknown> => ({
+    key,
+    signatures: { [wes.userId]: { "ed25519:X": "sig" } },
+  });
   const deviceKeys = (s: Session): Record<string, unknown> => ({
     user_id: s.userId,
     device_id: s.deviceId,
@@ -86,8 +95,8 @@ describe("keys", () => {
       `${V3}/keys/upload`,
       {
         device_keys: deviceKeys(wes),
-        one_time_keys: { "signed_curve25519:A": { key: "a" }, "signed_curve25519:B": { key: "b" } },
-        fallback_keys: { "signed_curve25519:F": { key: "f", fallback: true } },
+        one_time_keys: { "signed_curve25519:A": signed("a"), "signed_curve25519:B": signed("b") },
+        fallback_keys: { "signed_curve25519:F": { ...signed("f"), fallback: true } },
       },
       wes.accessToken,
     );

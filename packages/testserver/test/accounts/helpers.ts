@@ -3,6 +3,7 @@
  * test server and a one-call user registration.
  */
 import type { TestServerHandle } from "../../src";
+import { getSpecValidator } from "../../src/spec";
 
 export interface JsonResponse {
   status: number;
@@ -69,4 +70,27 @@ export async function login(server: TestServerHandle, user: string, password: st
     identifier: { type: "m.id.user", user },
     password,
   });
+}
+
+/**
+ * Validates every JSON response of the server against the Matrix spec
+ * (paths the spec does not define, such as the test server's own pages and
+ * unstable endpoints, are skipped). Returns the mismatches seen so far.
+ */
+export function validateAgainstSpec(server: TestServerHandle): () => string[] {
+  const spec = getSpecValidator();
+  server.setValidator((req, status, body) => {
+    const result = spec.validateResponse(
+      { method: req.method, path: req.path },
+      { status, body, contentType: "application/json" },
+      { standardErrors: true },
+    );
+    if (!result.operation) return [];
+    // Every endpoint may answer a standard error (M_MISSING_TOKEN, M_BAD_JSON...) the spec does not list for it.
+    if (status >= 400) {
+      return result.errors.filter((e) => !/is not documented for|documents no JSON here/.test(e));
+    }
+    return result.errors;
+  });
+  return () => server.validationErrors;
 }

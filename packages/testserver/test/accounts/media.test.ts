@@ -7,10 +7,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../../src";
 import type { TestServerHandle } from "../../src";
-import { call, register } from "./helpers";
+import { call, validateAgainstSpec, register } from "./helpers";
 import type { Session } from "./helpers";
 
 let server: TestServerHandle;
+let specErrors: () => string[] = () => [];
 let user: Session;
 let site: Server;
 let siteUrl: string;
@@ -22,6 +23,7 @@ const PNG = Buffer.from(
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 8 });
+  specErrors = validateAgainstSpec(server);
   user = await register(server, "uma", "pw");
   site = createServer((req, res) => {
     if (req.url === "/page") {
@@ -43,6 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
   await new Promise<void>((r) => site.close(() => r()));
+  expect(specErrors()).toEqual([]);
 });
 
 const auth = (): Record<string, string> => ({ Authorization: `Bearer ${user.accessToken}` });

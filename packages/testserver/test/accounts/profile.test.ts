@@ -9,22 +9,27 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, startTestServer } from "../../src";
 import type { TestServerHandle } from "../../src";
-import { call, register } from "./helpers";
+import { call, validateAgainstSpec, register } from "./helpers";
 import type { Session } from "./helpers";
 
 const V3 = "/_matrix/client/v3";
 const UNSTABLE = "/_matrix/client/unstable/uk.tcpip.msc4133";
 const clock = new ManualClock(1_700_000_000_000);
 let server: TestServerHandle;
+let specErrors: () => string[] = () => [];
 let rose: Session;
 let sam: Session;
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 6, clock, turnUris: ["turn:127.0.0.1:3478"], turnSecret: "s3cret" });
+  specErrors = validateAgainstSpec(server);
   rose = await register(server, "rose", "pw-rose");
   sam = await register(server, "sam", "pw-sam");
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  expect(specErrors()).toEqual([]);
+});
 
 describe("profile", () => {
   it("reads, sets and deletes fields, standard and extended, on v3 and the unstable prefix", async () => {
@@ -247,6 +252,7 @@ describe("auth_metadata with an OpenID provider", () => {
     await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
     const issuer = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/`;
     const oidc = await startTestServer({ seed: 7, oidcIssuer: issuer });
+    const oidcErrors = validateAgainstSpec(oidc);
     try {
       const stable = await call(oidc, "GET", "/_matrix/client/v1/auth_metadata");
       expect(stable.body).toMatchObject({ issuer, authorization_endpoint: `${issuer}auth` });
@@ -254,6 +260,7 @@ describe("auth_metadata with an OpenID provider", () => {
       expect(unstable.body["issuer"]).toBe(issuer);
     } finally {
       await oidc.stop();
+      expect(oidcErrors()).toEqual([]);
       await new Promise<void>((r) => provider.close(() => r()));
     }
   });

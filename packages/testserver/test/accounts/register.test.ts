@@ -5,16 +5,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../../src";
 import type { TestServerHandle } from "../../src";
-import { call, login, register } from "./helpers";
+import { call, validateAgainstSpec, login, register } from "./helpers";
 
 const R = "/_matrix/client/v3/register";
+let specErrors: () => string[] = () => [];
 
 describe("registration with the default dummy flow", () => {
   let server: TestServerHandle;
   beforeAll(async () => {
     server = await startTestServer({ seed: 3 });
+    specErrors = validateAgainstSpec(server);
   });
-  afterAll(() => server.stop());
+  afterAll(async () => {
+    await server.stop();
+    expect(specErrors()).toEqual([]);
+  });
 
   it("answers 401 with the flows and a session, then registers with the dummy stage", async () => {
     const first = await call(server, "POST", R, { username: "dora", password: "pw" });
@@ -122,8 +127,12 @@ describe("registration with configured stages", () => {
       ],
       registrationTokens: ["let-me-in"],
     });
+    specErrors = validateAgainstSpec(server);
   });
-  afterAll(() => server.stop());
+  afterAll(async () => {
+    await server.stop();
+    expect(specErrors()).toEqual([]);
+  });
 
   it("advertises the flows with terms and recaptcha params; recaptcha cannot be completed", async () => {
     const first = await call(server, "POST", R, { username: "eve", password: "pw" });

@@ -6,16 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, startTestServer } from "../../src";
 import type { TestServerHandle } from "../../src";
-import { call, login, register } from "./helpers";
+import { call, validateAgainstSpec, login, register } from "./helpers";
 
 const V3 = "/_matrix/client/v3";
 const clock = new ManualClock();
 let server: TestServerHandle;
+let specErrors: () => string[] = () => [];
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 5, clock, accessTokenLifetimeMs: 60_000 });
+  specErrors = validateAgainstSpec(server);
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  expect(specErrors()).toEqual([]);
+});
 
 const uiaPassword = (user: string, password: string, session?: unknown): Record<string, unknown> => ({
   type: "m.login.password",

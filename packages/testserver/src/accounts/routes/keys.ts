@@ -183,7 +183,11 @@ export function registerKeysRoutes(router: Router, ctx: ServerContext): void {
       uploads.push([kind, key]);
     }
     if (keys.crossSigningKey(who.userId, "master") !== undefined) {
-      ctx.accounts.uia.check(req, body, { flows: [["m.login.password"]], userId: who.userId });
+      ctx.accounts.uia.check(req, body, {
+        flows: [["m.login.password"]],
+        userId: who.userId,
+        errcodeOnChallenge: true,
+      });
     }
     for (const [kind, key] of uploads) keys.setCrossSigningKey(who.userId, kind, key);
     if (uploads.length > 0) keys.markChanged(who.userId);

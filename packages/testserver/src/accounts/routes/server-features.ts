@@ -127,19 +127,21 @@ export function registerServerFeatureRoutes(router: Router, ctx: ServerContext):
  */
 async function providerMetadata(issuer: string): Promise<JsonObject> {
   const base = issuer.endsWith("/") ? issuer : `${issuer}/`;
+  let discovered: JsonObject = {};
   try {
     const res = await fetch(new URL(".well-known/openid-configuration", base), {
       signal: AbortSignal.timeout(2000),
     });
     if (res.ok) {
       const doc: unknown = await res.json();
-      if (isJsonObject(doc) && typeof doc["issuer"] === "string") return doc;
+      if (isJsonObject(doc) && typeof doc["issuer"] === "string") discovered = doc;
     }
   } catch {
     // Not reachable: describe it from the issuer alone.
   }
   const at = (path: string): string => new URL(path, base).toString();
-  return {
+  // The provider's own fields win; the defaults fill what the spec requires and it left out.
+  const defaults: JsonObject = {
     issuer,
     authorization_endpoint: at("auth"),
     token_endpoint: at("token"),
@@ -151,4 +153,5 @@ async function providerMetadata(issuer: string): Promise<JsonObject> {
     grant_types_supported: ["authorization_code", "refresh_token"],
     code_challenge_methods_supported: ["S256"],
   };
+  return { ...defaults, ...discovered };
 }
