@@ -7,8 +7,12 @@
  * also count (unstable or legacy prefixes the SDK may use instead), `query`
  * and `body` name parameters a case must send for the entry to count (to tell
  * variants of one endpoint apart). The coverage test fails when an entry has
- * no contract case. Calls SPEC §7 names without an HTTP request (storing
- * client options locally) are not listed.
+ * no contract case. Not listed: what SPEC §7 names without a homeserver
+ * request (storing client options locally, the widget message channel), and
+ * the sign-in provider calls (openid-configuration, dynamic registration,
+ * token, user info, revoke), which go to the OpenID provider rather than a
+ * Matrix API, have no operation in ../shared/matrix-spec, and belong to
+ * src/auth (the Matrix side of it, GET /auth_metadata, is listed).
  */
 
 export interface SpecCall {
