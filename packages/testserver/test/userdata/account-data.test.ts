@@ -28,6 +28,13 @@ describe("global account data", () => {
     expect((await api(h.server, h.alice, "GET", path)).body).toEqual({ theme: "light" });
   });
 
+  it("returns content whose keys look like a response envelope unchanged", async () => {
+    const path = `${userPath(h.alice.userId)}/account_data/org.example.envelope`;
+    const content = { status: 500, body: "x", raw: { contentType: "text/plain" }, headers: {} };
+    expect((await api(h.server, h.alice, "PUT", path, content)).status).toBe(200);
+    expect(await api(h.server, h.alice, "GET", path)).toEqual({ status: 200, body: content });
+  });
+
   it("answers 404 M_NOT_FOUND for a type never set", async () => {
     const res = await api(
       h.server,

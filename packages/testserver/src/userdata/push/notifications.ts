@@ -52,6 +52,9 @@ export function clientEvent(event: StoredEvent): JsonObject {
   return out;
 }
 
+/** A thread key no receipt uses, so readUpTo answers for the unthreaded receipt alone. */
+const UNTHREADED_ONLY = "\u0000unthreaded";
+
 export class NotificationEngine {
   private cache = new Map<string, { stream: number; outcomes: Map<string, PushOutcome> }>();
 
@@ -116,31 +119,43 @@ export class NotificationEngine {
     return typeof def === "number" ? def : 0;
   }
 
-  /** Events of a room the user may count: after their latest join, visible, not redacted. */
-  private countable(userId: string, roomId: string): StoredEvent[] {
+  /**
+   * Events of a room that may notify the user, newest first: from the end of
+   * the timeline back to the user's latest join (or to `floor`), not their
+   * own, not redacted. Walking backwards keeps a sync of a long room cheap:
+   * it stops at the unthreaded receipt, which covers every thread.
+   */
+  private *candidates(userId: string, roomId: string, floor = 0): Generator<StoredEvent> {
     const timeline = this.ctx.rooms.timeline(roomId);
-    let joinedAt = -1;
-    let joined = false;
-    for (const e of timeline) {
-      if (e.type !== "m.room.member" || e.state_key !== userId) continue;
-      const isJoin = e.content["membership"] === "join";
-      if (isJoin && !joined) joinedAt = e.stream;
-      joined = isJoin;
+    for (let i = timeline.length - 1; i >= 0; i--) {
+      const e = timeline[i] as StoredEvent;
+      if (e.stream <= floor) return;
+      if (e.type === "m.room.member" && e.state_key === userId) {
+        // The latest join that was not a profile change starts what counts.
+        if (e.content["membership"] !== "join") return;
+        if (e.prevContent?.["membership"] !== "join") return;
+        continue;
+      }
+      if (e.sender === userId || e.redactedBy) continue;
+      yield e;
     }
-    if (joinedAt < 0) return [];
-    return timeline.filter((e) => e.stream > joinedAt && this.ctx.rooms.canSee(userId, e));
   }
 
   /** Unread counts for the main timeline and for each thread with unread notifying events. */
   unread(userId: string, roomId: string): { main: UnreadCountsWire; threads: Map<string, UnreadCountsWire> } {
     const main: UnreadCountsWire = { notification_count: 0, highlight_count: 0 };
     const threads = new Map<string, UnreadCountsWire>();
+    if (this.ctx.rooms.membershipOf(roomId, userId) !== "join") return { main, threads };
     const readUpTo = new Map<string, number>();
-    for (const e of this.countable(userId, roomId)) {
+    for (const e of this.candidates(
+      userId,
+      roomId,
+      this.receipts.readUpTo(roomId, userId, UNTHREADED_ONLY),
+    )) {
       const thread = threadOf(e);
       let upTo = readUpTo.get(thread);
       if (upTo === undefined) readUpTo.set(thread, (upTo = this.receipts.readUpTo(roomId, userId, thread)));
-      if (e.stream <= upTo) continue;
+      if (e.stream <= upTo || !this.ctx.rooms.canSee(userId, e)) continue;
       const result = this.outcome(userId, e);
       if (!result.notify) continue;
       let counts = main;
@@ -164,8 +179,9 @@ export class NotificationEngine {
     const found: Array<{ event: StoredEvent; outcome: PushOutcome }> = [];
     for (const { roomId, membership } of this.ctx.rooms.roomsForUser(userId)) {
       if (membership !== "join") continue;
-      for (const e of this.countable(userId, roomId)) {
+      for (const e of this.candidates(userId, roomId)) {
         if (from !== undefined && e.stream >= from) continue;
+        if (!this.ctx.rooms.canSee(userId, e)) continue;
         const result = this.outcome(userId, e);
         if (!result.notify || (onlyHighlight && !result.highlight)) continue;
         found.push({ event: e, outcome: result });

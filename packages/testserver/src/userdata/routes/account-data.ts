@@ -9,7 +9,7 @@ import type { JsonObject } from "../../core/events";
 import { MatrixHttpError, errors } from "../../http/errors";
 import { CLIENT_V3 } from "../../http/router";
 import type { Router } from "../../http/router";
-import type { HandlerRequest } from "../../http/types";
+import type { HandlerRequest, HandlerResponse } from "../../http/types";
 import { isJsonObject } from "../../http/types";
 import { SERVER_CONTROLLED_TYPES } from "../account-data";
 import { hasOwn, requireObject, requireRoomId, requireSelf, setOwn } from "./util";
@@ -28,10 +28,14 @@ function checkWritable(type: string): void {
     throw new MatrixHttpError(405, "M_BAD_JSON", `Cannot set ${type} through this API.`);
 }
 
-/** Deleted (emptied) account data reads as missing, as in Synapse with MSC3391. */
-function found(content: JsonObject | undefined): JsonObject {
+/**
+ * The stored content as the response. Deleted (emptied) account data reads
+ * as missing, as in Synapse with MSC3391. Wrapped, so user content with a
+ * "status" or "raw" key is never taken for a HandlerResponse.
+ */
+function found(content: JsonObject | undefined): HandlerResponse {
   if (!content || Object.keys(content).length === 0) throw errors.notFound("Account data not found");
-  return content;
+  return { status: 200, body: content };
 }
 
 export function registerAccountDataRoutes(router: Router, ctx: ServerContext): void {

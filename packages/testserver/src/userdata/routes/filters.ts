@@ -78,7 +78,8 @@ export function registerFilterRoutes(router: Router, ctx: ServerContext): void {
       requireSelf(req, userId, "Cannot get filters for other users");
       const filter = ctx.userData.filter(userId, req.params["filterId"] ?? "");
       if (!filter) throw errors.notFound("No such filter");
-      return filter;
+      // Wrapped: a filter with a "status" key must not be taken for a HandlerResponse.
+      return { status: 200, body: filter };
     },
     { guests: true },
   );
