@@ -4,3 +4,4 @@
 export * from "./http/types";
 export * from "./http";
 export * from "./store";
+export * from "./sync";

@@ -1,0 +1,337 @@
+/**
+ * The sync service: a small facade that wires the store, the sync processor
+ * (persist, then emit), the SyncLoop, its HTTP transport, the filter and the
+ * capabilities, and owns the client's running state.
+ *
+ * start(): opens the store, compares the stored client options with this
+ * run's (a mismatch discards the incompatible cache), restores the stored
+ * snapshot through the processor (rooms appear before the network answers)
+ * and starts the loop from the stored token. Guests skip the cache (SPEC
+ * §6): they run on a MemoryStore and restore nothing. stop() forces a save.
+ * Browser online/offline and visibility reach the loop through a platform
+ * adapter; page hide forces a save.
+ */
+import type { Capabilities } from "../api/types/server";
+import type { ClientEvent } from "../api/types/events";
+import type { LeftRoom, SetPresence } from "../api/types/sync";
+import type { MatrixError } from "../http/errors";
+import type { HttpApi } from "../http/types";
+import { MemoryStore } from "../store/MemoryStore";
+import type { JsonObject, Store } from "../store/Store";
+import { ObservableValue } from "../util/observable";
+import type { ReadonlyObservable } from "../util/observable";
+import { CapabilitiesService } from "./capabilities";
+import { clientOptionsFilterIdStore, isCompatible, storedFilterId, toStoredOptions } from "./client-options";
+import type { CacheOptions } from "./client-options";
+import { ClientNotRunningError, StoreInUseError } from "./errors";
+import { buildSyncFilter, DEFAULT_INITIAL_SYNC_LIMIT, SyncFilterManager } from "./filters";
+import { LeftRoomsLoader } from "./left-rooms";
+import { MemberLoader } from "./members";
+import type { OobMemberState } from "./members";
+import { startPeeking } from "./peeking";
+import type { PeekSession } from "./peeking";
+import { nullPlatform } from "./platform";
+import type { PlatformAdapter } from "./platform";
+import { realScheduler } from "./scheduler";
+import type { Scheduler } from "./scheduler";
+import { SyncLoop } from "./SyncLoop";
+import type { SyncBatchHandler, SyncLogger, SyncState } from "./SyncLoop";
+import { HttpSyncTransport, withoutRetries } from "./transport";
+import type { StateAfterMode } from "./transport";
+
+/** What the service needs of the sync processor (sync/processor). */
+export interface SyncProcessorLike {
+  /** Emits the stored snapshot to the model layer; returns the token to continue from. */
+  restore(): Promise<string | undefined>;
+  /** Processes one sync response: persist, then emit. */
+  handle: SyncBatchHandler;
+}
+
+export interface SyncServiceOptions {
+  http: HttpApi;
+  /** The persistent store; guests get a MemoryStore instead. */
+  store: Store;
+  userId: string;
+  guest?: boolean;
+  /** The processor, or a factory given the store actually used (guests: the MemoryStore). */
+  processor: SyncProcessorLike | ((store: Store) => SyncProcessorLike);
+  /** Timeline events per room in the initial sync; defaults to 30 (SPEC §9). */
+  initialSyncLimit?: number;
+  /** Lazy-load members; defaults to true, always false for guests. */
+  lazyLoadMembers?: boolean;
+  pollTimeoutMs?: number;
+  requestMarginMs?: number;
+  setPresence?: SetPresence | (() => SetPresence | undefined);
+  stateAfter?: StateAfterMode;
+  capabilitiesRefreshMs?: number;
+  scheduler?: Scheduler;
+  logger?: SyncLogger;
+  platform?: PlatformAdapter;
+  /** Sync stopped on M_UNKNOWN_TOKEN; the auth layer decides what a soft logout means. */
+  onUnknownToken?: (softLogout: boolean, error: MatrixError) => void;
+}
+
+export class SyncService {
+  /** The store this service uses (a MemoryStore for guests). */
+  readonly store: Store;
+  readonly guest: boolean;
+  readonly members: MemberLoader;
+  private readonly processor: SyncProcessorLike;
+  private readonly cacheOptions: CacheOptions;
+  private readonly filters: SyncFilterManager;
+  private readonly transport: HttpSyncTransport;
+  private readonly capabilitiesService: CapabilitiesService;
+  private readonly leftRooms: LeftRoomsLoader;
+  private readonly logger: SyncLogger;
+  private readonly stateValue = new ObservableValue<SyncState | null>(null);
+  private readonly lastSyncValue = new ObservableValue<number | null>(null);
+  private readonly runningValue = new ObservableValue<boolean>(false);
+  private loop: SyncLoop | undefined;
+  private starting: Promise<void> | undefined;
+  private opened = false;
+  private teardown: Array<() => void> = [];
+  private peek: { controller: AbortController; session?: PeekSession } | undefined;
+
+  constructor(private readonly options: SyncServiceOptions) {
+    this.guest = options.guest ?? false;
+    this.store = this.guest ? new MemoryStore() : options.store;
+    this.logger = options.logger ?? console;
+    this.processor =
+      typeof options.processor === "function" ? options.processor(this.store) : options.processor;
+    const lazyLoadMembers = !this.guest && (options.lazyLoadMembers ?? true);
+    const initialSyncLimit = options.initialSyncLimit ?? DEFAULT_INITIAL_SYNC_LIMIT;
+    const filter = buildSyncFilter({ guest: this.guest, lazyLoadMembers, initialSyncLimit });
+    this.cacheOptions = {
+      userId: options.userId,
+      guest: this.guest,
+      lazyLoadMembers,
+      initialSyncLimit,
+      filter: JSON.stringify(filter),
+    };
+    // The loop owns retries of everything on its path, so these requests are sent once.
+    const once = withoutRetries(options.http);
+    this.filters = new SyncFilterManager({
+      http: once,
+      userId: options.userId,
+      filter,
+      ids: clientOptionsFilterIdStore(this.store, this.cacheOptions),
+      logger: this.logger,
+    });
+    const scheduler = options.scheduler ?? realScheduler;
+    this.transport = new HttpSyncTransport({
+      http: options.http,
+      filters: this.filters,
+      ...(options.setPresence !== undefined ? { setPresence: options.setPresence } : {}),
+      ...(options.stateAfter !== undefined ? { stateAfter: options.stateAfter } : {}),
+      now: () => scheduler.now(),
+      logger: this.logger,
+    });
+    this.capabilitiesService = new CapabilitiesService({
+      http: options.http,
+      scheduler,
+      logger: this.logger,
+      ...(options.capabilitiesRefreshMs !== undefined ? { refreshMs: options.capabilitiesRefreshMs } : {}),
+    });
+    this.members = new MemberLoader({ http: options.http, store: this.store });
+    this.leftRooms = new LeftRoomsLoader({
+      http: options.http,
+      userId: options.userId,
+      now: () => scheduler.now(),
+    });
+  }
+
+  /** The sync state (null before the first sync of the first run answers). */
+  get state(): ReadonlyObservable<SyncState | null> {
+    return this.stateValue;
+  }
+
+  /** When the last sync succeeded, so the UI can say the data is stale. */
+  get lastSyncAt(): ReadonlyObservable<number | null> {
+    return this.lastSyncValue;
+  }
+
+  /** The server's capabilities, refreshed while running; the last good value survives failures. */
+  get capabilities(): ReadonlyObservable<Capabilities | null> {
+    return this.capabilitiesService.value;
+  }
+
+  /** Whether the client runs (start() finished and stop() not called). */
+  get running(): ReadonlyObservable<boolean> {
+    return this.runningValue;
+  }
+
+  get isRunning(): boolean {
+    return this.runningValue.getSnapshot();
+  }
+
+  /** Restores from the store, then starts syncing. Resolves once restored and the loop runs. */
+  start(): Promise<void> {
+    if (this.isRunning) return Promise.resolve();
+    this.starting ??= this.doStart().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  /** Stops syncing, capabilities and peeking, and forces a save. */
+  async stop(): Promise<void> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    if (!this.isRunning) return;
+    this.runningValue.set(false);
+    this.stopPeeking();
+    this.capabilitiesService.stop();
+    const loop = this.loop;
+    await loop?.stop();
+    this.endSubscriptions();
+    await this.store.save(true);
+  }
+
+  /** Deletes everything the store holds; only while stopped. */
+  async deleteAllData(): Promise<void> {
+    if (this.isRunning || this.starting) throw new StoreInUseError();
+    await this.store.deleteAllData();
+    this.members.reset();
+  }
+
+  /** Persists staged data now (e.g. before the page goes away). */
+  async forceSave(): Promise<void> {
+    await this.store.save(true);
+  }
+
+  /** Loads a room's members out of band (at the given token, or the current sync token). */
+  loadMembers(roomId: string, at?: string): Promise<JsonObject[]> {
+    this.requireRunning();
+    const token = at ?? this.loop?.nextSince;
+    return this.members.load(roomId, token);
+  }
+
+  /** A room's out-of-band member loading state. */
+  memberState(roomId: string): ReadonlyObservable<OobMemberState> {
+    return this.members.state(roomId);
+  }
+
+  /** The rooms the user has left (one sync with the left-rooms filter and timeout 0). */
+  loadLeftRooms(): Promise<Map<string, LeftRoom>> {
+    this.requireRunning();
+    return this.leftRooms.load();
+  }
+
+  /** Fetches the capabilities now; resolves with the current value. */
+  refreshCapabilities(): Promise<Capabilities | null> {
+    this.requireRunning();
+    return this.capabilitiesService.refresh();
+  }
+
+  /**
+   * Peeks into a room: one peek at a time, a new one stops the previous.
+   * stopPeeking() (or stop()) rejects the pending call with 'Peeking aborted'.
+   */
+  async peekRoom(roomId: string, onEvents: (events: ClientEvent[]) => void): Promise<PeekSession> {
+    this.requireRunning();
+    this.stopPeeking();
+    const peek: { controller: AbortController; session?: PeekSession } = {
+      controller: new AbortController(),
+    };
+    this.peek = peek;
+    const session = await startPeeking(
+      {
+        http: this.options.http,
+        roomId,
+        onEvents,
+        ...(this.options.scheduler ? { scheduler: this.options.scheduler } : {}),
+        logger: this.logger,
+      },
+      peek.controller.signal,
+    );
+    if (peek.controller.signal.aborted) session.stop();
+    else peek.session = session;
+    return session;
+  }
+
+  /** Stops the current peek, if any. */
+  stopPeeking(): void {
+    const peek = this.peek;
+    this.peek = undefined;
+    peek?.controller.abort(new Error("Peeking stopped"));
+    peek?.session?.stop();
+  }
+
+  /** Throws 'Client is not running' unless started. */
+  requireRunning(): void {
+    if (!this.isRunning) throw new ClientNotRunningError();
+  }
+
+  private async doStart(): Promise<void> {
+    if (!this.opened) {
+      await this.store.open();
+      this.opened = true;
+    }
+    await this.checkClientOptions();
+    const since = this.guest ? undefined : await this.processor.restore();
+    const loop = new SyncLoop({
+      transport: this.transport,
+      handler: (response, meta) => this.processor.handle(response, meta),
+      ...(since !== undefined ? { since } : {}),
+      ...(this.options.pollTimeoutMs !== undefined ? { pollTimeoutMs: this.options.pollTimeoutMs } : {}),
+      ...(this.options.requestMarginMs !== undefined
+        ? { requestMarginMs: this.options.requestMarginMs }
+        : {}),
+      ...(this.options.scheduler ? { scheduler: this.options.scheduler } : {}),
+      logger: this.logger,
+      onUnknownToken: (softLogout, error) => this.onUnknownToken(softLogout, error),
+    });
+    this.loop = loop;
+    this.teardown.push(
+      loop.state.subscribe((state) => this.stateValue.set(state)),
+      loop.lastSyncAt.subscribe((at) => this.lastSyncValue.set(at)),
+      (this.options.platform ?? nullPlatform).subscribe({
+        online: (online) => loop.setOnline(online),
+        visible: (visible) => {
+          loop.setVisible(visible);
+          // A hidden page may be discarded without a pagehide: save while we can.
+          if (!visible) this.saveInBackground();
+        },
+        pageHide: () => this.saveInBackground(),
+      }),
+    );
+    this.runningValue.set(true);
+    loop.start();
+    this.capabilitiesService.start();
+  }
+
+  /**
+   * Discards the cache when it was written under other options (or under
+   * none: its provenance is unknown), then records this run's options,
+   * keeping the filter id when the options match.
+   */
+  private async checkClientOptions(): Promise<void> {
+    const stored = await this.store.getClientOptions();
+    const compatible =
+      stored !== null ? isCompatible(stored, this.cacheOptions) : (await this.store.getSync()) === null;
+    if (!compatible) {
+      this.logger.info("Stored client options differ from this run's; discarding the cached sync");
+      await this.store.deleteAllData();
+      this.members.reset();
+    }
+    const filterId = compatible ? storedFilterId(stored) : undefined;
+    await this.store.storeClientOptions(toStoredOptions(this.cacheOptions, filterId));
+  }
+
+  private onUnknownToken(softLogout: boolean, error: MatrixError): void {
+    // The loop has stopped itself (state error): end the run without overwriting that state.
+    this.runningValue.set(false);
+    this.stopPeeking();
+    this.capabilitiesService.stop();
+    this.endSubscriptions();
+    this.saveInBackground();
+    this.options.onUnknownToken?.(softLogout, error);
+  }
+
+  private endSubscriptions(): void {
+    for (const end of this.teardown.splice(0)) end();
+  }
+
+  private saveInBackground(): void {
+    this.store.save(true).catch((error: unknown) => this.logger.error("Saving the store failed", error));
+  }
+}
