@@ -35,7 +35,7 @@ export function computeSync(ctx: ServerContext, info: SyncRequestInfo): SyncResu
     const m = member.content["membership"];
     const fresh = since === undefined || member.stream > since;
     if (m === "join") {
-      const section = roomSection(ctx, room, info, now, fresh || info.fullState, true);
+      const section = roomSection(ctx, room, info, now, fresh, true);
       if (section.hasNews || info.fullState) join[room.roomId] = section.body;
       news ||= section.hasNews;
     } else if (m === "invite" && (fresh || info.fullState)) {

@@ -57,6 +57,8 @@ export function roomSection(
   const f = info.filter.room;
   const viewer = { userId: info.userId, deviceId: info.deviceId };
   const since = initial ? undefined : info.since;
+  // full_state keeps the timeline incremental but sends the whole state.
+  const stateSince = info.fullState ? undefined : since;
   const limit = f.timeline.limit ?? 10;
   const page = paginate(room, info.userId, {
     from: until,
@@ -79,11 +81,11 @@ export function roomSection(
   let stateEvents: StoredEvent[];
   if (info.useStateAfter) {
     const after = room.stateAt(until);
-    const keys = since === undefined ? undefined : changedKeys(room, since, until);
+    const keys = stateSince === undefined ? undefined : changedKeys(room, stateSince, until);
     stateEvents = [...after.entries()].filter(([k]) => !keys || keys.has(k)).map(([, e]) => e);
   } else {
     const before = room.stateAt(start - 1);
-    const keys = since === undefined ? undefined : changedKeys(room, since, start - 1);
+    const keys = stateSince === undefined ? undefined : changedKeys(room, stateSince, start - 1);
     stateEvents = [...before.entries()].filter(([k]) => !keys || keys.has(k)).map(([, e]) => e);
     const inTimeline = new Set(timeline.map((e) => e.event_id));
     stateEvents = stateEvents.filter((e) => !inTimeline.has(e.event_id));
@@ -148,8 +150,8 @@ export function roomSection(
       body["unread_thread_notifications"] = threads;
     }
     const membersChanged =
-      since === undefined ||
-      room.stateEvents.some((e) => e.type === "m.room.member" && e.stream > since && e.stream <= until);
+      stateSince === undefined ||
+      room.stateEvents.some((e) => e.type === "m.room.member" && e.stream > stateSince && e.stream <= until);
     if (membersChanged) body["summary"] = summary(room, info.userId);
   }
   const hasNews =
