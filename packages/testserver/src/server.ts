@@ -8,6 +8,7 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { Outbox } from "./accounts/outbox";
 import { systemClock } from "./core/clock";
 import { resolveConfig } from "./core/config";
 import type { TestServerOptions } from "./core/config";
@@ -38,6 +39,12 @@ export interface TestServerHandle {
   readonly validationErrors: string[];
   /** Installs the response validator (test mode). */
   setValidator(validator: ExchangeValidator | undefined): void;
+  /** Mail and SMS the server "sent" for 3PID validation, with their tokens and links (accounts). */
+  readonly outbox: Outbox;
+  /** Makes a registered user a server admin (or not); false when the user is unknown. */
+  makeAdmin(userId: string, admin?: boolean): boolean;
+  /** Expires access tokens (all, or one user's): the next request gets M_UNKNOWN_TOKEN with soft_logout true. */
+  expireAccessTokens(userId?: string): void;
   /** Stops the server and closes every connection. */
   stop(): Promise<void>;
 }
@@ -189,6 +196,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     faults,
     ctx,
     validationErrors,
+    outbox: ctx.accounts.outbox,
+    makeAdmin: (userId, admin = true) => ctx.accounts.setAdmin(userId, admin),
+    expireAccessTokens: (userId) => ctx.accounts.tokens.expireAll(userId),
     setValidator: (v) => {
       validator = v;
     },

@@ -270,7 +270,7 @@ describe("admin calls", () => {
   it("checks admin status, whois and deactivates for admins only", async () => {
     const adminPath = `/_synapse/admin/v1/users/${encodeURIComponent(sam.userId)}/admin`;
     expect((await call(server, "GET", adminPath, undefined, rose.accessToken)).status).toBe(403);
-    server.ctx.accounts.setAdmin(rose.userId);
+    expect(server.makeAdmin(rose.userId)).toBe(true);
     expect((await call(server, "GET", adminPath, undefined, rose.accessToken)).body).toEqual({
       admin: false,
     });

@@ -158,7 +158,7 @@ describe("registration with configured stages", () => {
     });
     expect(req.status).toBe(200);
     const sid = req.body["sid"] as string;
-    const mail = server.ctx.accounts.outbox.last("eve@example.org");
+    const mail = server.outbox.last("eve@example.org");
     expect(mail?.sid).toBe(sid);
     const creds = { sid, client_secret: "secret1" };
 

@@ -182,7 +182,7 @@ describe("refresh tokens and soft logout", () => {
 
   it("soft-logs-out every token when the handle expires them", async () => {
     const s = await register(server, "kate", "pw");
-    server.ctx.accounts.tokens.expireAll(s.userId);
+    server.expireAccessTokens(s.userId);
     expect(
       (await call(server, "GET", `${V3}/account/whoami`, undefined, s.accessToken)).body["soft_logout"],
     ).toBe(true);
