@@ -21,6 +21,27 @@ export const MAX_DELAY_MS = 24 * 60 * 60 * 1000;
 
 export type DelayedAction = "cancel" | "restart" | "send";
 
+/**
+ * The delay a send or state PUT asks for through its query, or undefined
+ * when it asks for none. A delay that is not a decimal integer is 400
+ * M_INVALID_PARAM.
+ */
+export function parseDelayQuery(
+  query: URLSearchParams,
+): { delayMs?: number; parentDelayId?: string } | undefined {
+  const rawDelay = query.get(MSC4140_DELAY_PARAM);
+  const parent = query.get(MSC4140_PARENT_PARAM);
+  if (rawDelay === null && parent === null) return undefined;
+  const out: { delayMs?: number; parentDelayId?: string } = {};
+  if (rawDelay !== null) {
+    if (!/^[0-9]{1,15}$/.test(rawDelay))
+      throw errors.invalidParam(`'${MSC4140_DELAY_PARAM}' must be an integer`);
+    out.delayMs = Number(rawDelay);
+  }
+  if (parent !== null) out.parentDelayId = parent;
+  return out;
+}
+
 interface Delayed {
   userId: string;
   roomId: string;

@@ -9,7 +9,7 @@
 import type { ServerContext } from "../core/context";
 import type { JsonObject } from "../core/events";
 import { AccountDataStore } from "./account-data";
-import { DelayedEventStore } from "./delayed-events";
+import { DelayedEventStore, parseDelayQuery } from "./delayed-events";
 import { FilterStore } from "./filters";
 import { PresenceStore } from "./presence";
 import { NotificationEngine } from "./push/notifications";
@@ -125,5 +125,32 @@ export class UserDataStore {
     parentDelayId: string | undefined,
   ): { delay_id: string } {
     return this.delayed.schedule(userId, roomId, type, content, stateKey, delayMs, parentDelayId);
+  }
+
+  /**
+   * The send and state routes' one-line hook: when the query asks for a
+   * delay (`org.matrix.msc4140.delay` or `org.matrix.msc4140.parent_delay_id`),
+   * schedules the event and returns `{delay_id}` to answer with; otherwise
+   * returns undefined and the route sends as usual.
+   */
+  scheduleFromQuery(
+    userId: string,
+    roomId: string,
+    type: string,
+    content: JsonObject,
+    stateKey: string | undefined,
+    query: URLSearchParams,
+  ): { delay_id: string } | undefined {
+    const delay = parseDelayQuery(query);
+    if (!delay) return undefined;
+    return this.scheduleDelayedEvent(
+      userId,
+      roomId,
+      type,
+      content,
+      stateKey,
+      delay.delayMs,
+      delay.parentDelayId,
+    );
   }
 }

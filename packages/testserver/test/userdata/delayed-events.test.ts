@@ -146,6 +146,36 @@ describe("delayed events", () => {
     await update(h.alice, id, { action: "cancel" });
   });
 
+  it("schedules from a send route's query, and leaves undelayed sends alone", () => {
+    const store = h.server.ctx.userData;
+    const content = { msgtype: "m.text", body: "from query" };
+    const q = (init: Record<string, string>) => new URLSearchParams(init);
+    expect(
+      store.scheduleFromQuery(h.alice.userId, roomId, "m.room.message", content, undefined, q({})),
+    ).toBeUndefined();
+    const scheduled = store.scheduleFromQuery(
+      h.alice.userId,
+      roomId,
+      "m.room.message",
+      content,
+      undefined,
+      q({ "org.matrix.msc4140.delay": "250" }),
+    );
+    expect(scheduled?.delay_id).toMatch(/^syd_/);
+    expect(() =>
+      store.scheduleFromQuery(
+        h.alice.userId,
+        roomId,
+        "m.room.message",
+        content,
+        undefined,
+        q({ "org.matrix.msc4140.delay": "soon" }),
+      ),
+    ).toThrow();
+    clock.advance(250);
+    expect(bodies()).toContain("from query");
+  });
+
   it("drops an event whose sender may no longer send it", async () => {
     schedule(h.bob, { msgtype: "m.text", body: "after leaving" }, 1000);
     expect((await api(h.server, h.bob, "POST", `${V3}/rooms/${enc(roomId)}/leave`, {})).status).toBe(200);
