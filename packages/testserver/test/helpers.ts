@@ -145,3 +145,15 @@ export function installSpecValidator(server: TestServerHandle): void {
     );
   });
 }
+
+/** Registers a guest (POST /register?kind=guest). */
+export async function registerGuest(server: TestServerHandle): Promise<TestUser> {
+  const res = await fetch(`${server.url}/_matrix/client/v3/register?kind=guest`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: "{}",
+  });
+  const body = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`guest registration failed: ${res.status} ${JSON.stringify(body)}`);
+  return asUser(body);
+}
