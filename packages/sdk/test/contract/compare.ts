@@ -13,6 +13,8 @@ export interface ReceivedRequest {
   path: string;
   query: URLSearchParams;
   contentType: string | undefined;
+  /** The Authorization header, if sent. */
+  authorization: string | undefined;
   /** Parsed JSON body, or undefined when there was none or it was raw. */
   body: unknown;
   /** The raw body bytes. */

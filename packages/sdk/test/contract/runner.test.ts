@@ -80,6 +80,16 @@ describe("contract runner", () => {
     ]);
   });
 
+  it("reports a missing access token where the operation requires one", async () => {
+    const problems = await runCase(server, {
+      name: "whoami",
+      call: (http) => http.request({ method: "GET", path: "/account/whoami", authenticated: false }),
+      expect: { method: "GET", path: "/_matrix/client/v3/account/whoami" },
+      response: { body: { user_id: "@a:hs" } },
+    });
+    expect(problems).toEqual(["spec (request): no access token, but the operation requires one"]);
+  });
+
   it("reports a failed check and extra requests", async () => {
     const failed = await runCase(server, {
       ...good,

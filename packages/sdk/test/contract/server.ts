@@ -49,7 +49,8 @@ async function receive(req: IncomingMessage): Promise<ReceivedRequest> {
   }
   // url.pathname re-encodes nothing the SDK sent, so the raw path is compared as is.
   const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
-  return { method: req.method ?? "", path, query: url.searchParams, contentType, body, raw };
+  const authorization = req.headers.authorization;
+  return { method: req.method ?? "", path, query: url.searchParams, contentType, authorization, body, raw };
 }
 
 /** Redirects (the SSO redirect) and 204 carry no body unless the case gives one. */
@@ -73,6 +74,18 @@ function answer(res: ServerResponse, response: ContractCase["response"]): void {
   res.end(JSON.stringify(response.body ?? {}));
 }
 
+/**
+ * The operation's `security` against the Authorization header: a token is
+ * required when every alternative needs one. Sending one where it is not
+ * needed is allowed: servers may be configured to want it (profile lookups).
+ */
+function authErrors(security: unknown, authorization: string | undefined): string[] {
+  if (!Array.isArray(security) || security.length === 0) return [];
+  const hasToken = authorization !== undefined && /^Bearer \S+$/.test(authorization);
+  const optional = security.some((s) => typeof s === "object" && s !== null && Object.keys(s).length === 0);
+  return !optional && !hasToken ? ["spec (request): no access token, but the operation requires one"] : [];
+}
+
 /** Checks one request against the case and the spec. */
 function check(contract: ContractCase, req: ReceivedRequest, record: CaseRecord, spec: SpecValidator): void {
   if (req.raw.length > 0 && isJson(req.contentType) && req.body === undefined) {
@@ -93,6 +106,7 @@ function check(contract: ContractCase, req: ReceivedRequest, record: CaseRecord,
   }
   record.errors.push(...request.errors.map((e) => `spec (request): ${e}`));
   if (!request.operation) return;
+  record.errors.push(...authErrors(request.operation.spec["security"], req.authorization));
   const { response } = contract;
   const validated = spec.validateResponse(
     { method: req.method, path: req.path },
