@@ -10,8 +10,8 @@ export const TURN_ERRORS = {
 } as const;
 
 /** Handles fromWidget watch_turn_servers. */
-export const watchTurnServers: ActionHandler = async (ctx) => {
+export const watchTurnServers: ActionHandler = async (ctx, request) => {
   requireCapability(ctx, MatrixCapabilities.MSC3846TurnServers);
-  if (!ctx.turn.watching) await ctx.turn.start();
+  if (!ctx.turn.watching) ctx.afterReply(request, await ctx.turn.start());
   return {};
 };

@@ -21,8 +21,11 @@ export interface HostWidget {
 export interface TurnWatch {
   /** True while the host polls TURN servers for this widget. */
   readonly watching: boolean;
-  /** Starts polling; resolves once the first result is in (rejects with the reply error). */
-  start(): Promise<void>;
+  /**
+   * Gets the first TURN result (rejects with the reply error) and resolves
+   * with the function that starts pushing results.
+   */
+  start(): Promise<() => void>;
   /** Stops polling. */
   stop(): Promise<void>;
 }
@@ -39,6 +42,8 @@ export interface ActionContext {
   send(action: string, data: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>>;
   /** Whether the widget advertises update_state support. */
   supportsUpdateState(): Promise<boolean>;
+  /** Runs `fn` once the reply to `request` has been posted. */
+  afterReply(request: WidgetApiRequest, fn: () => void): void;
   /** Runs a capability renegotiation for newly requested capabilities. */
   renegotiate(requested: readonly string[]): void;
 }

@@ -70,6 +70,7 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
   private widgetVersions: Promise<string[]> | null = null;
   private viewedRoom: string | null = null;
   private stopped = false;
+  private readonly afterReplies = new Map<WidgetApiRequest, () => void>();
 
   public constructor(opts: ClientWidgetApiOptions) {
     super();
@@ -115,6 +116,7 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
       send,
       supportsUpdateState,
       renegotiate: (requested) => this.renegotiate(requested),
+      afterReply: (request, fn) => this.afterReplies.set(request, fn),
     };
     this.transport.onRequest = (request) => this.handleRequest(request);
     this.transport.start();
@@ -265,7 +267,12 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
           }
         },
       )
-      .catch((e: unknown) => this.logger.error("widget api: reply failed", e));
+      .catch((e: unknown) => this.logger.error("widget api: reply failed", e))
+      .finally(() => {
+        const after = this.afterReplies.get(request);
+        this.afterReplies.delete(request);
+        after?.();
+      });
   }
 
   private handleContentLoaded(request: WidgetApiRequest): void {

@@ -25,7 +25,7 @@ function toWire(server: unknown): TurnServer | null {
 /** Polls the driver's TURN servers while a widget watches them. */
 export class TurnPoller implements TurnWatch {
   private generator: AsyncGenerator<TurnServer, void, void> | null = null;
-  private starting: Promise<void> | null = null;
+  private starting: Promise<() => void> | null = null;
 
   public constructor(
     private readonly driver: WidgetDriver,
@@ -37,14 +37,14 @@ export class TurnPoller implements TurnWatch {
     return this.generator !== null;
   }
 
-  public start(): Promise<void> {
+  public start(): Promise<() => void> {
     this.starting ??= this.doStart().finally(() => {
       this.starting = null;
     });
     return this.starting;
   }
 
-  private async doStart(): Promise<void> {
+  private async doStart(): Promise<() => void> {
     let generator: AsyncGenerator<TurnServer, void, void>;
     let first: IteratorResult<TurnServer, void>;
     try {
@@ -56,7 +56,14 @@ export class TurnPoller implements TurnWatch {
     }
     if (first.done) throw new WidgetActionError(TURN_ERRORS.refused);
     this.generator = generator;
-    void this.poll(generator, first.value);
+    let launched = false;
+    // Polling starts only when the caller says so: after the watch request was answered,
+    // so the widget never sees update_turn_servers before its watch_turn_servers reply.
+    return () => {
+      if (launched) return;
+      launched = true;
+      void this.poll(generator, first.value);
+    };
   }
 
   private async poll(generator: AsyncGenerator<TurnServer, void, void>, initial: TurnServer): Promise<void> {
