@@ -39,7 +39,7 @@ export interface HttpClientOptions {
   accessToken?: string | (() => string | undefined);
   /** Injectable fetch; defaults to the global one. */
   fetch?: FetchFn;
-  /** Default per-attempt time-out in ms; defaults to 60 000. */
+  /** Default per-attempt time-out in ms; defaults to 60 000. 0 or Infinity means none. */
   timeoutMs?: number;
   /** Retry policy (partial values merge with the defaults); false disables retries. */
   retry?: Partial<RetryPolicy> | false;
@@ -66,6 +66,7 @@ export interface HttpClient extends HttpApi {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function abortedError(signal: AbortSignal): ConnectionError {
   return new ConnectionError("aborted", "Request aborted", { cause: signal.reason });
@@ -132,10 +133,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const controller = new AbortController();
     const timeoutMs = opts.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    // setTimeout fires at once for Infinity or anything past 2^31-1 ms, so
+    // a non-finite or non-positive time-out means none, and huge ones are capped.
+    const timer =
+      Number.isFinite(timeoutMs) && timeoutMs > 0
+        ? setTimeout(
+            () => {
+              timedOut = true;
+              controller.abort();
+            },
+            Math.min(timeoutMs, MAX_TIMER_MS),
+          )
+        : undefined;
     const onAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
 

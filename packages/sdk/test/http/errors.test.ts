@@ -247,6 +247,14 @@ describe("connection failures", () => {
     expect(delays).toEqual([]);
   });
 
+  it("treats an infinite time-out as none", async () => {
+    server.handle((_req, res) => {
+      setTimeout(() => json(res, 200, { late: true }), 50).unref();
+    });
+    const result = await client().http.request({ method: "GET", path: "/slow", timeoutMs: Infinity });
+    expect(result).toEqual({ late: true });
+  });
+
   it("retries a destroyed socket a bounded number of times", async () => {
     server.handle((_req, res) => res.socket?.destroy());
     const { http, delays } = client({ retry: { maxAttempts: 3 } });
