@@ -117,12 +117,16 @@ export function checkPowerLevelsChange(room: Room, sender: string, next: JsonObj
   const old = room.stateContent("m.room.power_levels");
   for (const key of ["users_default", "events_default", "state_default", "ban", "kick", "redact", "invite"]) {
     const v = next[key];
-    if (
-      v !== undefined &&
-      !(typeof v === "number" && Number.isInteger(v)) &&
-      !(typeof v === "string" && /^-?\d+$/.test(v))
-    )
-      throw errors.badJson(`Invalid value for ${key}`);
+    if (v !== undefined && !isLevel(v)) throw errors.badJson(`Invalid value for ${key}`);
+  }
+  for (const key of ["users", "events", "notifications"]) {
+    const v = next[key];
+    if (v === undefined) continue;
+    if (typeof v !== "object" || v === null || Array.isArray(v))
+      throw errors.badJson(`${key} must be an object`);
+    for (const level of Object.values(v as JsonObject)) {
+      if (!isLevel(level)) throw errors.badJson(`Invalid level in ${key}`);
+    }
   }
   const nextUsers = record(next["users"]);
   if (hasCreatorPower(room.version)) {
@@ -168,4 +172,9 @@ export function checkPowerLevelsChange(room: Room, sender: string, next: JsonObj
     if ((a !== undefined && a > own) || (b !== undefined && b > own))
       throw errors.forbidden("You don't have permission to raise a user above your own level");
   }
+}
+
+/** A power level value: an integer (or, in old rooms, an integer string). */
+function isLevel(v: unknown): boolean {
+  return (typeof v === "number" && Number.isInteger(v)) || (typeof v === "string" && /^-?\d+$/.test(v));
 }
