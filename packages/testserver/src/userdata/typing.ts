@@ -45,9 +45,11 @@ export class TypingStore {
     this.changedAt.set(roomId, this.ctx.notifier.advance());
   }
 
-  /** Users typing in the room now. */
+  /** Users typing in the room now (a user who left stops typing at once). */
   typingIn(roomId: string): string[] {
-    return [...(this.typing.get(roomId)?.keys() ?? [])];
+    return [...(this.typing.get(roomId)?.keys() ?? [])].filter(
+      (userId) => this.ctx.rooms.membershipOf(roomId, userId) === "join",
+    );
   }
 
   /** The m.typing event when it changed after `since` (on 0: when anyone is typing). */

@@ -171,6 +171,17 @@ describe("typing", () => {
     expect(ephemeral(s1.body, roomId)).toContainEqual({ type: "m.typing", content: { user_ids: [] } });
   });
 
+  it("drops a user who leaves from the typing list", async () => {
+    const roomId = await createRoom(h, h.alice, [h.bob]);
+    await typing(h.bob, roomId, { typing: true, timeout: 30000 });
+    expect(h.server.ctx.userData.typing.typingIn(roomId)).toEqual([h.bob.userId]);
+    await api(h.server, h.bob, "POST", `${V3}/rooms/${enc(roomId)}/leave`, {});
+    expect(h.server.ctx.userData.typing.typingIn(roomId)).toEqual([]);
+    const s = await sync(h, h.alice);
+    expect(ephemeral(s, roomId).filter((e) => e.type === "m.typing")).toEqual([]);
+    clock.advance(30000);
+  });
+
   it("refuses other users, non-members and malformed bodies", async () => {
     const roomId = await createRoom(h, h.alice, [h.bob]);
     expect((await typing(h.bob, roomId, { typing: true }, h.alice.userId)).status).toBe(403);

@@ -45,7 +45,7 @@ export function registerPushRuleRoutes(router: Router, ctx: ServerContext): void
     const p = rulePath(req);
     const before = req.query.get("before") ?? undefined;
     const after = req.query.get("after") ?? undefined;
-    rules.put(p.userId, p.kind, p.ruleId, req.body, before, after);
+    rules.put(p.userId, p.kind, p.ruleId, requireObject(req.body), before, after);
     return {};
   });
 
