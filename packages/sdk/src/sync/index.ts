@@ -59,3 +59,30 @@ export type {
 } from "./SyncLoop";
 export { realScheduler, randomBetween } from "./scheduler";
 export type { Scheduler } from "./scheduler";
+// Part A: validation, accumulator and the processing pipeline.
+export { parseSyncResponse, SyncParseError } from "./validate/parseSync";
+export type { ParseSyncOptions } from "./validate/parseSync";
+export { DEFAULT_VALIDATION_LIMITS } from "./validate/limits";
+export type { ValidationLimits } from "./validate/limits";
+export type {
+  ParsedDeviceLists,
+  ParsedInvitedRoom,
+  ParsedJoinedRoom,
+  ParsedKnockedRoom,
+  ParsedLeftRoom,
+  ParsedRooms,
+  ParsedSummary,
+  ParsedSync,
+  ParsedTimeline,
+  UnreadCounts,
+} from "./validate/types";
+export { SyncAccumulator } from "./accumulator/SyncAccumulator";
+export type { AccumulatedCategory, SyncAccumulatorOptions } from "./accumulator/SyncAccumulator";
+export { MAX_TIMELINE_ENTRIES } from "./accumulator/JoinedRoomRecord";
+export { restoreAccumulator, SnapshotFormatError } from "./accumulator/restore";
+export { ROOMS_DATA_VERSION } from "./accumulator/stored-types";
+export type { StoredRoomsData } from "./accumulator/stored-types";
+export { SyncProcessor, SyncWriteError } from "./processor/SyncProcessor";
+export type { SyncProcessorOptions } from "./processor/SyncProcessor";
+export { noDecrypt } from "./processor/types";
+export type { DecryptHook, ProcessedSync, SyncBatchListener } from "./processor/types";

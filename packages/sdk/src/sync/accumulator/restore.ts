@@ -1,0 +1,149 @@
+/**
+ * Reading a stored snapshot back into a SyncAccumulator. Stored data is
+ * trusted no more than the network: a record of another version, or not an
+ * object, is refused (the caller discards the cache and syncs afresh), and a
+ * malformed room or event inside it is dropped with a log line.
+ */
+import type { DropLogger, ParseContext } from "../validate/events";
+import {
+  DropLog,
+  parseBasicEvent,
+  parseRoomEvent,
+  parseStateEvent,
+  parseStrippedEvent,
+} from "../validate/events";
+import { isBoundedString, isCount, isJsonObject } from "../validate/json";
+import { DEFAULT_VALIDATION_LIMITS } from "../validate/limits";
+import type { UnreadCounts } from "../validate/types";
+import { SyncAccumulator } from "./SyncAccumulator";
+import type { SyncAccumulatorOptions } from "./SyncAccumulator";
+import { ROOMS_DATA_VERSION } from "./stored-types";
+
+/** The stored snapshot cannot be read (wrong version or shape). */
+export class SnapshotFormatError extends Error {
+  override readonly name = "SnapshotFormatError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export interface RestoreOptions extends SyncAccumulatorOptions {
+  logger: DropLogger;
+}
+
+/** Builds an accumulator from StoredSync.roomsData and the stored global account data. */
+export function restoreAccumulator(
+  roomsData: unknown,
+  accountData: readonly unknown[],
+  options: RestoreOptions,
+): SyncAccumulator {
+  if (!isJsonObject(roomsData)) throw new SnapshotFormatError("Stored sync snapshot is not an object");
+  if (roomsData["version"] !== ROOMS_DATA_VERSION) {
+    throw new SnapshotFormatError(`Stored sync snapshot has version ${String(roomsData["version"])}`);
+  }
+  const ctx: ParseContext = { limits: DEFAULT_VALIDATION_LIMITS, drops: new DropLog(options.logger) };
+  const acc = new SyncAccumulator(options);
+  acc.setAccountData(list(accountData, (e) => parseBasicEvent(e, ctx, "stored account data event")));
+
+  for (const raw of arrayOf(roomsData["join"])) {
+    const roomId = roomIdOf(raw, ctx, "join");
+    if (roomId === undefined) continue;
+    const stored = raw as Record<string, unknown>;
+    const room = acc.joinedRoom(roomId);
+    const summary = isJsonObject(stored["summary"]) ? stored["summary"] : {};
+    const heroes = summary["m.heroes"];
+    if (Array.isArray(heroes)) room.summary.heroes = heroes.filter((h): h is string => typeof h === "string");
+    if (isCount(summary["m.joined_member_count"]))
+      room.summary.joinedMemberCount = summary["m.joined_member_count"];
+    if (isCount(summary["m.invited_member_count"])) {
+      room.summary.invitedMemberCount = summary["m.invited_member_count"];
+    }
+    const state = list(arrayOf(stored["state"]), (e) =>
+      parseStateEvent(e, ctx, `stored state event in ${roomId}`),
+    );
+    const timeline = isJsonObject(stored["timeline"]) ? stored["timeline"] : {};
+    const seen = new Set<string>();
+    const events = list(arrayOf(timeline["events"]), (e) =>
+      parseRoomEvent(e, ctx, `stored timeline event in ${roomId}`, seen),
+    );
+    const prevBatch = isBoundedString(timeline["prev_batch"], ctx.limits.maxStringLength)
+      ? timeline["prev_batch"]
+      : undefined;
+    // Without its token a kept timeline cannot be paginated back from: keep state only.
+    room.fold(
+      {
+        state,
+        stateAfter: state,
+        timeline:
+          prevBatch !== undefined ? { events, limited: true, prevBatch } : { events: [], limited: true },
+        ephemeral: [],
+        accountData: list(arrayOf(stored["account_data"]), (e) =>
+          parseBasicEvent(e, ctx, `stored account data event in ${roomId}`),
+        ),
+      },
+      undefined,
+    );
+    for (const r of arrayOf(stored["receipts"])) {
+      if (!isJsonObject(r)) continue;
+      const { event_id: eventId, receipt_type: type, user_id: userId, data } = r;
+      if (isNonEmpty(eventId) && isNonEmpty(type) && isNonEmpty(userId) && isJsonObject(data)) {
+        room.receipts.add({ event_id: eventId, receipt_type: type, user_id: userId, data });
+      }
+    }
+    const unread = counts(stored["unread_notifications"]);
+    if (unread) room.unread = unread;
+    if (Array.isArray(stored["unread_thread_notifications"])) {
+      room.threadUnread = new Map();
+      for (const t of stored["unread_thread_notifications"] as unknown[]) {
+        const c = counts(t);
+        if (c && isJsonObject(t) && isNonEmpty(t["thread_id"])) room.threadUnread.set(t["thread_id"], c);
+      }
+    }
+  }
+  for (const category of ["invite", "knock"] as const) {
+    for (const raw of arrayOf(roomsData[category])) {
+      const roomId = roomIdOf(raw, ctx, category);
+      if (roomId === undefined) continue;
+      const state = arrayOf((raw as Record<string, unknown>)["state"]);
+      acc.setStrippedRoom(
+        roomId,
+        category,
+        list(state, (e) => parseStrippedEvent(e, ctx, `stored ${category}_state event in ${roomId}`)),
+      );
+    }
+  }
+  ctx.drops.finish();
+  return acc;
+}
+
+function arrayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? (value as unknown[]) : [];
+}
+
+function list<T>(items: readonly unknown[], parse: (raw: unknown) => T | null): T[] {
+  const out: T[] = [];
+  for (const raw of items) {
+    const item = parse(raw);
+    if (item !== null) out.push(item);
+  }
+  return out;
+}
+
+function isNonEmpty(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0;
+}
+
+function roomIdOf(raw: unknown, ctx: ParseContext, category: string): string | undefined {
+  const roomId = isJsonObject(raw) ? raw["room_id"] : undefined;
+  if (isBoundedString(roomId, ctx.limits.maxIdLength) && roomId.startsWith("!")) return roomId;
+  ctx.drops.drop(`stored room in ${category}`, "invalid room id or record", roomId);
+  return undefined;
+}
+
+function counts(raw: unknown): UnreadCounts | undefined {
+  if (!isJsonObject(raw)) return undefined;
+  const { highlight_count: highlight, notification_count: notification } = raw;
+  return isCount(highlight) && isCount(notification)
+    ? { highlightCount: highlight, notificationCount: notification }
+    : undefined;
+}
