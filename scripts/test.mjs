@@ -16,6 +16,7 @@ const TS_PROJECTS = [
   "packages/widget-api/tsconfig.json",
   "packages/testserver/tsconfig.json",
   "packages/web/tsconfig.json",
+  "bench/tsconfig.json",
 ];
 
 const steps = [

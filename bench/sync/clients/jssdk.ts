@@ -1,0 +1,62 @@
+/**
+ * The matrix-js-sdk side of the sync benchmark (a child process): a client
+ * with MemoryStore, no crypto, lazy-loaded members and its default of no
+ * thread support (with it on, js-sdk fetches every thread root and its
+ * relations over HTTP: more work, so off is the conservative baseline),
+ * against the loopback server. Initial = startClient() until the sync state
+ * is PREPARED (its first usable room list); incremental = from then until
+ * the sync that returned the last token has been processed.
+ */
+import { ClientEvent, MemoryStore, SyncState, createClient } from "matrix-js-sdk";
+import type { SyncStateData } from "matrix-js-sdk";
+import { logger } from "matrix-js-sdk/lib/logger.js";
+import { heapAfterGc, readJob, report } from "../protocol";
+
+// Its per-sync info logging would cost it console time the real app does not pay the same way.
+(logger as unknown as { setLevel?: (level: string) => void }).setLevel?.("warn");
+
+// A browser logs an unhandled rejection and carries on; Node would end the process, so do as the browser does.
+let unhandled = 0;
+process.on("unhandledRejection", (reason) => {
+  unhandled += 1;
+  if (unhandled <= 3) console.error("js-sdk unhandled rejection:", reason);
+});
+
+const job = readJob();
+const baselineHeapBytes = await heapAfterGc();
+const client = createClient({
+  baseUrl: job.url,
+  userId: job.userId,
+  deviceId: "BENCHDEVICE",
+  accessToken: "bench-token",
+  store: new MemoryStore(),
+});
+
+let preparedAt = 0;
+const started = performance.now();
+const done = new Promise<number>((resolve, reject) => {
+  client.on(ClientEvent.Sync, (state: SyncState, _prev: SyncState | null, data?: SyncStateData) => {
+    if (state === SyncState.Prepared && preparedAt === 0) preparedAt = performance.now();
+    if (state === SyncState.Error) reject(new Error(`js-sdk sync error: ${String(data?.error)}`));
+    if (data?.nextSyncToken === job.finalToken) resolve(performance.now());
+  });
+});
+await client.startClient({
+  initialSyncLimit: 30,
+  lazyLoadMembers: true,
+  threadSupport: true,
+  pollTimeout: 30_000,
+});
+const finishedAt = await done;
+const heapBytes = await heapAfterGc();
+const rooms = client.getRooms().length;
+client.stopClient();
+report({
+  initialMs: preparedAt - started,
+  incrementalMs: finishedAt - preparedAt,
+  heapBytes,
+  baselineHeapBytes,
+  rooms,
+  includes:
+    "matrix-js-sdk startClient: versions, push rules, filter, capabilities, /sync, room models (MemoryStore)",
+});

@@ -1,0 +1,128 @@
+/**
+ * The sync benchmark runner: for each fixture size it starts the loopback
+ * server, then runs Lattice and matrix-js-sdk against it, each in its own
+ * child process (node --expose-gc, so heaps do not mix and GC can be forced),
+ * alternating which goes first, a few times; it prints medians and ratios
+ * and writes JSON to bench/results/.
+ *
+ * Command: `npm run bench:sync -w bench` or
+ * `npx tsx bench/sync/run.ts [--rooms 100,1000,3000] [--repeats 3] [--seed 1]`
+ */
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { DEFAULT_SEED, DEFAULT_SIZES, ensureFixture } from "./fixture";
+import type { FixtureMeta } from "./fixture";
+import type { ChildJob, ChildResult } from "./protocol";
+import { CLIENTS, formatTable, machine, summarise, writeResults } from "./report";
+import type { ClientName, SizeSummary } from "./report";
+import { startBenchServer } from "./server";
+
+/** A child that has not answered by then is stuck; kill it rather than hang the run. */
+const CHILD_TIMEOUT_MS = 240_000;
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PRELOAD = fileURLToPath(new URL("./preload.ts", import.meta.url));
+const ENTRY: Record<ClientName, string> = {
+  lattice: fileURLToPath(new URL("./clients/lattice.ts", import.meta.url)),
+  "js-sdk": fileURLToPath(new URL("./clients/jssdk.ts", import.meta.url)),
+};
+
+/** Runs one client in a fresh process and returns what it measured. */
+function runChild(client: ClientName, job: ChildJob): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(ENTRY[client], [], {
+      cwd: ROOT,
+      execArgv: ["--expose-gc", "--import", "tsx", "--import", PRELOAD],
+      env: { ...process.env, BENCH_JOB: JSON.stringify(job) },
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+    });
+    let output = "";
+    const keep = (chunk: Buffer): void => {
+      output = (output + chunk.toString()).slice(-4000);
+    };
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
+    let result: ChildResult | undefined;
+    const timer = setTimeout(() => child.kill("SIGKILL"), CHILD_TIMEOUT_MS);
+    child.on("message", (message) => (result = message as ChildResult));
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (result) resolve(result);
+      else
+        reject(
+          new Error(`${client} child ended (code ${code}, signal ${signal}) without a result:\n${output}`),
+        );
+    });
+  });
+}
+
+async function benchSize(rooms: number, seed: number, repeats: number): Promise<SizeSummary> {
+  const { dir, meta } = ensureFixture(rooms, seed);
+  const server = await startBenchServer({ dir });
+  try {
+    const runs: Record<ClientName, ChildResult[]> = { lattice: [], "js-sdk": [] };
+    for (let r = 0; r < repeats; r++) {
+      // Alternate the order, so neither side always runs on a warmer (or busier) machine.
+      const order = r % 2 === 0 ? CLIENTS : [...CLIENTS].reverse();
+      for (const client of order) {
+        const result = await runChild(client, {
+          url: server.url,
+          userId: meta.userId,
+          finalToken: meta.finalToken,
+        });
+        checkRooms(client, result, meta);
+        runs[client].push(result);
+        console.log(
+          `  ${rooms} rooms, run ${r + 1}/${repeats}, ${client}: initial ${result.initialMs.toFixed(0)} ms, ` +
+            `batches ${result.incrementalMs.toFixed(0)} ms, heap ${(result.heapBytes / 2 ** 20).toFixed(1)} MB`,
+        );
+      }
+    }
+    if (server.stats.unrecognised.size > 0) {
+      console.log(
+        `  answered M_UNRECOGNIZED: ${[...server.stats.unrecognised].map(([p, n]) => `${p} x${n}`).join(", ")}`,
+      );
+    }
+    return summarise(meta, runs);
+  } finally {
+    await server.close();
+  }
+}
+
+/** A client that did not end up with every room did not do the work being timed. */
+function checkRooms(client: ClientName, result: ChildResult, meta: FixtureMeta): void {
+  const expected = meta.rooms + meta.invites;
+  if (result.rooms !== expected) {
+    throw new Error(`${client} knows ${result.rooms} rooms after the run, expected ${expected}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      rooms: { type: "string", default: DEFAULT_SIZES.join(",") },
+      repeats: { type: "string", default: "3" },
+      seed: { type: "string", default: String(DEFAULT_SEED) },
+    },
+  });
+  const sizes = values.rooms.split(",").map(Number);
+  const repeats = Math.max(1, Number(values.repeats));
+  const seed = Number(values.seed);
+  const at = new Date();
+  const host = machine();
+  console.log(
+    `sync bench: rooms ${sizes.join(", ")}, ${repeats} repeats, seed ${seed}, ${JSON.stringify(host)}`,
+  );
+  const summaries: SizeSummary[] = [];
+  for (const rooms of sizes) summaries.push(await benchSize(rooms, seed, repeats));
+  console.log(`\n${formatTable(summaries)}`);
+  const includes = Object.fromEntries(CLIENTS.map((c) => [c, summaries[0]?.runs[c][0]?.includes ?? ""]));
+  console.log(`\nLattice figure covers: ${includes.lattice}`);
+  const file = writeResults(
+    { at: at.toISOString(), machine: host, seed, repeats, includes, sizes: summaries },
+    at,
+  );
+  console.log(`results: ${file}`);
+}
+
+await main();
