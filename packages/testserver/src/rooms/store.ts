@@ -14,6 +14,8 @@ import type { AppendOptions } from "./append";
 import { appendEvent } from "./append";
 import type { Candidate } from "./auth";
 import { membershipIn } from "./auth";
+import { createRoom } from "./create";
+import { invite, join } from "./membership";
 import type { Room } from "./room";
 import { stateKey } from "./room";
 import { canSee } from "./visibility";
@@ -123,6 +125,23 @@ export class RoomStore {
   /** Authorises and appends an event to a room. */
   append(room: Room, candidate: Candidate, options: AppendOptions = {}): StoredEvent {
     return appendEvent(this.ctx, room, candidate, (r, u) => this.membershipOf(r, u), options);
+  }
+
+  /** Creates a room from a createRoom body as the user (the demo seed's entry point); returns its id. */
+  createRoomAs(userId: string, body: JsonObject): string {
+    return createRoom(this.ctx, this, userId, body).roomId;
+  }
+
+  /** Joins a room by id or alias as the user; returns the room id. */
+  joinAs(userId: string, roomIdOrAlias: string): string {
+    const roomId = this.resolve(roomIdOrAlias);
+    join(this.ctx, this, userId, roomId);
+    return roomId;
+  }
+
+  /** Invites `target` as `sender`. */
+  inviteAs(sender: string, roomId: string, target: string): void {
+    invite(this.ctx, this, sender, roomId, target);
   }
 
   /** Resolves a room id or alias to a room id (404 when unknown). */
