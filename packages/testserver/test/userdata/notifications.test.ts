@@ -88,6 +88,14 @@ describe("unread counts", () => {
     });
   });
 
+  it("highlights @room only from senders with the room notification level", async () => {
+    const roomId = await createRoom(h, h.alice, [h.bob, h.carol]);
+    await send(h, h.bob, roomId, text("@room from a member"));
+    expect((await counts(h.carol, roomId))["main"]).toEqual({ notification_count: 1, highlight_count: 0 });
+    await send(h, h.alice, roomId, text("@room from the creator"));
+    expect((await counts(h.carol, roomId))["main"]).toEqual({ notification_count: 2, highlight_count: 1 });
+  });
+
   it("follows the user's push rules: a muted room counts nothing", async () => {
     const roomId = await createRoom(h, h.alice, [h.bob]);
     await send(h, h.bob, roomId, text("before mute"));

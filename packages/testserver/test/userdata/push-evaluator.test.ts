@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { defaultRules } from "../../src/userdata/push/default-rules";
 import { conditionMatches, evaluatePush, memberCountMatches } from "../../src/userdata/push/evaluator";
 import type { PushEvalContext } from "../../src/userdata/push/evaluator";
+import { toLevel } from "../../src/userdata/push/notifications";
 import { globMatches, globMatchesWord, splitDottedPath, valueAtPath } from "../../src/userdata/push/glob";
 import type { PushCondition, PushRuleset } from "../../src/userdata/wire-types";
 
@@ -356,5 +357,18 @@ describe("the default ruleset", () => {
       ],
     };
     expect(evaluatePush(sender, msg("hi"), ctx())).toMatchObject({ highlight: true });
+  });
+});
+
+describe("power levels", () => {
+  it.each([
+    [50, 50],
+    ["75", 75],
+    [" -10 ", -10],
+    [1.5, undefined],
+    ["high", undefined],
+    [null, undefined],
+  ] as Array<[unknown, number | undefined]>)("reads %j as %j", (raw, level) => {
+    expect(toLevel(raw)).toBe(level);
   });
 });

@@ -52,6 +52,24 @@ export function clientEvent(event: StoredEvent): JsonObject {
   return out;
 }
 
+/** A power level: an integer, or in rooms before v10 a string holding one. */
+export function toLevel(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (typeof value === "string" && /^-?[0-9]{1,15}$/.test(value.trim())) return Number(value.trim());
+  return undefined;
+}
+
+/** content.notifications of power levels, with string levels of old rooms read as numbers. */
+function notificationLevels(value: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return out;
+  for (const [key, raw] of Object.entries(value)) {
+    const level = toLevel(raw);
+    if (level !== undefined) out[key] = level;
+  }
+  return out;
+}
+
 /** A thread key no receipt uses, so readUpTo answers for the unthreaded receipt alone. */
 const UNTHREADED_ONLY = "\u0000unthreaded";
 
@@ -90,10 +108,7 @@ export class NotificationEngine {
       userId,
       memberCount: rooms.joinedMembers(event.room_id).length,
       senderPowerLevel: this.powerLevel(event.room_id, event.sender),
-      notificationLevels:
-        typeof notifications === "object" && notifications !== null && !Array.isArray(notifications)
-          ? (notifications as JsonObject)
-          : {},
+      notificationLevels: notificationLevels(notifications),
     };
     if (typeof name === "string" && name.length > 0) ctx.displayName = name;
     return ctx;
@@ -112,11 +127,10 @@ export class NotificationEngine {
     if (!pl) return create?.sender === userId ? 100 : 0;
     const users = pl["users"];
     if (typeof users === "object" && users !== null && Object.prototype.hasOwnProperty.call(users, userId)) {
-      const level = (users as JsonObject)[userId];
-      if (typeof level === "number") return level;
+      const level = toLevel((users as JsonObject)[userId]);
+      if (level !== undefined) return level;
     }
-    const def = pl["users_default"];
-    return typeof def === "number" ? def : 0;
+    return toLevel(pl["users_default"]) ?? 0;
   }
 
   /**
