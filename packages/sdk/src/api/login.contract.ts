@@ -1,11 +1,28 @@
 /**
  * Contract cases of the login family. The SSO redirect URL is a pure
- * function (no request) and is covered by login.test.ts.
+ * function; its case follows the URL as a browser would (without following
+ * the redirect), so the server checks the path and query it builds.
  */
 import type { ContractCase } from "../../test/contract/types";
+import { runnerBaseUrl } from "./contract-runner-url";
 import * as api from "./login";
 
 export const cases: ContractCase[] = [
+  {
+    name: "ssoRedirectUrl",
+    call: async (http) =>
+      (await fetch(api.ssoRedirectUrl(runnerBaseUrl(http), "https://app.example/cb"), { redirect: "manual" }))
+        .status,
+    expect: {
+      method: "GET",
+      path: "/_matrix/client/v3/login/sso/redirect",
+      query: { redirectUrl: "https://app.example/cb" },
+    },
+    response: { status: 302 },
+    check: (status) => {
+      if (status !== 302) throw new Error(`expected the server's 302, got ${String(status)}`);
+    },
+  },
   {
     name: "getLoginFlows",
     call: (http) => api.getLoginFlows(http),
