@@ -62,7 +62,7 @@ beforeAll(async () => {
       minify: false,
       rollupOptions: {
         input: Object.fromEntries(
-          ["ourHost", "refHost", "ourWidget", "refWidget"].map((n) => [n, join(PAGES, `${n}.html`)]),
+          ["ourHost", "refHost", "ourWidget", "refWidget", "evil"].map((n) => [n, join(PAGES, `${n}.html`)]),
         ),
       },
     },
@@ -213,5 +213,67 @@ describe("interop with matrix-widget-api in Chromium over two origins", () => {
       expect(new Set(run.received)).toEqual(new Set(TO_WIDGET_ACTIONS));
     }
     expect(refWidgetOnOurHost.toWidget.find((o) => o.name === "screenshot")?.keys).toEqual(["screenshot"]);
+  });
+});
+
+describe("host hardening in Chromium", () => {
+  it("ignores impostor frames and the wrong origin, answers 10 MB and malformed requests, keeps serving", async () => {
+    const page = await browser!.newPage();
+    const widgetUrl = `${widgetOrigin}/refWidget.html`;
+    // One impostor on the widget's own origin, one on the host's origin: both reuse the widget id.
+    const impostors = [`${widgetOrigin}/evil.html`, `${hostOrigin}/evil.html`]
+      .map((u) => `&impostor=${encodeURIComponent(u)}`)
+      .join("");
+    await page.goto(`${hostOrigin}/ourHost.html?widget=${encodeURIComponent(widgetUrl)}${impostors}`);
+    await page.waitForFunction(() => window.hostReady === true, undefined, { timeout: 15_000 });
+    const widget = page.frames().find((f) => f.url().startsWith(widgetUrl))!;
+    const evilFrames = page.frames().filter((f) => f.url().includes("/evil.html"));
+    expect(evilFrames).toHaveLength(2);
+    // Let the impostors post their requests before the real widget's round trips.
+    for (const f of evilFrames)
+      await f.waitForFunction(() => "evilReplies" in window, undefined, { timeout: 15_000 });
+    const replies = await widget.evaluate(async (host) => {
+      const got = new Map<string, unknown>();
+      window.addEventListener("message", (ev: MessageEvent<{ requestId?: string; response?: unknown }>) => {
+        if (ev.data.requestId && ev.data.response) got.set(ev.data.requestId, ev.data.response);
+      });
+      const env = { api: "fromWidget", widgetId: "interop-widget" };
+      window.parent.postMessage(
+        {
+          ...env,
+          requestId: "big",
+          action: "send_event",
+          data: { type: "m.reaction", content: { body: "x".repeat(10 * 1024 * 1024 + 1) } },
+        },
+        host,
+      );
+      window.parent.postMessage(
+        { ...env, requestId: "malformed", action: "supported_api_versions", data: "nope" },
+        host,
+      );
+      window.parent.postMessage(
+        { api: "fromWidget", requestId: "no-widget-id", action: "supported_api_versions", data: {} },
+        host,
+      );
+      window.parent.postMessage("junk", host);
+      window.parent.postMessage(
+        { ...env, requestId: "after", action: "supported_api_versions", data: {} },
+        host,
+      );
+      for (let i = 0; i < 100 && !got.has("after"); i++) await new Promise((r) => setTimeout(r, 20));
+      return Object.fromEntries(got);
+    }, hostOrigin);
+    expect(replies["big"]).toEqual({ error: { message: "Invalid request - payload too large" } });
+    expect(replies["malformed"]).toEqual({ error: { message: "Invalid request - malformed envelope" } });
+    expect(replies["no-widget-id"]).toBeUndefined();
+    expect(replies["after"]).toMatchObject({ supported_versions: expect.any(Array) });
+    for (const f of evilFrames) {
+      expect(await f.evaluate(() => (window as unknown as { evilReplies: unknown[] }).evilReplies)).toEqual(
+        [],
+      );
+    }
+    const handled = await page.evaluate(() => (window as unknown as { hostActions: string[] }).hostActions);
+    expect(handled.filter((id) => id.startsWith("evil-"))).toEqual([]);
+    await page.close();
   });
 });

@@ -45,6 +45,15 @@ api.setViewedRoomId(VIEWED_ROOM);
 iframe.addEventListener("load", () => api.onIframeLoad());
 api.on("ready", () => (window.hostReady = true));
 
+// Impostor frames (hardening test): each loads a page that reuses the widget's id.
+for (const url of new URL(location.href).searchParams.getAll("impostor")) {
+  const impostor = document.createElement("iframe");
+  impostor.src = url;
+  document.body.appendChild(impostor);
+}
+(window as unknown as { hostActions: string[] }).hostActions = [];
+api.on("action", (r) => (window as unknown as { hostActions: string[] }).hostActions.push(r.requestId));
+
 window.runToWidget = () =>
   toWidgetScript({
     theme: () => api.updateTheme({ name: "dark" }),
