@@ -102,7 +102,7 @@ export function usersSharingRooms(ctx: ServerContext, userId: string): Set<strin
  * device_lists: users with changed devices who share a room, users who newly
  * share a room, and users who no longer share any room.
  */
-function deviceListDelta(
+export function deviceListDelta(
   ctx: ServerContext,
   userId: string,
   since: number,

@@ -15,6 +15,7 @@ import { computeSync } from "./compute";
 import type { SyncRequestInfo } from "./joined";
 import { LazyMemberCache } from "./lazy-cache";
 import { registerPeekRoutes } from "./peek";
+import { registerSlidingSyncRoutes } from "./sliding";
 
 /** The longest long-poll the server holds (clients ask for 30 s typically). */
 export const MAX_SYNC_TIMEOUT_MS = 5 * 60_000;
@@ -25,6 +26,7 @@ export function registerSyncRoutes(router: Router, ctx: ServerContext): void {
   ctx.unstableFeatures.set("org.matrix.msc4222", true);
   router.add("GET", CLIENT_V3, "/sync", (req) => sync(ctx, req), { guests: true });
   registerPeekRoutes(router, ctx);
+  registerSlidingSyncRoutes(router, ctx);
 }
 
 async function sync(ctx: ServerContext, req: HandlerRequest): Promise<JsonObject> {
