@@ -28,40 +28,57 @@ export function isCount(value: unknown): value is number {
 
 /**
  * Checks that `value` is plain JSON within `limits`. Returns null when it is,
- * or why not. Iterative, so hostile nesting cannot overflow the stack.
+ * or why not. Iterative, so hostile nesting cannot overflow the stack; scalars
+ * are checked in place, so only objects and arrays are queued.
  */
 export function checkJson(value: unknown, limits: ValidationLimits): string | null {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
   let nodes = 0;
-  while (stack.length > 0) {
-    const item = stack.pop() as { value: unknown; depth: number };
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop() as number;
     nodes += 1;
-    if (nodes > limits.maxNodes) return `more than ${limits.maxNodes} JSON values`;
-    const v = item.value;
-    switch (typeof v) {
-      case "string":
-        if (v.length > limits.maxStringLength) return `a string longer than ${limits.maxStringLength}`;
-        continue;
-      case "boolean":
-        continue;
-      case "number":
-        if (!Number.isFinite(v)) return "a non-finite number";
-        continue;
-      case "object":
-        break;
-      default:
-        return `a value of type ${typeof v}`;
-    }
-    if (v === null) continue;
-    if (item.depth >= limits.maxDepth) return `nesting deeper than ${limits.maxDepth}`;
-    if (Array.isArray(v)) {
-      for (const element of v as unknown[]) stack.push({ value: element, depth: item.depth + 1 });
+    const scalar = checkScalar(v, limits);
+    if (scalar !== undefined) {
+      if (scalar !== null) return scalar;
       continue;
     }
-    for (const [key, element] of Object.entries(v)) {
-      if (key.length > limits.maxStringLength) return `a key longer than ${limits.maxStringLength}`;
-      stack.push({ value: element, depth: item.depth + 1 });
+    if (depth >= limits.maxDepth) return `nesting deeper than ${limits.maxDepth}`;
+    const children: unknown[] = Array.isArray(v) ? v : Object.values(v as object);
+    if (!Array.isArray(v)) {
+      for (const key of Object.keys(v as object)) {
+        if (key.length > limits.maxStringLength) return `a key longer than ${limits.maxStringLength}`;
+      }
+    }
+    nodes += children.length;
+    if (nodes > limits.maxNodes) return `more than ${limits.maxNodes} JSON values`;
+    for (const child of children) {
+      const childScalar = checkScalar(child, limits);
+      if (childScalar === undefined) {
+        values.push(child);
+        depths.push(depth + 1);
+        nodes -= 1; // counted again when popped
+      } else if (childScalar !== null) {
+        return childScalar;
+      }
     }
   }
   return null;
+}
+
+/** null for a good scalar, a reason for a bad value, undefined for an object or array. */
+function checkScalar(v: unknown, limits: ValidationLimits): string | null | undefined {
+  switch (typeof v) {
+    case "string":
+      return v.length > limits.maxStringLength ? `a string longer than ${limits.maxStringLength}` : null;
+    case "boolean":
+      return null;
+    case "number":
+      return Number.isFinite(v) ? null : "a non-finite number";
+    case "object":
+      return v === null ? null : undefined;
+    default:
+      return `a value of type ${typeof v}`;
+  }
 }
