@@ -1,73 +1,69 @@
 /**
- * The Lattice side of the sync benchmark (a child process). It runs the
- * SDK's SyncLoop over the real HTTP client against the loopback server.
- * Initial = start until the loop is "prepared" (the first batch handled);
- * incremental = from then until the batch carrying the last token has been
- * handled. `INCLUDES` says what the handler does, so the report can say
- * exactly what the Lattice figure covers.
+ * The Lattice side of the sync benchmark (a child process): the SDK's
+ * SyncService with a MemoryStore and the SyncProcessor, over the real HTTP
+ * client, against the loopback server. That is the whole sync engine up to
+ * the model layer: /versions (state-after detection), filter creation,
+ * capabilities, /sync, validation of every event, de-duplication, the
+ * accumulator snapshot (persisted to the MemoryStore, forced for the first
+ * batch) and the emit of the typed batch.
+ *
+ * Initial = start() until the processor emits its first network batch (the
+ * room list the model layer builds from); incremental = from then until the
+ * batch carrying the last token has been emitted.
  */
-import { sync } from "../../../packages/sdk/src/api/sync";
-import { getVersions } from "../../../packages/sdk/src/api/versions";
 import { createHttpClient } from "../../../packages/sdk/src/http";
-import { SyncLoop } from "../../../packages/sdk/src/sync/SyncLoop";
-import type { SyncBatchHandler, SyncTransport } from "../../../packages/sdk/src/sync/SyncLoop";
+import { MemoryStore } from "../../../packages/sdk/src/store/MemoryStore";
+import { SyncProcessor } from "../../../packages/sdk/src/sync/processor/SyncProcessor";
+import { SyncService } from "../../../packages/sdk/src/sync/SyncService";
+import type { SyncLogger } from "../../../packages/sdk/src/sync/SyncLoop";
 import { heapAfterGc, readJob, report } from "../protocol";
 
-const INCLUDES = "SyncLoop + HTTP client (fetch, JSON parse) + room-id index; no sync processor yet";
+const INCLUDES =
+  "SyncService + SyncProcessor (validate, dedupe, accumulate, persist to MemoryStore, emit) + HTTP client; no room models yet";
 
+const logger: SyncLogger = { info: () => undefined, warn: console.warn, error: console.error };
 const job = readJob();
 const baselineHeapBytes = await heapAfterGc();
-const http = createHttpClient({ baseUrl: job.url, accessToken: "bench-token", retry: false });
-const transport: SyncTransport = {
-  sync: (request) =>
-    sync(http, {
-      ...(request.since !== undefined ? { since: request.since } : {}),
-      timeout: request.timeout,
-      requestTimeoutMs: request.requestTimeoutMs,
-      signal: request.signal,
-    }),
-  probe: async (timeoutMs, signal) => {
-    await getVersions(http, { timeoutMs, signal });
-  },
-};
-
-// Until the sync processor lands, the handler only indexes room ids (the minimum for a room list).
-const roomIds = new Set<string>();
-let finishedAt = 0;
-let resolveDone: () => void = () => undefined;
-const done = new Promise<void>((resolve) => (resolveDone = resolve));
-const handler: SyncBatchHandler = (response) => {
-  for (const id of Object.keys(response.rooms?.join ?? {})) roomIds.add(id);
-  for (const id of Object.keys(response.rooms?.invite ?? {})) roomIds.add(id);
-  for (const id of Object.keys(response.rooms?.leave ?? {})) roomIds.delete(id);
-  if (response.next_batch === job.finalToken) {
-    finishedAt = performance.now();
-    resolveDone();
-  }
-  return Promise.resolve();
-};
-
-const loop = new SyncLoop({
-  transport,
-  handler,
-  logger: { info: () => {}, warn: console.warn, error: console.error },
+const http = createHttpClient({ baseUrl: job.url, accessToken: "bench-token" });
+let processor: SyncProcessor | undefined;
+const service = new SyncService({
+  http,
+  store: new MemoryStore(),
+  userId: job.userId,
+  logger,
+  processor: (store) => (processor = new SyncProcessor({ store, logger })),
 });
-let preparedAt = 0;
-const unsubscribe = loop.state.subscribe((state) => {
-  if (state === "prepared") preparedAt = performance.now();
+if (!processor) throw new Error("SyncService did not build the processor");
+const sync: SyncProcessor = processor;
+
+let firstAt = 0;
+let finishedAt = 0;
+const done = new Promise<void>((resolve) => {
+  sync.subscribe((batch) => {
+    if (batch.fromCache) return;
+    if (firstAt === 0) firstAt = performance.now();
+    if (batch.nextBatch === job.finalToken) {
+      finishedAt = performance.now();
+      resolve();
+    }
+  });
+});
+const stopWatching = service.state.subscribe((state) => {
   if (state === "error") console.error("Lattice sync error");
 });
+
 const started = performance.now();
-loop.start();
+await service.start();
 await done;
 const heapBytes = await heapAfterGc();
-unsubscribe();
-await loop.stop();
+const rooms = sync.accumulator.roomCount;
+stopWatching();
+await service.stop();
 report({
-  initialMs: preparedAt - started,
-  incrementalMs: finishedAt - preparedAt,
+  initialMs: firstAt - started,
+  incrementalMs: finishedAt - firstAt,
   heapBytes,
   baselineHeapBytes,
-  rooms: roomIds.size,
+  rooms,
   includes: INCLUDES,
 });
