@@ -199,10 +199,10 @@ export class SyncService {
   }
 
   /** Loads a room's members out of band (at the given token, or the current sync token). */
-  loadMembers(roomId: string, at?: string): Promise<JsonObject[]> {
+  async loadMembers(roomId: string, at?: string): Promise<JsonObject[]> {
     this.requireRunning();
     const token = at ?? this.loop?.nextSince;
-    return this.members.load(roomId, token);
+    return await this.members.load(roomId, token);
   }
 
   /** A room's out-of-band member loading state. */
@@ -211,15 +211,15 @@ export class SyncService {
   }
 
   /** The rooms the user has left (one sync with the left-rooms filter and timeout 0). */
-  loadLeftRooms(): Promise<Map<string, LeftRoom>> {
+  async loadLeftRooms(): Promise<Map<string, LeftRoom>> {
     this.requireRunning();
-    return this.leftRooms.load();
+    return await this.leftRooms.load();
   }
 
   /** Fetches the capabilities now; resolves with the current value. */
-  refreshCapabilities(): Promise<Capabilities | null> {
+  async refreshCapabilities(): Promise<Capabilities | null> {
     this.requireRunning();
-    return this.capabilitiesService.refresh();
+    return await this.capabilitiesService.refresh();
   }
 
   /**

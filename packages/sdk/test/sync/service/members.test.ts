@@ -135,7 +135,7 @@ describe("MemberLoader", () => {
 });
 
 describe("SyncService.loadMembers", () => {
-  it("fails with 'Client is not running' before start", () => {
+  it("fails with 'Client is not running' before start", async () => {
     const svc = new SyncService({
       http: clientFor(server, alice),
       store: new MemoryStore(),
@@ -143,7 +143,7 @@ describe("SyncService.loadMembers", () => {
       processor: (s) => new RecordingProcessor(s),
       logger: quietLogger(),
     });
-    expect(() => svc.loadMembers(roomId)).toThrow("Client is not running");
+    await expect(svc.loadMembers(roomId)).rejects.toThrow("Client is not running");
     expect(svc.memberState(roomId).getSnapshot()).toBe(OobMemberState.NotStarted);
   });
 });
