@@ -17,6 +17,7 @@ import { IdGenerator } from "./core/ids";
 import { Context } from "./core/server-context";
 import { errors, MatrixHttpError } from "./http/errors";
 import { FaultInjector } from "./http/faults";
+import { tooDeep } from "./http/json-depth";
 import { Router } from "./http/router";
 import type { HandlerRequest, HandlerResponse } from "./http/types";
 import { registerAllRoutes } from "./routes";
@@ -127,6 +128,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         } catch {
           throw errors.notJson();
         }
+        if (tooDeep(body)) throw errors.badJson("JSON nested too deeply");
       }
       handlerReq = {
         method,

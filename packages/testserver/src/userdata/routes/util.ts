@@ -20,20 +20,8 @@ export function requireSelf(req: HandlerRequest, userId: string, message: string
   return who;
 }
 
-/** The deepest nesting kept: deeper bodies would overflow the stack when copied or serialised. */
-export const MAX_JSON_DEPTH = 256;
-
-/** Whether a parsed JSON value nests deeper than `max` (checked without recursion). */
-export function tooDeep(value: unknown, max = MAX_JSON_DEPTH): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
-    if (typeof node !== "object" || node === null) continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
+export { MAX_JSON_DEPTH, tooDeep } from "../../http/json-depth";
+import { tooDeep } from "../../http/json-depth";
 
 /** The body as a JSON object, or 400 M_BAD_JSON (also for absurdly deep nesting). */
 export function requireObject(body: unknown): JsonObject {
