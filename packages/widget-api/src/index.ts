@@ -54,3 +54,5 @@ export type * from "./interfaces/MiscActions";
 export * from "./util/errors";
 export type { Clock, Logger } from "./util/clock";
 export { systemClock } from "./util/clock";
+export { widgetParamsFromUrl } from "./widget/params";
+export type { WidgetUrlParams } from "./widget/params";

@@ -131,3 +131,20 @@ describe("modal buttons", () => {
     });
   });
 });
+
+describe("widget URL params", () => {
+  it("reads widgetId and the client origin from parentUrl", async () => {
+    const { widgetParamsFromUrl } = await import("../src/widget/params");
+    expect(
+      widgetParamsFromUrl("https://w.example/?widgetId=w1&parentUrl=https%3A%2F%2Fapp.example%2Froom%3Fx"),
+    ).toEqual({
+      widgetId: "w1",
+      clientOrigin: "https://app.example",
+    });
+    expect(widgetParamsFromUrl("https://w.example/?parentUrl=not-a-url")).toEqual({
+      widgetId: null,
+      clientOrigin: undefined,
+    });
+    expect(widgetParamsFromUrl("::")).toEqual({ widgetId: null, clientOrigin: undefined });
+  });
+});
