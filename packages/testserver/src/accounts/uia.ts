@@ -57,6 +57,9 @@ interface Session {
   threepids: Array<{ medium: Medium; address: string }>;
 }
 
+/** The privacy policy page m.login.terms links to. */
+export const TERMS_PATH = "/_lattice/terms/privacy-1.0.html";
+
 const RECAPTCHA_PUBLIC_KEY = "lattice-test-server-has-no-captcha";
 
 export class UiaSessions {
@@ -99,7 +102,7 @@ export class UiaSessions {
       const failure = offered
         ? this.attempt(type, auth, options, session)
         : { errcode: "M_UNRECOGNIZED", error: `Unrecognized login type ${type}` };
-      if (failure) throw new UiaRequired({ ...this.describe(session, options), ...failure });
+      if (failure) throw new UiaRequired({ ...this.describe(session, options, req.baseUrl), ...failure });
       session.completed.add(type);
     } else if (auth && type !== undefined) {
       throw new MatrixHttpError(400, "M_INVALID_PARAM", "auth.type must be a string");
@@ -110,7 +113,7 @@ export class UiaSessions {
       this.sessions.delete(session.id);
       return { completed: [...session.completed], threepids: session.threepids };
     }
-    const challenge = this.describe(session, options);
+    const challenge = this.describe(session, options, req.baseUrl);
     if (options.errcodeOnChallenge) {
       challenge["errcode"] = "M_UNAUTHORIZED";
       challenge["error"] = "Interactive authentication required";
@@ -118,17 +121,17 @@ export class UiaSessions {
     throw new UiaRequired(challenge);
   }
 
-  private describe(session: Session, options: UiaOptions): JsonObject {
+  private describe(session: Session, options: UiaOptions, baseUrl: string): JsonObject {
     const body: JsonObject = {
       flows: options.flows.map((stages) => ({ stages })),
-      params: this.params(options.flows),
+      params: this.params(options.flows, baseUrl),
       session: session.id,
     };
     if (session.completed.size > 0) body["completed"] = [...session.completed];
     return body;
   }
 
-  private params(flows: string[][]): JsonObject {
+  private params(flows: string[][], baseUrl: string): JsonObject {
     const stages = new Set(flows.flat());
     const params: JsonObject = {};
     if (stages.has("m.login.terms")) {
@@ -136,7 +139,7 @@ export class UiaSessions {
         policies: {
           privacy_policy: {
             version: "1.0",
-            en: { name: "Privacy Policy", url: "http://127.0.0.1/_lattice/terms/privacy-1.0.html" },
+            en: { name: "Privacy Policy", url: `${baseUrl}${TERMS_PATH}` },
           },
         },
       };

@@ -211,7 +211,10 @@ export async function seedDemo(baseUrl: string, options: SeedOptions = {}): Prom
     const design = rooms["design"];
     if (design !== undefined) await carol.sendText(design, "New icons are in the shared folder.");
     const engineering = rooms["engineering"];
-    if (engineering !== undefined) await bob.sendText(engineering, "CI is green again ✅");
+    if (engineering !== undefined) {
+      await history(engineering, [bob, carol, alice], 120, 1000);
+      await bob.sendText(engineering, "CI is green again ✅");
+    }
   });
 
   await step("encrypted room", async () => {
@@ -264,9 +267,9 @@ export async function seedDemo(baseUrl: string, options: SeedOptions = {}): Prom
 }
 
 /** Sends the lounge's history: deterministic lines from rotating senders. */
-async function history(roomId: string, people: DemoClient[], count: number): Promise<void> {
+async function history(roomId: string, people: DemoClient[], count: number, offset = 0): Promise<void> {
   for (let n = 0; n < count; n++) {
     const who = people[(n * 5 + Math.floor(n / 3)) % people.length];
-    if (who) await who.sendText(roomId, demoLine(n));
+    if (who) await who.sendText(roomId, demoLine(n + offset));
   }
 }

@@ -139,7 +139,10 @@ describe("registration with configured stages", () => {
     expect(first.status).toBe(401);
     expect(first.body["flows"]).toHaveLength(2);
     const params = first.body["params"] as Record<string, Record<string, unknown>>;
-    expect(params["m.login.terms"]?.["policies"]).toBeDefined();
+    const policies = params["m.login.terms"]?.["policies"] as Record<string, { en: { url: string } }>;
+    const policy = await fetch(policies["privacy_policy"]?.en.url ?? "");
+    expect(policy.status).toBe(200);
+    expect(await policy.text()).toContain("Privacy Policy");
     expect(typeof params["m.login.recaptcha"]?.["public_key"]).toBe("string");
     const captcha = await call(server, "POST", R, {
       username: "eve",

@@ -8,6 +8,7 @@ import { errors, MatrixHttpError } from "../../http/errors";
 import { CLIENT_V1, CLIENT_V3 } from "../../http/router";
 import type { Router } from "../../http/router";
 import { objectBody, optBool, optString } from "../body";
+import { TERMS_PATH } from "../uia";
 
 /** Synapse's localpart rule: lowercase letters, digits and ._=-/+ ; not starting with "_". */
 const LOCALPART = /^[a-z0-9._=\-/+]+$/;
@@ -68,6 +69,19 @@ export function registerRegisterRoutes(router: Router, ctx: ServerContext): void
       if (inhibitLogin) return { user_id: user.userId };
       return ctx.accounts.login(user.userId, { deviceId, displayName, refresh });
     },
+    { auth: "none" },
+  );
+
+  router.add(
+    "GET",
+    "",
+    TERMS_PATH,
+    () => ({
+      raw: {
+        contentType: "text/html; charset=utf-8",
+        data: "<!doctype html><title>Privacy Policy</title><h1>Privacy Policy 1.0</h1><p>The Lattice test server keeps everything in memory and forgets it when it stops.</p>",
+      },
+    }),
     { auth: "none" },
   );
 
