@@ -10,7 +10,14 @@ import { MatrixCapabilities, timelineCapability } from "../src/capabilities/Matr
 import { FromWidgetAction } from "../src/interfaces/WidgetApiAction";
 import { FakeDriver } from "./FakeDriver";
 import { flush } from "./fakeWindows";
-import { HOST_ORIGIN, negotiatedRawHost, recordingLogger, VIEWED_ROOM, WIDGET_ID } from "./harness";
+import {
+  HOST_ORIGIN,
+  negotiatedRawHost,
+  recordingLogger,
+  setupPair,
+  VIEWED_ROOM,
+  WIDGET_ID,
+} from "./harness";
 
 const APPROVED = [MatrixCapabilities.AlwaysOnScreen, "org.matrix.msc2762.send.event:m.reaction"];
 const CAP_POOL = [
@@ -136,6 +143,63 @@ describe("host fuzz", () => {
     expect(consoleError).not.toHaveBeenCalled();
     expect(host.capabilities.has(MatrixCapabilities.MSC2931Navigate)).toBe(false);
     consoleError.mockRestore();
+    host.stop();
+  });
+});
+
+describe("widget side fuzz", () => {
+  it("survives random to-widget envelopes from its parent", async () => {
+    const { widget, widgetWin, parent, host } = setupPair();
+    host.stop();
+    widget.start();
+    const toWidgetAction = fc.oneof(
+      fc.constantFrom(
+        "capabilities",
+        "notify_capabilities",
+        "openid_credentials",
+        "update_turn_servers",
+        "screenshot",
+        "send_event",
+        "__proto__",
+      ),
+      fc.string(),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            api: fc.constant("toWidget"),
+            widgetId: fc.constant(WIDGET_ID),
+            requestId: fc.uuid(),
+            action: toWidgetAction,
+            data: anyJson,
+          }),
+          { maxLength: 6 },
+        ),
+        async (messages) => {
+          for (const m of messages)
+            expect(() => widgetWin.dispatch({ data: m, origin: HOST_ORIGIN, source: parent })).not.toThrow();
+          await flush(20);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(unhandled).toEqual([]);
+    widget.stop();
+  });
+});
+
+describe("driver misbehaviour", () => {
+  it("an uncloneable driver result becomes an error reply, and the host keeps serving", async () => {
+    const driver = new FakeDriver();
+    driver.getMediaConfig = () => Promise.resolve({ bad: () => 1 });
+    const { host, raw } = await negotiatedRawHost([MatrixCapabilities.MSC4039UploadFile], { driver });
+    expect(await raw.request("org.matrix.msc4039.get_media_config")).toEqual({
+      error: { message: "Unable to serialise response" },
+    });
+    expect(await raw.request("supported_api_versions")).toMatchObject({
+      supported_versions: expect.any(Array),
+    });
     host.stop();
   });
 });
