@@ -105,6 +105,13 @@ describe("login", () => {
     const ok = await call(server, "POST", `${V3}/login`, { type: "m.login.token", token });
     expect(ok.body["user_id"]).toBe("@hank:localhost");
     const again = await call(server, "POST", `${V3}/login`, { type: "m.login.token", token });
+    const late = await call(server, "POST", path, { auth: uiaPassword("hank", "pw-hank") }, s.accessToken);
+    clock.advance(120_001);
+    const expired = await call(server, "POST", `${V3}/login`, {
+      type: "m.login.token",
+      token: late.body["login_token"],
+    });
+    expect(expired).toMatchObject({ status: 403, body: { errcode: "M_FORBIDDEN" } });
     expect(again).toMatchObject({ status: 403, body: { errcode: "M_FORBIDDEN" } });
   });
 

@@ -11,11 +11,10 @@ import { errors, MatrixHttpError } from "../../http/errors";
 import { CLIENT_V1, CLIENT_V3 } from "../../http/router";
 import type { Router } from "../../http/router";
 import { isJsonObject } from "../../http/types";
+// The rooms domain owns the room versions; capabilities advertise exactly what createRoom accepts.
+import { DEFAULT_ROOM_VERSION, ROOM_VERSIONS } from "../../rooms/versions";
 import { requester } from "../body";
 
-/** Room versions the server knows, all stable, and the default for new rooms (current Synapse's). */
-export const ROOM_VERSIONS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"];
-export const DEFAULT_ROOM_VERSION = "10";
 /** Lifetime of TURN credentials in seconds. */
 export const TURN_TTL_SECONDS = 86_400;
 const MSC2965_PREFIX = "/_matrix/client/unstable/org.matrix.msc2965";
