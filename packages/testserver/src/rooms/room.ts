@@ -19,6 +19,8 @@ export class Room {
   readonly state = new Map<string, StoredEvent>();
   /** State events in order, to replay the state at an earlier point. */
   readonly stateEvents: StoredEvent[] = [];
+  /** State events per (type, key) in order: fast lookups of state at a point for membership and visibility checks. */
+  readonly history = new Map<string, StoredEvent[]>();
   /** Children by parent event id, from content["m.relates_to"]. */
   readonly children = new Map<string, StoredEvent[]>();
   /** Idempotency: txn key -> event id. */
@@ -46,6 +48,9 @@ export class Room {
       }
       this.state.set(key, event);
       this.stateEvents.push(event);
+      const list = this.history.get(key);
+      if (list) list.push(event);
+      else this.history.set(key, [event]);
     }
     const rel = relatesTo(event.content);
     if (rel) {
@@ -72,12 +77,13 @@ export class Room {
 
   /** The state event for (type, key) as of `stream` (inclusive). */
   stateEventAt(type: string, key: string, stream: number): StoredEvent | undefined {
-    let found: StoredEvent | undefined;
-    for (const ev of this.stateEvents) {
-      if (ev.stream > stream) break;
-      if (ev.type === type && ev.state_key === key) found = ev;
+    const list = this.history.get(stateKey(type, key));
+    if (!list) return undefined;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const ev = list[i] as StoredEvent;
+      if (ev.stream <= stream) return ev;
     }
-    return found;
+    return undefined;
   }
 
   /** The last event's stream position (0 for an empty room). */

@@ -27,8 +27,7 @@ export function visibilityAt(room: Room, ev: StoredEvent): string {
 function departure(room: Room, userId: string): number | undefined {
   let everJoined = false;
   let leftAt: number | undefined;
-  for (const ev of room.stateEvents) {
-    if (ev.type !== "m.room.member" || ev.state_key !== userId) continue;
+  for (const ev of room.history.get(`m.room.member\u0000${userId}`) ?? []) {
     const m = ev.content["membership"];
     if (m === "join") {
       everJoined = true;
