@@ -7,6 +7,8 @@
  *
  * Command: `npm run bench:sync -w bench` or
  * `npx tsx bench/sync/run.ts [--rooms 100,1000,3000] [--repeats 3] [--seed 1]`
+ * `--profile` writes a V8 CPU profile of every child to bench/results/profiles/
+ * (open it in Chrome DevTools); profiled timings are not comparable.
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -27,12 +29,18 @@ const ENTRY: Record<ClientName, string> = {
   "js-sdk": fileURLToPath(new URL("./clients/jssdk.ts", import.meta.url)),
 };
 
+const PROFILES = fileURLToPath(new URL("../results/profiles/", import.meta.url));
+let profile = false;
+
 /** Runs one client in a fresh process and returns what it measured. */
 function runChild(client: ClientName, job: ChildJob): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
+    const profiling = profile
+      ? ["--cpu-prof", "--cpu-prof-dir", PROFILES, "--cpu-prof-name", `${client}-${Date.now()}.cpuprofile`]
+      : [];
     const child = fork(ENTRY[client], [], {
       cwd: ROOT,
-      execArgv: ["--expose-gc", "--import", "tsx", "--import", PRELOAD],
+      execArgv: ["--expose-gc", "--import", "tsx", "--import", PRELOAD, ...profiling],
       env: { ...process.env, BENCH_JOB: JSON.stringify(job) },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
@@ -103,8 +111,10 @@ async function main(): Promise<void> {
       rooms: { type: "string", default: DEFAULT_SIZES.join(",") },
       repeats: { type: "string", default: "3" },
       seed: { type: "string", default: String(DEFAULT_SEED) },
+      profile: { type: "boolean", default: false },
     },
   });
+  profile = values.profile;
   const sizes = values.rooms.split(",").map(Number);
   const repeats = Math.max(1, Number(values.repeats));
   const seed = Number(values.seed);
@@ -114,14 +124,18 @@ async function main(): Promise<void> {
     `sync bench: rooms ${sizes.join(", ")}, ${repeats} repeats, seed ${seed}, ${JSON.stringify(host)}`,
   );
   const summaries: SizeSummary[] = [];
-  for (const rooms of sizes) summaries.push(await benchSize(rooms, seed, repeats));
+  let file = "";
+  for (const rooms of sizes) {
+    summaries.push(await benchSize(rooms, seed, repeats));
+    // Written after every size, so a long run that is cut short still leaves its figures.
+    const includes = Object.fromEntries(CLIENTS.map((c) => [c, summaries[0]?.runs[c][0]?.includes ?? ""]));
+    file = writeResults(
+      { at: at.toISOString(), machine: host, seed, repeats, includes, sizes: summaries },
+      at,
+    );
+  }
   console.log(`\n${formatTable(summaries)}`);
-  const includes = Object.fromEntries(CLIENTS.map((c) => [c, summaries[0]?.runs[c][0]?.includes ?? ""]));
-  console.log(`\nLattice figure covers: ${includes.lattice}`);
-  const file = writeResults(
-    { at: at.toISOString(), machine: host, seed, repeats, includes, sizes: summaries },
-    at,
-  );
+  console.log(`\nLattice figure covers: ${summaries[0]?.runs.lattice[0]?.includes ?? ""}`);
   console.log(`results: ${file}`);
 }
 
