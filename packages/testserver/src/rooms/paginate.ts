@@ -47,23 +47,24 @@ export function paginate(room: Room, userId: string | undefined, req: PageReques
     (!req.filter || eventMatches(req.filter, ev)) &&
     (!req.where || req.where(ev));
   if (req.dir === "b") {
-    let i = indexAfter(room, req.from) - 1;
-    for (; i >= 0 && out.length < req.limit; i--) {
+    let boundary = req.from;
+    for (let i = indexAfter(room, req.from) - 1; i >= 0; i--) {
       const ev = room.events[i] as StoredEvent;
       if (req.to !== undefined && ev.stream <= req.to) return { events: out };
+      if (out.length >= req.limit) return { events: out, next: boundary };
       if (keep(ev)) out.push(ev);
+      boundary = ev.stream - 1;
     }
-    const last = room.events[i + 1];
-    if (i < 0 || !last) return { events: out };
-    return { events: out, next: last.stream - 1 };
+    return { events: out };
   }
-  let i = indexAfter(room, req.from);
-  for (; i < room.events.length && out.length < req.limit; i++) {
+  let boundary = req.from;
+  for (let i = indexAfter(room, req.from); i < room.events.length; i++) {
     const ev = room.events[i] as StoredEvent;
     if (req.to !== undefined && ev.stream > req.to) return { events: out };
+    if (out.length >= req.limit) return { events: out, next: boundary };
     if (keep(ev)) out.push(ev);
+    boundary = ev.stream;
   }
-  const last = room.events[i - 1];
-  if (i >= room.events.length || !last) return { events: out, ...(last ? { next: last.stream } : {}) };
-  return { events: out, next: last.stream };
+  // Forward paging ends at the live edge, whose boundary later events continue from.
+  return { events: out, next: boundary };
 }
