@@ -91,9 +91,31 @@ describe("registration with the default dummy flow", () => {
     expect(res.body["user_id"]).toMatch(/^@[0-9]+:localhost$/);
     const who = await call(server, "GET", "/_matrix/client/v3/account/whoami", undefined, token);
     expect(who.body["is_guest"]).toBe(true);
-    expect((await call(server, "GET", "/_matrix/client/v3/devices", undefined, token)).body["errcode"]).toBe(
-      "M_GUEST_ACCESS_FORBIDDEN",
+    expect(
+      (await call(server, "GET", "/_matrix/client/v3/account/3pid", undefined, token)).body["errcode"],
+    ).toBe("M_GUEST_ACCESS_FORBIDDEN");
+    // The guest access module's endpoints stay open: devices, keys, display name.
+    expect((await call(server, "GET", "/_matrix/client/v3/devices", undefined, token)).status).toBe(200);
+    expect(
+      (await call(server, "POST", "/_matrix/client/v3/keys/query", { device_keys: {} }, token)).status,
+    ).toBe(200);
+    const me = encodeURIComponent(res.body["user_id"] as string);
+    const name = await call(
+      server,
+      "PUT",
+      `/_matrix/client/v3/profile/${me}/displayname`,
+      { displayname: "Guest" },
+      token,
     );
+    expect(name.status).toBe(200);
+    const custom = await call(
+      server,
+      "PUT",
+      `/_matrix/client/v3/profile/${me}/m.tz`,
+      { "m.tz": "UTC" },
+      token,
+    );
+    expect(custom.body["errcode"]).toBe("M_GUEST_ACCESS_FORBIDDEN");
   });
 
   it("rejects hostile bodies with clear errors", async () => {

@@ -10,6 +10,9 @@ import type { Router } from "../../http/router";
 import type { DeviceRecord } from "../store";
 import { objectBody, optString, reqStringArray, requester } from "../body";
 
+/** The spec's guest access module lets guests list, read and rename their devices. */
+const GUESTS = { guests: true };
+
 function toWire(d: DeviceRecord): JsonObject {
   const out: JsonObject = { device_id: d.deviceId, last_seen_ip: d.lastSeenIp, last_seen_ts: d.lastSeenTs };
   if (d.displayName !== undefined) out["display_name"] = d.displayName;
@@ -17,30 +20,48 @@ function toWire(d: DeviceRecord): JsonObject {
 }
 
 export function registerDeviceRoutes(router: Router, ctx: ServerContext): void {
-  router.add("GET", CLIENT_V3, "/devices", (req) => {
-    const who = requester(req);
-    return { devices: ctx.accounts.devicesOf(who.userId).map(toWire) };
-  });
+  router.add(
+    "GET",
+    CLIENT_V3,
+    "/devices",
+    (req) => {
+      const who = requester(req);
+      return { devices: ctx.accounts.devicesOf(who.userId).map(toWire) };
+    },
+    GUESTS,
+  );
 
-  router.add("GET", CLIENT_V3, "/devices/:deviceId", (req) => {
-    const who = requester(req);
-    const device = ctx.accounts.device(who.userId, req.params["deviceId"] ?? "");
-    if (!device) throw errors.notFound("Device not found");
-    return toWire(device);
-  });
+  router.add(
+    "GET",
+    CLIENT_V3,
+    "/devices/:deviceId",
+    (req) => {
+      const who = requester(req);
+      const device = ctx.accounts.device(who.userId, req.params["deviceId"] ?? "");
+      if (!device) throw errors.notFound("Device not found");
+      return toWire(device);
+    },
+    GUESTS,
+  );
 
-  router.add("PUT", CLIENT_V3, "/devices/:deviceId", (req) => {
-    const who = requester(req);
-    const body = objectBody(req);
-    const device = ctx.accounts.device(who.userId, req.params["deviceId"] ?? "");
-    if (!device) throw errors.notFound("Device not found");
-    const name = optString(body, "display_name", 1024);
-    if (name !== undefined && name !== device.displayName) {
-      device.displayName = name;
-      ctx.accounts.keys.markChanged(who.userId);
-    }
-    return {};
-  });
+  router.add(
+    "PUT",
+    CLIENT_V3,
+    "/devices/:deviceId",
+    (req) => {
+      const who = requester(req);
+      const body = objectBody(req);
+      const device = ctx.accounts.device(who.userId, req.params["deviceId"] ?? "");
+      if (!device) throw errors.notFound("Device not found");
+      const name = optString(body, "display_name", 1024);
+      if (name !== undefined && name !== device.displayName) {
+        device.displayName = name;
+        ctx.accounts.keys.markChanged(who.userId);
+      }
+      return {};
+    },
+    GUESTS,
+  );
 
   router.add("DELETE", CLIENT_V3, "/devices/:deviceId", (req) => {
     const who = requester(req);

@@ -12,6 +12,9 @@ import { isJsonObject } from "../../http/types";
 import { entries, objectBody, optObject, record, requester } from "../body";
 import type { CrossSigningKind } from "../keys-store";
 
+/** The spec's guest access module lets guests use the end-to-end encryption key endpoints. */
+const GUESTS = { guests: true };
+
 const KINDS: Array<[string, CrossSigningKind]> = [
   ["master_key", "master"],
   ["self_signing_key", "self_signing"],
@@ -27,117 +30,142 @@ export function streamOf(token: string): number | undefined {
 export function registerKeysRoutes(router: Router, ctx: ServerContext): void {
   const keys = ctx.accounts.keys;
 
-  router.add("POST", CLIENT_V3, "/keys/upload", (req) => {
-    const who = requester(req);
-    const body = objectBody(req);
-    const deviceKeys = optObject(body, "device_keys");
-    if (deviceKeys) {
-      if (deviceKeys["user_id"] !== who.userId || deviceKeys["device_id"] !== who.deviceId) {
-        throw errors.invalidParam("device_keys must be for the requesting user and device");
+  router.add(
+    "POST",
+    CLIENT_V3,
+    "/keys/upload",
+    (req) => {
+      const who = requester(req);
+      const body = objectBody(req);
+      const deviceKeys = optObject(body, "device_keys");
+      if (deviceKeys) {
+        if (deviceKeys["user_id"] !== who.userId || deviceKeys["device_id"] !== who.deviceId) {
+          throw errors.invalidParam("device_keys must be for the requesting user and device");
+        }
+        if (!isJsonObject(deviceKeys["keys"]) || !Array.isArray(deviceKeys["algorithms"])) {
+          throw errors.badJson("device_keys needs keys and algorithms");
+        }
+        const old = keys.deviceKeys(who.userId, who.deviceId);
+        if (JSON.stringify(old) !== JSON.stringify(deviceKeys)) {
+          keys.setDeviceKeys(who.userId, who.deviceId, deviceKeys);
+          keys.markChanged(who.userId);
+        }
       }
-      if (!isJsonObject(deviceKeys["keys"]) || !Array.isArray(deviceKeys["algorithms"])) {
-        throw errors.badJson("device_keys needs keys and algorithms");
+      const otks = optObject(body, "one_time_keys");
+      if (otks) {
+        const list = entries(otks);
+        if (list.some(([id]) => !id.includes(":")))
+          throw errors.invalidParam("One-time key ids are algorithm:id");
+        const clash = keys.addOneTimeKeys(who.userId, who.deviceId, list);
+        if (clash !== undefined) throw errors.invalidParam(`One time key ${clash} already exists`);
       }
-      const old = keys.deviceKeys(who.userId, who.deviceId);
-      if (JSON.stringify(old) !== JSON.stringify(deviceKeys)) {
-        keys.setDeviceKeys(who.userId, who.deviceId, deviceKeys);
-        keys.markChanged(who.userId);
+      const fallback =
+        optObject(body, "fallback_keys") ?? optObject(body, "org.matrix.msc2732.fallback_keys");
+      if (fallback) {
+        const list = entries(fallback);
+        if (list.some(([id]) => !id.includes(":")))
+          throw errors.invalidParam("Fallback key ids are algorithm:id");
+        keys.setFallbackKeys(who.userId, who.deviceId, list);
       }
-    }
-    const otks = optObject(body, "one_time_keys");
-    if (otks) {
-      const list = entries(otks);
-      if (list.some(([id]) => !id.includes(":")))
-        throw errors.invalidParam("One-time key ids are algorithm:id");
-      const clash = keys.addOneTimeKeys(who.userId, who.deviceId, list);
-      if (clash !== undefined) throw errors.invalidParam(`One time key ${clash} already exists`);
-    }
-    const fallback = optObject(body, "fallback_keys") ?? optObject(body, "org.matrix.msc2732.fallback_keys");
-    if (fallback) {
-      const list = entries(fallback);
-      if (list.some(([id]) => !id.includes(":")))
-        throw errors.invalidParam("Fallback key ids are algorithm:id");
-      keys.setFallbackKeys(who.userId, who.deviceId, list);
-    }
-    return { one_time_key_counts: keys.oneTimeKeyCounts(who.userId, who.deviceId) };
-  });
+      return { one_time_key_counts: keys.oneTimeKeyCounts(who.userId, who.deviceId) };
+    },
+    GUESTS,
+  );
 
-  router.add("POST", CLIENT_V3, "/keys/query", (req) => {
-    const who = requester(req);
-    const body = objectBody(req);
-    const wanted = optObject(body, "device_keys");
-    if (!wanted) throw errors.missingParam("device_keys");
-    const deviceKeys = record<JsonObject>();
-    const master = record<JsonObject>();
-    const selfSigning = record<JsonObject>();
-    const userSigning = record<JsonObject>();
-    for (const [userId, ids] of entries(wanted)) {
-      if (!Array.isArray(ids) || ids.some((i) => typeof i !== "string")) {
-        throw errors.invalidParam("device_keys maps user ids to arrays of device ids");
+  router.add(
+    "POST",
+    CLIENT_V3,
+    "/keys/query",
+    (req) => {
+      const who = requester(req);
+      const body = objectBody(req);
+      const wanted = optObject(body, "device_keys");
+      if (!wanted) throw errors.missingParam("device_keys");
+      const deviceKeys = record<JsonObject>();
+      const master = record<JsonObject>();
+      const selfSigning = record<JsonObject>();
+      const userSigning = record<JsonObject>();
+      for (const [userId, ids] of entries(wanted)) {
+        if (!Array.isArray(ids) || ids.some((i) => typeof i !== "string")) {
+          throw errors.invalidParam("device_keys maps user ids to arrays of device ids");
+        }
+        const byDevice = record<JsonObject>();
+        const devices = ctx.accounts
+          .devicesOf(userId)
+          .filter((d) => ids.length === 0 || ids.includes(d.deviceId));
+        for (const d of devices) {
+          const k = keys.deviceKeys(userId, d.deviceId);
+          if (!k) continue;
+          const unsigned: JsonObject = isJsonObject(k["unsigned"]) ? { ...k["unsigned"] } : {};
+          if (d.displayName !== undefined) unsigned["device_display_name"] = d.displayName;
+          byDevice[d.deviceId] = { ...k, unsigned };
+        }
+        deviceKeys[userId] = byDevice;
+        const m = keys.crossSigningKey(userId, "master");
+        if (m) master[userId] = m;
+        const s = keys.crossSigningKey(userId, "self_signing");
+        if (s) selfSigning[userId] = s;
+        const u = keys.crossSigningKey(userId, "user_signing");
+        if (u && userId === who.userId) userSigning[userId] = u;
       }
-      const byDevice = record<JsonObject>();
-      const devices = ctx.accounts
-        .devicesOf(userId)
-        .filter((d) => ids.length === 0 || ids.includes(d.deviceId));
-      for (const d of devices) {
-        const k = keys.deviceKeys(userId, d.deviceId);
-        if (!k) continue;
-        const unsigned: JsonObject = isJsonObject(k["unsigned"]) ? { ...k["unsigned"] } : {};
-        if (d.displayName !== undefined) unsigned["device_display_name"] = d.displayName;
-        byDevice[d.deviceId] = { ...k, unsigned };
-      }
-      deviceKeys[userId] = byDevice;
-      const m = keys.crossSigningKey(userId, "master");
-      if (m) master[userId] = m;
-      const s = keys.crossSigningKey(userId, "self_signing");
-      if (s) selfSigning[userId] = s;
-      const u = keys.crossSigningKey(userId, "user_signing");
-      if (u && userId === who.userId) userSigning[userId] = u;
-    }
-    return {
-      failures: {},
-      device_keys: deviceKeys,
-      master_keys: master,
-      self_signing_keys: selfSigning,
-      user_signing_keys: userSigning,
-    };
-  });
+      return {
+        failures: {},
+        device_keys: deviceKeys,
+        master_keys: master,
+        self_signing_keys: selfSigning,
+        user_signing_keys: userSigning,
+      };
+    },
+    GUESTS,
+  );
 
-  router.add("POST", CLIENT_V3, "/keys/claim", (req) => {
-    requester(req);
-    const body = objectBody(req);
-    const wanted = optObject(body, "one_time_keys");
-    if (!wanted) throw errors.missingParam("one_time_keys");
-    const out = record<JsonObject>();
-    for (const [userId, byDevice] of entries(wanted)) {
-      if (!isJsonObject(byDevice)) throw errors.invalidParam("one_time_keys maps users to device maps");
-      const claimed = record<JsonObject>();
-      for (const [deviceId, algorithm] of entries(byDevice)) {
-        if (typeof algorithm !== "string") throw errors.invalidParam("Algorithms are strings");
-        const key = keys.claim(userId, deviceId, algorithm);
-        if (!key) continue;
-        const one = record<unknown>();
-        one[key[0]] = key[1];
-        claimed[deviceId] = one;
+  router.add(
+    "POST",
+    CLIENT_V3,
+    "/keys/claim",
+    (req) => {
+      requester(req);
+      const body = objectBody(req);
+      const wanted = optObject(body, "one_time_keys");
+      if (!wanted) throw errors.missingParam("one_time_keys");
+      const out = record<JsonObject>();
+      for (const [userId, byDevice] of entries(wanted)) {
+        if (!isJsonObject(byDevice)) throw errors.invalidParam("one_time_keys maps users to device maps");
+        const claimed = record<JsonObject>();
+        for (const [deviceId, algorithm] of entries(byDevice)) {
+          if (typeof algorithm !== "string") throw errors.invalidParam("Algorithms are strings");
+          const key = keys.claim(userId, deviceId, algorithm);
+          if (!key) continue;
+          const one = record<unknown>();
+          one[key[0]] = key[1];
+          claimed[deviceId] = one;
+        }
+        if (Object.keys(claimed).length > 0) out[userId] = claimed;
       }
-      if (Object.keys(claimed).length > 0) out[userId] = claimed;
-    }
-    return { failures: {}, one_time_keys: out };
-  });
+      return { failures: {}, one_time_keys: out };
+    },
+    GUESTS,
+  );
 
-  router.add("GET", CLIENT_V3, "/keys/changes", (req) => {
-    const who = requester(req);
-    const from = req.query.get("from");
-    const to = req.query.get("to");
-    if (from === null) throw errors.missingParam("from");
-    if (to === null) throw errors.missingParam("to");
-    const since = streamOf(from);
-    const until = streamOf(to);
-    if (since === undefined || until === undefined) throw errors.invalidParam("Invalid stream token");
-    const shared = sharedUsers(ctx, who.userId);
-    const changed = ctx.accounts.deviceListChanges(since, until).filter((u) => shared.has(u));
-    return { changed, left: [] };
-  });
+  router.add(
+    "GET",
+    CLIENT_V3,
+    "/keys/changes",
+    (req) => {
+      const who = requester(req);
+      const from = req.query.get("from");
+      const to = req.query.get("to");
+      if (from === null) throw errors.missingParam("from");
+      if (to === null) throw errors.missingParam("to");
+      const since = streamOf(from);
+      const until = streamOf(to);
+      if (since === undefined || until === undefined) throw errors.invalidParam("Invalid stream token");
+      const shared = sharedUsers(ctx, who.userId);
+      const changed = ctx.accounts.deviceListChanges(since, until).filter((u) => shared.has(u));
+      return { changed, left: [] };
+    },
+    GUESTS,
+  );
 
   router.add("POST", CLIENT_V3, "/keys/signatures/upload", (req) => {
     const who = requester(req);

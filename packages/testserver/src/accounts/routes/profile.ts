@@ -108,18 +108,28 @@ export function registerProfileRoutes(router: Router, ctx: ServerContext): void 
     { auth: "optional" },
   );
 
-  router.add("PUT", PREFIXES, "/profile/:userId/:key", (req) => {
-    const user = target(req, true);
-    const key = req.params["key"] ?? "";
-    const body = objectBody(req);
-    if (!Object.prototype.hasOwnProperty.call(body, key)) throw errors.missingParam(key);
-    const value = body[key];
-    checkField(key, value);
-    const next = new Map(user.profile);
-    next.set(key, value);
-    commit(user, next);
-    return {};
-  });
+  router.add(
+    "PUT",
+    PREFIXES,
+    "/profile/:userId/:key",
+    (req) => {
+      const user = target(req, true);
+      const key = req.params["key"] ?? "";
+      // Guests may set their display name and avatar only (guest access module).
+      if (req.requester?.isGuest && key !== "displayname" && key !== "avatar_url") {
+        throw errors.guestAccessForbidden();
+      }
+      const body = objectBody(req);
+      if (!Object.prototype.hasOwnProperty.call(body, key)) throw errors.missingParam(key);
+      const value = body[key];
+      checkField(key, value);
+      const next = new Map(user.profile);
+      next.set(key, value);
+      commit(user, next);
+      return {};
+    },
+    { guests: true },
+  );
 
   router.add("DELETE", PREFIXES, "/profile/:userId/:key", (req) => {
     const user = target(req, true);
