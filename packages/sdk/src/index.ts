@@ -5,3 +5,5 @@ export * from "./http/types";
 export * from "./http";
 export * from "./store";
 export * from "./sync";
+export * as auth from "./auth";
+export * from "./models";
