@@ -1,0 +1,139 @@
+/**
+ * TokenRefresher: an HttpApi in front of the HTTP client that keeps the
+ * session's access token alive. Rules:
+ * - ahead of expiry (injected clock, `refreshAheadMs`), a request first waits
+ *   for a refresh;
+ * - one refresh at a time: every request that needs one waits on the same
+ *   POST /refresh (coalesced), however many there are;
+ * - a request answered M_UNKNOWN_TOKEN while a refresh token exists is
+ *   retried once with the refreshed token (or with a token another request
+ *   already refreshed meanwhile);
+ * - a refused refresh ends the session cleanly (Session.clear with
+ *   "refresh_failed"); a network failure does not (the next request tries
+ *   again);
+ * - M_UNKNOWN_TOKEN with soft_logout and nothing to refresh with is a soft
+ *   logout (local data kept); without soft_logout the session is cleared.
+ *
+ * Requests to other hosts (identity server: a `baseUrl` or `accessToken`
+ * override) and unauthenticated ones pass straight through.
+ */
+import { refresh as refreshRequest } from "../api/login";
+import { MatrixError } from "../http/errors";
+import type { HttpApi, RequestOptions } from "../http/types";
+import { AuthError } from "./errors";
+import type { Session } from "./session";
+
+/** SPEC §9: the refresh request's time-out. */
+export const REFRESH_TIMEOUT_MS = 300_000;
+/** Refresh this long before the access token expires. */
+export const DEFAULT_REFRESH_AHEAD_MS = 30_000;
+
+export interface TokenRefresherOptions {
+  /** The HTTP client of the homeserver (its own token getter is not used for authenticated calls). */
+  http: HttpApi;
+  session: Session;
+  /** Clock; defaults to Date.now. */
+  now?: () => number;
+  refreshAheadMs?: number;
+}
+
+function isUnknownToken(err: unknown): err is MatrixError {
+  return err instanceof MatrixError && err.errcode === "M_UNKNOWN_TOKEN";
+}
+
+export class TokenRefresher implements HttpApi {
+  private readonly http: HttpApi;
+  private readonly session: Session;
+  private readonly now: () => number;
+  private readonly aheadMs: number;
+  private inflight: Promise<void> | null = null;
+
+  constructor(options: TokenRefresherOptions) {
+    this.http = options.http;
+    this.session = options.session;
+    this.now = options.now ?? Date.now;
+    this.aheadMs = options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD_MS;
+  }
+
+  /** Whether the access token is due for a refresh by the clock. */
+  get due(): boolean {
+    const expiresAt = this.session.expiresAt;
+    return this.session.canRefresh && expiresAt !== undefined && expiresAt - this.now() <= this.aheadMs;
+  }
+
+  async request<T>(options: RequestOptions): Promise<T> {
+    if (
+      options.authenticated === false ||
+      options.accessToken !== undefined ||
+      options.baseUrl !== undefined
+    ) {
+      return this.http.request<T>(options);
+    }
+    if (this.due) await this.refresh();
+    const sent = this.session.getAccessToken();
+    try {
+      return await this.send<T>(options, sent);
+    } catch (err) {
+      if (!isUnknownToken(err)) throw err;
+      if (this.session.canRefresh) {
+        // Another request may have refreshed while this one was in flight.
+        if (this.session.getAccessToken() === sent) await this.refresh();
+        return this.send<T>(options, this.session.getAccessToken());
+      }
+      if (this.session.getAccessToken() === sent && sent !== undefined) {
+        if (err.softLogout) await this.session.softLogout();
+        else await this.session.clear("token_invalid", err);
+      }
+      throw err;
+    }
+  }
+
+  private send<T>(options: RequestOptions, token: string | undefined): Promise<T> {
+    if (token === undefined) {
+      return Promise.reject(new AuthError("NOT_SIGNED_IN", "No access token: sign in again"));
+    }
+    return this.http.request<T>({ ...options, accessToken: token });
+  }
+
+  /** Refreshes the access token now; concurrent callers share one POST /refresh. */
+  refresh(): Promise<void> {
+    this.inflight ??= this.doRefresh().finally(() => {
+      this.inflight = null;
+    });
+    return this.inflight;
+  }
+
+  private async doRefresh(): Promise<void> {
+    const refreshToken = this.session.getRefreshToken();
+    if (refreshToken === undefined) throw new AuthError("REFRESH_FAILED", "No refresh token");
+    let answer: unknown;
+    try {
+      answer = await refreshRequest(this.http, refreshToken, { timeoutMs: REFRESH_TIMEOUT_MS });
+    } catch (err) {
+      if (err instanceof MatrixError) {
+        // The server refused the refresh token: the session is over.
+        if (err.softLogout) await this.session.softLogout();
+        else await this.session.clear("refresh_failed", err);
+        throw new AuthError("REFRESH_FAILED", "The session could not be refreshed", { cause: err });
+      }
+      throw err; // network trouble: keep the session, a later request tries again
+    }
+    const body = answer as {
+      access_token?: unknown;
+      refresh_token?: unknown;
+      expires_in_ms?: unknown;
+    } | null;
+    if (typeof body?.access_token !== "string") {
+      const err = new AuthError("BAD_RESPONSE", "Invalid refresh response");
+      await this.session.clear("refresh_failed", err);
+      throw new AuthError("REFRESH_FAILED", "The session could not be refreshed", { cause: err });
+    }
+    await this.session.updateTokens({
+      accessToken: body.access_token,
+      ...(typeof body.refresh_token === "string" ? { refreshToken: body.refresh_token } : {}),
+      ...(typeof body.expires_in_ms === "number" && Number.isFinite(body.expires_in_ms)
+        ? { expiresInMs: body.expires_in_ms }
+        : {}),
+    });
+  }
+}
