@@ -29,6 +29,7 @@ import { LeftRoomsLoader } from "./left-rooms";
 import { MemberLoader } from "./members";
 import type { OobMemberState } from "./members";
 import { startPeeking } from "./peeking";
+import { SyncProcessor } from "./processor/SyncProcessor";
 import type { PeekSession } from "./peeking";
 import { nullPlatform } from "./platform";
 import type { PlatformAdapter } from "./platform";
@@ -45,6 +46,12 @@ export interface SyncProcessorLike {
   restore(): Promise<string | undefined>;
   /** Processes one sync response: persist, then emit. */
   handle: SyncBatchHandler;
+  /**
+   * Stages the current snapshot and saves it at once (stop, page hide). A
+   * processor that stages on every batch may leave it out; the store is
+   * force-saved either way.
+   */
+  flush?(): Promise<void>;
 }
 
 export interface SyncServiceOptions {
@@ -53,8 +60,12 @@ export interface SyncServiceOptions {
   store: Store;
   userId: string;
   guest?: boolean;
-  /** The processor, or a factory given the store actually used (guests: the MemoryStore). */
-  processor: SyncProcessorLike | ((store: Store) => SyncProcessorLike);
+  /**
+   * The processor, or a factory given the store actually used (guests: the
+   * MemoryStore). Defaults to a SyncProcessor over that store; pass a factory
+   * to keep a reference (the model layer subscribes to it).
+   */
+  processor?: SyncProcessorLike | ((store: Store) => SyncProcessorLike);
   /** Timeline events per room in the initial sync; defaults to 30 (SPEC §9). */
   initialSyncLimit?: number;
   /** Lazy-load members; defaults to true, always false for guests. */
@@ -76,7 +87,8 @@ export class SyncService {
   readonly store: Store;
   readonly guest: boolean;
   readonly members: MemberLoader;
-  private readonly processor: SyncProcessorLike;
+  /** The processing pipeline the loop hands batches to. */
+  readonly processor: SyncProcessorLike;
   private readonly cacheOptions: CacheOptions;
   private readonly filters: SyncFilterManager;
   private readonly transport: HttpSyncTransport;
@@ -96,8 +108,9 @@ export class SyncService {
     this.guest = options.guest ?? false;
     this.store = this.guest ? new MemoryStore() : options.store;
     this.logger = options.logger ?? console;
-    this.processor =
-      typeof options.processor === "function" ? options.processor(this.store) : options.processor;
+    const processor =
+      options.processor ?? ((store: Store) => new SyncProcessor({ store, logger: this.logger }));
+    this.processor = typeof processor === "function" ? processor(this.store) : processor;
     const lazyLoadMembers = !this.guest && (options.lazyLoadMembers ?? true);
     const initialSyncLimit = options.initialSyncLimit ?? DEFAULT_INITIAL_SYNC_LIMIT;
     const filter = buildSyncFilter({ guest: this.guest, lazyLoadMembers, initialSyncLimit });
@@ -183,7 +196,7 @@ export class SyncService {
     const loop = this.loop;
     await loop?.stop();
     this.endSubscriptions();
-    await this.store.save(true);
+    await this.forceSave();
   }
 
   /** Deletes everything the store holds; only while stopped. */
@@ -193,8 +206,9 @@ export class SyncService {
     this.members.reset();
   }
 
-  /** Persists staged data now (e.g. before the page goes away). */
+  /** Persists the snapshot and all staged data now (stop, page hide). */
   async forceSave(): Promise<void> {
+    if (this.processor.flush) await this.processor.flush();
     await this.store.save(true);
   }
 
@@ -332,6 +346,6 @@ export class SyncService {
   }
 
   private saveInBackground(): void {
-    this.store.save(true).catch((error: unknown) => this.logger.error("Saving the store failed", error));
+    this.forceSave().catch((error: unknown) => this.logger.error("Saving the store failed", error));
   }
 }
