@@ -202,6 +202,8 @@ export class IndexedDbStore implements Store {
 async function withFactory<T>(factory: object, fn: () => Promise<T>): Promise<T> {
   const g = globalThis as { indexedDB?: object };
   const previous = g.indexedDB;
+  // A browser's window.indexedDB is a read-only getter: assigning it throws in a module, so only swap a different factory.
+  if (previous === factory) return fn();
   g.indexedDB = factory;
   try {
     return await fn();
