@@ -9,7 +9,7 @@ import type { JsonObject, StoredEvent } from "../core/events";
 import type { Room } from "./room";
 import { relatesTo } from "./room";
 import { redactContent } from "./versions";
-import { canSee } from "./visibility";
+import { canSee, membershipAtEvent } from "./visibility";
 
 export interface Viewer {
   userId: string;
@@ -50,6 +50,9 @@ export function formatEvent(
   if (ev.txn && ev.txn.userId === viewer.userId && ev.txn.deviceId === viewer.deviceId) {
     unsigned["transaction_id"] = ev.txn.txnId;
   }
+  unsigned["membership"] = membershipAtEvent(room, viewer.userId, ev) ?? "leave";
+  const replaced = room.replaces.get(ev.event_id);
+  if (replaced !== undefined) unsigned["replaces_state"] = replaced;
   if (ev.state_key !== undefined && ev.prevContent !== undefined) {
     unsigned["prev_content"] = ev.prevContent;
     if (ev.prevSender !== undefined) unsigned["prev_sender"] = ev.prevSender;

@@ -21,6 +21,8 @@ export class Room {
   readonly stateEvents: StoredEvent[] = [];
   /** State events per (type, key) in order: fast lookups of state at a point for membership and visibility checks. */
   readonly history = new Map<string, StoredEvent[]>();
+  /** State event id -> the state event it replaced (unsigned.replaces_state). */
+  readonly replaces = new Map<string, string>();
   /** Children by parent event id, from content["m.relates_to"]. */
   readonly children = new Map<string, StoredEvent[]>();
   /** Idempotency: txn key -> event id. */
@@ -45,6 +47,7 @@ export class Room {
       if (prev) {
         event.prevContent = prev.content;
         event.prevSender = prev.sender;
+        this.replaces.set(event.event_id, prev.event_id);
       }
       this.state.set(key, event);
       this.stateEvents.push(event);

@@ -7,7 +7,8 @@
 import type { StoredEvent } from "../core/events";
 import type { Room } from "./room";
 
-function membershipAt(room: Room, userId: string, ev: StoredEvent): string | undefined {
+/** The user's membership at an event, including the event's own change (unsigned.membership). */
+export function membershipAtEvent(room: Room, userId: string, ev: StoredEvent): string | undefined {
   // The user's own membership event counts with its new membership.
   if (ev.type === "m.room.member" && ev.state_key === userId) {
     const m = ev.content["membership"];
@@ -43,7 +44,7 @@ function departure(room: Room, userId: string): number | undefined {
 export function canSee(room: Room, userId: string, ev: StoredEvent): boolean {
   const visibility = visibilityAt(room, ev);
   if (visibility === "world_readable") return true;
-  const atEvent = membershipAt(room, userId, ev);
+  const atEvent = membershipAtEvent(room, userId, ev);
   if (atEvent === "join") return true;
   const current = room.state.get(`m.room.member\u0000${userId}`)?.content["membership"];
   if (visibility === "invited" && atEvent === "invite") return true;

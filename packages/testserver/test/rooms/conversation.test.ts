@@ -125,6 +125,15 @@ describe("a conversation between two users", () => {
     expect((relations["m.thread"] as Obj)["current_user_participated"]).toBe(true);
     expect(((relations["m.thread"] as Obj)["latest_event"] as Obj)["event_id"]).toBe(inThread);
     expect((relations["m.replace"] as Obj)["event_id"]).toBe(edit);
+    // unsigned.membership: bob was only invited when the room was made, joined when alice said hello.
+    expect((root["unsigned"] as Obj)["membership"]).toBe("join");
+    const states = (await api(server, bob, "GET", `${V3}/rooms/${r(roomId)}/state`)).body["list"] as Obj[];
+    const create = states.find((x) => x["type"] === "m.room.create") as Obj;
+    expect((create["unsigned"] as Obj)["membership"]).toBe("leave");
+    const topic = states.find((x) => x["type"] === "m.room.topic") as Obj;
+    expect((topic["unsigned"] as Obj)["replaces_state"]).toBeUndefined();
+    const plNow = states.find((x) => x["type"] === "m.room.power_levels") as Obj;
+    expect(typeof (plNow["unsigned"] as Obj)["replaces_state"]).toBe("string");
   });
 });
 
