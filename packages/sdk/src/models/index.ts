@@ -12,3 +12,5 @@ export { CREATOR_LEVEL_WITHOUT_EVENT, POWER_LEVEL_DEFAULTS, parseLevel } from ".
 export type { ParsedPowerLevels } from "./power-levels-content";
 export * from "./redaction";
 export * from "./event-status";
+export * from "./relations";
+export * from "./replies";
