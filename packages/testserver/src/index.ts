@@ -8,3 +8,4 @@ export type { TestServerOptions } from "./core/config";
 export { ManualClock, systemClock } from "./core/clock";
 export type { Clock } from "./core/clock";
 export type { FaultRule } from "./http/faults";
+export * from "./identity";
