@@ -209,4 +209,31 @@ describe("SyncProcessor", () => {
     expect(broken.logger.lines).toContain("Sync: discarding the stored sync snapshot");
     expect(broken.batches).toEqual([]);
   });
+
+  it("flush forces a save of the latest snapshot (page hide), even inside the throttle", async () => {
+    const { store, processor } = setup();
+    await processor.process(sync("s1", [message("a")]));
+    await processor.process(sync("s2", [message("b")]), { since: "s1" });
+    expect((await store.getSync())?.nextBatch).toBe("s1");
+    await processor.flush();
+    expect(store.log.slice(-2)).toEqual(["setSync s2", "save true"]);
+    expect((await store.getSync())?.nextBatch).toBe("s2");
+  });
+
+  it("runs the restored snapshot through the decrypt hook too", async () => {
+    const store = new ControlledStore();
+    const first = setup(store);
+    await first.processor.process(
+      sync("s1", [message("x", { type: "m.room.encrypted", content: { c: 1 } })]),
+    );
+    const seenByHook: string[] = [];
+    const second = setup(store, (batch) => {
+      for (const room of batch.rooms.join.values())
+        seenByHook.push(...room.timeline.events.map((e) => e.type));
+      return Promise.resolve(batch);
+    });
+    await second.processor.restore();
+    expect(seenByHook).toEqual(["m.room.encrypted"]);
+    expect(second.batches[0]?.fromCache).toBe(true);
+  });
 });
