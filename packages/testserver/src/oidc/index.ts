@@ -11,3 +11,5 @@ export { deviceIdFromScope } from "./interactions";
 export type { OidcAccountSource } from "./interactions";
 export { startOidcTestbed } from "./testbed";
 export type { OidcTestbed } from "./testbed";
+export { startMisbehavingProvider } from "./misbehaving";
+export type { Misbehaviour, MisbehavingProvider } from "./misbehaving";
