@@ -14,3 +14,5 @@ export * from "./redaction";
 export * from "./event-status";
 export * from "./relations";
 export * from "./replies";
+export * from "./room-name";
+export * from "./direct";

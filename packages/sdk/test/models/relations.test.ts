@@ -33,7 +33,7 @@ function ev(
     origin_server_ts: 1,
     content,
     ...extra,
-  } as ClientEventWithoutRoomId;
+  };
 }
 function edit(
   id: string,
