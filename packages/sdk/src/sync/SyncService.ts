@@ -308,6 +308,8 @@ export class SyncService {
         pageHide: () => this.saveInBackground(),
       }),
     );
+    // A new run has no answer yet (not "stopped" from the previous one).
+    this.stateValue.set(null);
     this.runningValue.set(true);
     loop.start();
     this.capabilitiesService.start();

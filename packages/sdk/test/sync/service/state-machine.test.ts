@@ -124,6 +124,34 @@ describe("sync state machine over HTTP", () => {
     expect(path(states.slice(before))).toEqual(["reconnecting", "error", "catchup", "syncing"]);
   });
 
+  it("goes from catchup back to error when the catch-up sync fails too", async () => {
+    const { svc, states } = setup();
+    await svc.start();
+    await waitFor(() => states.includes("syncing"));
+    const before = states.length;
+    server.faults.add({ path: "/sync", status: 500, times: 4 });
+    await waitFor(() => states.slice(before).includes("syncing"), 5_000, "recovery");
+    expect(path(states.slice(before))).toEqual([
+      "reconnecting",
+      "error",
+      "catchup",
+      "error",
+      "catchup",
+      "syncing",
+    ]);
+  });
+
+  it("reaches prepared after a failed first sync, continuing to retry from no token", async () => {
+    server.faults.add({ path: "/sync", status: 502, times: 1 });
+    const { svc, states, http } = setup();
+    await svc.start();
+    await waitFor(() => states.includes("prepared"), 5_000, "prepared");
+    expect(path(states)).toEqual(["reconnecting", "prepared"]);
+    const syncs = http.requests.filter((r) => r.path === "/sync");
+    expect(syncs[0]?.query).not.toHaveProperty("since");
+    expect(syncs[1]?.query).not.toHaveProperty("since");
+  });
+
   it("counts a 429 as a failure (no hidden retry) and recovers", async () => {
     const { svc, states } = setup();
     await svc.start();
