@@ -20,8 +20,11 @@ import { CLIENTS, formatTable, machine, summarise, writeResults } from "./report
 import type { ClientName, SizeSummary } from "./report";
 import { startBenchServer } from "./server";
 
-/** A child that has not answered by then is stuck; kill it rather than hang the run. */
-const CHILD_TIMEOUT_MS = 240_000;
+/**
+ * A child that has not answered by then is stuck; kill it rather than hang the
+ * run. Generous: js-sdk needs minutes at 3,000 rooms on a loaded machine.
+ */
+const CHILD_TIMEOUT_MS = 900_000;
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PRELOAD = fileURLToPath(new URL("./preload.ts", import.meta.url));
 const ENTRY: Record<ClientName, string> = {
