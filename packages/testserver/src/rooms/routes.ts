@@ -8,6 +8,7 @@ import { registerCreateRoomRoutes } from "./routes/create-room";
 import { registerDirectoryRoutes } from "./routes/directory";
 import { registerLookupRoutes } from "./routes/lookup";
 import { registerMembershipRoutes } from "./routes/membership";
+import { registerMutualRoomsRoutes } from "./routes/mutual-rooms";
 import { registerReadRoutes } from "./routes/read";
 import { registerRelationsRoutes } from "./routes/relations";
 import { registerSearchRoutes } from "./routes/search";
@@ -25,5 +26,6 @@ export function registerRoomsRoutes(router: Router, ctx: ServerContext): void {
   registerSearchRoutes(router, ctx);
   registerDirectoryRoutes(router, ctx);
   registerSpaceRoutes(router, ctx);
+  registerMutualRoomsRoutes(router, ctx);
   registerSyncRoutes(router, ctx);
 }

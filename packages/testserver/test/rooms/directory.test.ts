@@ -265,3 +265,35 @@ describe("spaces and summaries", () => {
     );
   });
 });
+
+describe("mutual rooms", () => {
+  it("lists rooms both users are joined to, on the v1 and unstable paths", async () => {
+    const shared = await createRoom(alice, { preset: "public_chat" });
+    await api(server, bob, "POST", `${V3}/join/${e(shared)}`, {});
+    const invitedOnly = await createRoom(alice, { invite: [bob.userId] });
+    const res = await api(server, alice, "GET", `${V1}/mutual_rooms?user_id=${e(bob.userId)}`);
+    expect(res.status).toBe(200);
+    expect(res.body["joined"]).toContain(shared);
+    expect(res.body["joined"]).not.toContain(invitedOnly);
+    expect(res.body["count"]).toBe((res.body["joined"] as string[]).length);
+    const unstable = await api(
+      server,
+      bob,
+      "GET",
+      `/_matrix/client/unstable/uk.half-shot.msc2666/user/mutual_rooms?user_id=${e(alice.userId)}`,
+    );
+    expect((unstable.body["joined"] as string[]).sort()).toEqual((res.body["joined"] as string[]).sort());
+    expect(
+      (await api(server, alice, "GET", `${V1}/mutual_rooms?user_id=${e(alice.userId)}`)).body["errcode"],
+    ).toBe("M_INVALID_PARAM");
+    expect(
+      (await api(server, alice, "GET", `${V1}/mutual_rooms?user_id=${e(bob.userId)}&from=zz`)).body[
+        "errcode"
+      ],
+    ).toBe("M_INVALID_PARAM");
+    expect(
+      (await api(server, alice, "GET", `${V1}/mutual_rooms?user_id=${e("@nobody:" + server.serverName)}`))
+        .body,
+    ).toEqual({ joined: [], count: 0 });
+  });
+});
