@@ -83,6 +83,12 @@ export class Session {
     this.now = options.now ?? Date.now;
   }
 
+  /** Emits the state derived from the data, unless it is the same as now (a refresh is no news). */
+  private publish(): void {
+    const next = stateOf(this.data);
+    if (JSON.stringify(next) !== JSON.stringify(this.stateValue.getSnapshot())) this.stateValue.set(next);
+  }
+
   /** Loads the stored session (if any) from `storage`. */
   static async restore(storage: SessionStorage, options: SessionOptions = {}): Promise<Session> {
     return new Session(storage, await storage.load(), options);
@@ -145,7 +151,7 @@ export class Session {
     }
     await this.storage.save(next);
     this.data = next;
-    this.stateValue.set(stateOf(this.data));
+    this.publish();
   }
 
   /** Replaces the tokens after a refresh. */
@@ -157,7 +163,7 @@ export class Session {
     else delete next.expiresAt;
     await this.storage.save(next);
     this.data = next;
-    this.stateValue.set(stateOf(this.data));
+    this.publish();
   }
 
   /**
@@ -173,7 +179,7 @@ export class Session {
     delete next.expiresAt;
     await this.storage.save(next);
     this.data = next;
-    this.stateValue.set(stateOf(this.data));
+    this.publish();
   }
 
   /** Ends the session: tokens and stored session removed, state signed_out with `reason`. */
