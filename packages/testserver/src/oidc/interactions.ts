@@ -74,12 +74,12 @@ function consentForm(uid: string, clientId: string, scope: string): string {
 
 /**
  * Handles /interaction/:uid[/login|/confirm|/abort]. `onGrant` hears each
- * grant made with the scope string that was asked for.
+ * grant made, with the authorization request's parameters.
  */
 export async function handleInteraction(
   provider: Provider,
   accounts: () => OidcAccountSource | undefined,
-  onGrant: (grantId: string, requestedScope: string) => void,
+  onGrant: (grantId: string, params: Record<string, unknown>) => void,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -136,7 +136,7 @@ export async function handleInteraction(
     const missingClaims = missing["missingOIDCClaims"];
     if (Array.isArray(missingClaims)) grant.addOIDCClaims(missingClaims.filter((c) => typeof c === "string"));
     const grantId = await grant.save();
-    onGrant(grantId, scope);
+    onGrant(grantId, details.params);
     await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
     return;
   }

@@ -125,8 +125,24 @@ export async function startOidcProvider(options: OidcProviderOptions = {}): Prom
     },
   };
   const provider = new Provider(issuer, configuration);
-  const onGrant = (grantId: string, scope: string): void => {
-    const deviceId = deviceIdFromScope(scope);
+  // oidc-provider drops scopes it does not know (the device scope) from the request's params before
+  // the consent page sees them: keep each authorization request's raw scope, keyed by what the
+  // interaction still carries (client, state, nonce).
+  const rawScopes = new Map<string, string>();
+  const requestKey = (params: Record<string, unknown>): string =>
+    JSON.stringify([params["client_id"], params["state"], params["nonce"]]);
+  provider.use(async (ctx, next) => {
+    if (ctx.path === "/auth" && typeof ctx.query["scope"] === "string") {
+      rawScopes.set(requestKey(ctx.query), ctx.query["scope"]);
+      // Abandoned sign-ins must not grow the map without bound.
+      if (rawScopes.size > 1000) rawScopes.delete(rawScopes.keys().next().value ?? "");
+    }
+    await next();
+  });
+  const onGrant = (grantId: string, params: Record<string, unknown>): void => {
+    const key = requestKey(params);
+    const deviceId = deviceIdFromScope(rawScopes.get(key));
+    rawScopes.delete(key);
     if (deviceId !== undefined) grantDevices.set(grantId, deviceId);
   };
   // Koa's callback accepts http/1 and http/2 requests; this server is http/1 only.
