@@ -14,6 +14,7 @@ export default defineConfig({
           include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "bench/**/*.test.ts"],
           exclude: ["**/*.browser.test.ts", "**/node_modules/**"],
           environment: "node",
+          setupFiles: ["packages/testserver/src/testing/vitest-setup.ts"],
           testTimeout: 20_000,
           hookTimeout: 20_000,
         },

@@ -21,6 +21,7 @@ import { tooDeep } from "./http/json-depth";
 import { Router } from "./http/router";
 import type { HandlerRequest, HandlerResponse } from "./http/types";
 import { registerAllRoutes } from "./routes";
+import { createResponseValidator } from "./spec/exchange";
 
 const DEFAULT_JSON_LIMIT = 10 * 1024 * 1024;
 
@@ -58,7 +59,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   registerAllRoutes(router, ctx);
   const faults = new FaultInjector();
   const validationErrors: string[] = [];
-  let validator: ExchangeValidator | undefined;
+  // In test mode every response is checked against the official definitions.
+  let validator: ExchangeValidator | undefined = config.validate ? createResponseValidator() : undefined;
   const sockets = new Set<Socket>();
 
   const server = createServer((req, res) => {
@@ -191,7 +193,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   baseUrl = `http://127.0.0.1:${port}`;
   server.unref();
 
-  return {
+  const serverHandle: TestServerHandle = {
     url: baseUrl,
     port,
     serverName: config.serverName,
@@ -206,10 +208,31 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     stop: () =>
       new Promise<void>((resolve) => {
+        liveServers.delete(serverHandle);
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
   };
+  liveServers.add(serverHandle);
+  return serverHandle;
+}
+
+/** Servers started in this process and not stopped, for the test-mode mismatch check. */
+const liveServers = new Set<TestServerHandle>();
+const reported = new WeakMap<TestServerHandle, number>();
+
+/**
+ * Spec mismatches recorded by any live server since the last call. The
+ * Vitest setup file calls it after each test and fails the test on any.
+ */
+export function takeNewValidationErrors(): string[] {
+  const out: string[] = [];
+  for (const handle of liveServers) {
+    const seen = reported.get(handle) ?? 0;
+    out.push(...handle.validationErrors.slice(seen));
+    reported.set(handle, handle.validationErrors.length);
+  }
+  return out;
 }
 
 function isHandlerResponse(value: object): value is HandlerResponse {
