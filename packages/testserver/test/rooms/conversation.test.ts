@@ -192,6 +192,14 @@ describe("relations and threads", () => {
     );
     expect((recursive.body["chunk"] as Obj[]).map((e) => e["event_id"])).toContain(nested);
     expect(recursive.body["recursion_depth"]).toBe(3);
+    await api(server, alice, "PUT", `${V3}/rooms/${r(roomId)}/redact/${encodeURIComponent(react)}/rr`, {});
+    const afterRedaction = await api(
+      server,
+      alice,
+      "GET",
+      `${V1}/rooms/${r(roomId)}/relations/${encodeURIComponent(root)}/m.annotation`,
+    );
+    expect(afterRedaction.body["chunk"]).toEqual([]);
     const missing = await api(server, alice, "GET", `${V1}/rooms/${r(roomId)}/relations/$nope`);
     expect(missing.status).toBe(404);
   });

@@ -39,6 +39,8 @@ function related(room: Room, rootId: string, relType: string | undefined, depth:
     const next: string[] = [];
     for (const id of frontier) {
       for (const child of room.children.get(id) ?? []) {
+        // A redaction strips m.relates_to, so a redacted child no longer relates (as Synapse).
+        if (child.redactedBy) continue;
         if (relType !== undefined && relatesTo(child.content)?.relType !== relType) continue;
         if (out.has(child.event_id)) continue;
         out.add(child.event_id);
