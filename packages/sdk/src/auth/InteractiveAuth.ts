@@ -76,6 +76,8 @@ export interface InteractiveAuthOptions<T> {
   /** A phone number the user gave (only narrows flow choice; msisdn stages are unsupported). */
   phoneNumber?: string;
   random?: RandomFn;
+  /** Reuse this client secret (an email session validated before the run, e.g. a password reset). */
+  clientSecret?: string;
   /** How often one stage may fail before giving up; default 3. */
   maxAttempts?: number;
 }
@@ -96,7 +98,7 @@ export class InteractiveAuth<T> {
   private readonly failures = new Map<string, number>();
 
   constructor(private readonly options: InteractiveAuthOptions<T>) {
-    this.clientSecret = generateClientSecret(options.random);
+    this.clientSecret = options.clientSecret ?? generateClientSecret(options.random);
   }
 
   /** The stages this run can complete, given the options and callbacks. */

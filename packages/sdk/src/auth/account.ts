@@ -9,6 +9,7 @@
  */
 import * as account from "../api/account";
 import { getCapabilities } from "../api/capabilities";
+import { uploadCrossSigningKeys } from "../api/keys";
 import * as push from "../api/push";
 import type {
   EmailTokenRequest,
@@ -19,6 +20,7 @@ import type {
   WhoamiResponse,
 } from "../api/types/account";
 import type { AuthDict } from "../api/types/auth";
+import type { UploadCrossSigningKeysRequest } from "../api/types/keys";
 import type { Pusher, SetPusherRequest } from "../api/types/push";
 import type { HttpApi } from "../http/types";
 import { runInteractiveAuth } from "./InteractiveAuth";
@@ -198,6 +200,19 @@ export class AccountService {
       address,
       ...(idServer !== undefined ? { id_server: idServer } : {}),
     });
+  }
+
+  /**
+   * POST /keys/device_signing/upload through interactive auth (the first
+   * upload may need none; replacing keys does).
+   */
+  uploadCrossSigningKeys(
+    keys: Omit<UploadCrossSigningKeysRequest, "auth">,
+    callbacks?: UiaCallbacks,
+  ): Promise<void> {
+    return this.withAuth(async (auth) => {
+      await uploadCrossSigningKeys(this.http, { ...keys, ...(auth !== undefined ? { auth } : {}) });
+    }, callbacks);
   }
 
   /** GET /pushers */

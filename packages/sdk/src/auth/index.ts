@@ -12,6 +12,7 @@ export * from "./InteractiveAuth";
 export * from "./login";
 export * from "./register";
 export * from "./threepid";
+export * from "./password-reset";
 export * from "./account";
 export * from "./devices";
 export * from "./admin";
