@@ -17,7 +17,7 @@ import type { LeftRoom, SetPresence } from "../api/types/sync";
 import type { MatrixError } from "../http/errors";
 import type { HttpApi } from "../http/types";
 import { MemoryStore } from "../store/MemoryStore";
-import type { JsonObject, Store } from "../store/Store";
+import type { JsonObject, Store, ToDeviceBatch } from "../store/Store";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import { CapabilitiesService } from "./capabilities";
@@ -326,11 +326,26 @@ export class SyncService {
       stored !== null ? isCompatible(stored, this.cacheOptions) : (await this.store.getSync()) === null;
     if (!compatible) {
       this.logger.info("Stored client options differ from this run's; discarding the cached sync");
-      await this.store.deleteAllData();
-      this.members.reset();
+      await this.discardCache();
     }
     const filterId = compatible ? storedFilterId(stored) : undefined;
     await this.store.storeClientOptions(toStoredOptions(this.cacheOptions, filterId));
+  }
+
+  /**
+   * Deletes the cache but keeps the to-device queue: queued batches are
+   * messages still to send (room keys), not cached server data.
+   */
+  private async discardCache(): Promise<void> {
+    const queued: ToDeviceBatch[] = [];
+    for (let batch = await this.store.nextToDevice(); batch; batch = await this.store.nextToDevice()) {
+      if (batch.id === undefined) break;
+      queued.push(batch);
+      await this.store.removeToDevice(batch.id);
+    }
+    await this.store.deleteAllData();
+    this.members.reset();
+    if (queued.length > 0) await this.store.queueToDevice(queued.map(({ id: _id, ...batch }) => batch));
   }
 
   private onUnknownToken(softLogout: boolean, error: MatrixError): void {

@@ -13,7 +13,7 @@
 import { stateAfterFlavour, sync } from "../api/sync";
 import type { SetPresence, SyncResponse } from "../api/types/sync";
 import { getVersions } from "../api/versions";
-import { ResponseFormatError } from "../http/errors";
+import { MatrixError, ResponseFormatError } from "../http/errors";
 import type { HttpApi } from "../http/types";
 import { isUnknownFilterError } from "./filters";
 import type { SyncLogger, SyncRequest, SyncTransport } from "./SyncLoop";
@@ -111,13 +111,18 @@ export class HttpSyncTransport implements SyncTransport {
     return response as SyncResponse;
   }
 
-  /** Reads the versions document once; a failure leaves the flag off and tries again next sync. */
+  /**
+   * Reads the versions document once. No answer leaves the flag off and
+   * tries again next sync; an error answer means the server has no usable
+   * document, so the flag stays off without asking again.
+   */
   private async detect(signal: AbortSignal): Promise<void> {
     try {
       this.learn(await getVersions(this.http, { signal }));
     } catch (error) {
       if (signal.aborted) throw error;
-      this.logger.info("Could not read /versions; syncing without state_after for now", error);
+      if (error instanceof MatrixError) this.detected = true;
+      this.logger.info("Could not read /versions; syncing without state_after", error);
     }
   }
 

@@ -153,6 +153,29 @@ describe("client options", () => {
     expect(after?.["filterId"]).not.toBe(filterBefore);
   });
 
+  it("keeps the queued to-device batches (messages still to send) when it discards the cache", async () => {
+    const store = new MemoryStore();
+    await syncOnceAndStop(store, { initialSyncLimit: 30 });
+    await store.queueToDevice([
+      {
+        txnId: "t1",
+        eventType: "m.room_key",
+        messages: [{ userId: "@b:x", deviceId: "D1", payload: { a: 1 } }],
+      },
+      {
+        txnId: "t2",
+        eventType: "m.room_key",
+        messages: [{ userId: "@c:x", deviceId: "D2", payload: { b: 2 } }],
+      },
+    ]);
+    const { svc } = make(store, { initialSyncLimit: 20 });
+    await svc.start();
+    const first = await store.nextToDevice();
+    expect(first?.txnId).toBe("t1");
+    await store.removeToDevice(first?.id ?? -1);
+    expect((await store.nextToDevice())?.messages[0]?.payload).toEqual({ b: 2 });
+  });
+
   it("keeps the cache when the options are the same", async () => {
     const store = new MemoryStore();
     await syncOnceAndStop(store, { lazyLoadMembers: false });

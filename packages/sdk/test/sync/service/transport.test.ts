@@ -78,6 +78,24 @@ describe("HttpSyncTransport", () => {
     expect(transport.stateAfter).toBe("unstable");
   });
 
+  it("does not ask /versions again after an error answer (only after no answer)", async () => {
+    server.faults.add({ path: "/_matrix/client/versions", status: 404, times: 1 });
+    const http = recording(clientFor(server, alice));
+    const transport = new HttpSyncTransport({ http, logger: quietLogger() });
+    const first = await transport.sync(request());
+    await transport.sync(request(first.next_batch));
+    expect(http.requests.filter((r) => r.path === "/_matrix/client/versions")).toHaveLength(1);
+    expect(transport.stateAfter).toBeUndefined();
+
+    server.faults.add({ path: "/_matrix/client/versions", drop: true, times: 1 });
+    const retrying = recording(clientFor(server, alice));
+    const again = new HttpSyncTransport({ http: retrying, logger: quietLogger() });
+    const answer = await again.sync(request());
+    await again.sync(request(answer.next_batch));
+    expect(retrying.requests.filter((r) => r.path === "/_matrix/client/versions")).toHaveLength(2);
+    expect(again.stateAfter).toBe("unstable");
+  });
+
   it("uses the filter id and, when the server no longer knows it, creates a new one and sends once more", async () => {
     const http = recording(clientFor(server, alice));
     const filterIds = ["999", "0"];
