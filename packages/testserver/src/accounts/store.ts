@@ -60,7 +60,15 @@ export type LoginResult = IssuedTokens & {
   device_id: string;
 };
 
+/**
+ * Resolves an access token this server did not issue (the test OpenID
+ * provider's, src/oidc) to its user and device, or undefined.
+ */
+export type ExternalTokenVerifier = (token: string) => { userId: string; deviceId: string } | undefined;
+
 export class AccountStore {
+  /** Accepts access tokens issued elsewhere (OIDC sign-in); unset, only ours are. */
+  externalTokenVerifier: ExternalTokenVerifier | undefined;
   readonly tokens: TokenStore;
   readonly keys: KeyStore;
   readonly toDevice: ToDeviceStore;
@@ -88,10 +96,26 @@ export class AccountStore {
    */
   authenticate(token: string): Requester | "expired" | undefined {
     const entry = this.tokens.lookup(token);
-    if (entry === undefined || entry === "expired") return entry;
+    if (entry === undefined) return this.authenticateExternal(token);
+    if (entry === "expired") return entry;
     const device = this.devices.get(entry.userId)?.get(entry.deviceId);
     if (device) device.lastSeenTs = this.ctx.clock.now();
     return { userId: entry.userId, deviceId: entry.deviceId, accessToken: token, isGuest: entry.isGuest };
+  }
+
+  /** A token from the external verifier, for a registered user; its device is created on first use. */
+  private authenticateExternal(token: string): Requester | undefined {
+    const owner = this.externalTokenVerifier?.(token);
+    if (!owner || !this.userExists(owner.userId)) return undefined;
+    if (!this.device(owner.userId, owner.deviceId)) {
+      const byUser = this.devices.get(owner.userId) ?? new Map<string, DeviceRecord>();
+      this.devices.set(owner.userId, byUser);
+      byUser.set(owner.deviceId, { ...owner, lastSeenTs: 0, lastSeenIp: "127.0.0.1" });
+      this.keys.markChanged(owner.userId);
+    }
+    const device = this.device(owner.userId, owner.deviceId);
+    if (device) device.lastSeenTs = this.ctx.clock.now();
+    return { ...owner, accessToken: token, isGuest: false };
   }
 
   /** Contract. Whether the user is registered (and not deactivated). */

@@ -33,6 +33,7 @@ export async function startOidcTestbed(
   }
   const accounts = homeserver.ctx.accounts;
   provider.setAccounts(accounts);
+  accounts.externalTokenVerifier = (token) => provider.verifyAccessToken(token);
   return {
     homeserver,
     provider,

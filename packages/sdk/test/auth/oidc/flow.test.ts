@@ -9,6 +9,9 @@
 import { startOidcTestbed, driveProviderLogin } from "@lattice/testserver/oidc";
 import type { OidcTestbed } from "@lattice/testserver/oidc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { whoami } from "../../../src/api/account";
+import { getDevices } from "../../../src/api/devices";
+import { MatrixError } from "../../../src/http/errors";
 import { createHttpClient } from "../../../src/http/client";
 import {
   completeAuthorization,
@@ -23,6 +26,51 @@ import {
 import type { ValidatedIssuerMetadata } from "../../../src/auth/oidc";
 
 const REDIRECT_URI = "http://127.0.0.1:9/callback";
+
+describe("OIDC sign-in against a provider that only knows the unstable scopes", () => {
+  let bed: OidcTestbed;
+
+  beforeAll(async () => {
+    bed = await startOidcTestbed({ provider: { advertiseStableScopes: false } });
+    bed.createUser("bob", "hunter2");
+  });
+
+  afterAll(async () => {
+    await bed.stop();
+  });
+
+  it("asks for the MSC2967 scopes, and the homeserver accepts the token", async () => {
+    const http = createHttpClient({ baseUrl: bed.homeserver.url, retry: false });
+    const { metadata } = await discoverOidc(http);
+    const clientId = await registerClient(metadata, {
+      clientName: "Lattice test",
+      clientUri: "http://127.0.0.1:9/",
+      redirectUris: [REDIRECT_URI],
+      applicationType: "native",
+    });
+    const storage = new MemorySignInStateStorage();
+    const request = await startAuthorization({
+      metadata,
+      clientId,
+      homeserverUrl: bed.homeserver.url,
+      redirectUri: REDIRECT_URI,
+      storage,
+    });
+    expect(request.scope).toContain(`urn:matrix:org.matrix.msc2967.client:device:${request.deviceId}`);
+    const callback = await driveProviderLogin(request.url, {
+      username: "bob",
+      password: "hunter2",
+      redirectUri: REDIRECT_URI,
+    });
+    const result = await completeAuthorization({ metadata, storage, callback });
+    const hs = createHttpClient({
+      baseUrl: bed.homeserver.url,
+      accessToken: result.tokens.access_token,
+      retry: false,
+    });
+    expect(await whoami(hs)).toMatchObject({ user_id: "@bob:localhost", device_id: request.deviceId });
+  });
+});
 
 describe("OIDC sign-in against oidc-provider", () => {
   let bed: OidcTestbed;
@@ -79,6 +127,15 @@ describe("OIDC sign-in against oidc-provider", () => {
     expect(result.idTokenClaims.sub).toBe(userId);
     expect(result.idTokenClaims.aud).toBe(clientId);
 
+    // The homeserver accepts the provider's access token, for the device the scope named.
+    const hs = createHttpClient({
+      baseUrl: bed.homeserver.url,
+      accessToken: result.tokens.access_token,
+      retry: false,
+    });
+    expect(await whoami(hs)).toMatchObject({ user_id: userId, device_id: request.deviceId });
+    expect((await getDevices(hs)).devices?.map((d) => d.device_id)).toContain(request.deviceId);
+
     const info = await getUserInfo({ metadata, clientId }, result.tokens.access_token, userId);
     expect(info.sub).toBe(userId);
 
@@ -89,6 +146,13 @@ describe("OIDC sign-in against oidc-provider", () => {
     });
     expect(refreshed.tokens.access_token).not.toBe(result.tokens.access_token);
 
+    const hsRefreshed = createHttpClient({
+      baseUrl: bed.homeserver.url,
+      accessToken: refreshed.tokens.access_token,
+      retry: false,
+    });
+    expect(await whoami(hsRefreshed)).toMatchObject({ user_id: userId, device_id: request.deviceId });
+
     await revokeSession(
       { metadata, clientId },
       { accessToken: refreshed.tokens.access_token, refreshToken: refreshed.tokens.refresh_token },
@@ -96,5 +160,14 @@ describe("OIDC sign-in against oidc-provider", () => {
     await expect(
       refreshAccessToken({ metadata, clientId, refreshToken: refreshed.tokens.refresh_token }),
     ).rejects.toMatchObject({ code: "RefreshFailed" });
+    // Revoked at the provider: the homeserver no longer accepts it.
+    const after = await whoami(hsRefreshed).catch((e: unknown) => e);
+    expect(after).toBeInstanceOf(MatrixError);
+    expect((after as MatrixError).errcode).toBe("M_UNKNOWN_TOKEN");
+  });
+
+  it("refuses a token the provider never issued", async () => {
+    const hs = createHttpClient({ baseUrl: bed.homeserver.url, accessToken: "forged-token", retry: false });
+    await expect(whoami(hs)).rejects.toMatchObject({ errcode: "M_UNKNOWN_TOKEN" });
   });
 });
