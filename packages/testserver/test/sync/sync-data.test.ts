@@ -109,6 +109,20 @@ describe("sync data", () => {
         "content"
       ],
     ).toEqual({ b: 2 });
+    const filtered = await sync(alice, {
+      since: String(base["next_batch"]),
+      filter: JSON.stringify({
+        account_data: { not_types: ["org.example.*"] },
+        room: { ephemeral: { types: ["m.receipt"] } },
+      }),
+    });
+    expect(((filtered["account_data"] as Obj)["events"] as Obj[]).map((x) => x["type"])).not.toContain(
+      "org.example.global",
+    );
+    const filteredEph = (((joined(filtered, roomId) as Obj)["ephemeral"] as Obj)["events"] as Obj[]).map(
+      (x) => x["type"],
+    );
+    expect(filteredEph).toEqual(["m.receipt"]);
     const eph = ((room["ephemeral"] as Obj)["events"] as Obj[]).map((x) => x["type"]);
     expect(eph).toContain("m.typing");
     expect(eph).toContain("m.receipt");

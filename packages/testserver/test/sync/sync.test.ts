@@ -209,5 +209,16 @@ describe("sync", () => {
     const next = await sync(alice, { filter, since: String(first["next_batch"]) });
     const again = ((section(next, "join", roomId) as Obj)["state"] as Obj)["events"] as Obj[];
     expect(again.filter((e) => e["type"] === "m.room.member")).toEqual([]);
+    // With include_redundant_members the member comes every time.
+    const redundant = JSON.stringify({
+      room: { state: { lazy_load_members: true, include_redundant_members: true }, timeline: { limit: 1 } },
+    });
+    const r1 = await sync(alice, { filter: redundant });
+    await send(bob, roomId, "third");
+    const r2 = await sync(alice, { filter: redundant, since: String(r1["next_batch"]) });
+    const resent = ((section(r2, "join", roomId) as Obj)["state"] as Obj)["events"] as Obj[];
+    expect(resent.filter((e) => e["type"] === "m.room.member").map((e) => e["state_key"])).toEqual([
+      bob.userId,
+    ]);
   });
 });
