@@ -1,0 +1,352 @@
+/**
+ * Room: one room as sync describes it, published as an immutable
+ * RoomSnapshot through subscribe/getSnapshot (state, members, name, avatar,
+ * DM flag, summary, unread counts, tags, account data, receipts, typing).
+ * It keeps only the last few sync events (the seed of a timeline); the full
+ * TimelineSet is materialised while someone holds it (ref-counted) and
+ * dropped when the last holder lets go, so unseen rooms cost little memory.
+ */
+import type { BasicEvent, ClientEventWithoutRoomId, StrippedStateEvent } from "../../api/types/events";
+import type { HttpApi } from "../../http/types";
+import type { Scheduler } from "../../sync/scheduler";
+import type {
+  ParsedInvitedRoom,
+  ParsedJoinedRoom,
+  ParsedKnockedRoom,
+  ParsedLeftRoom,
+  ParsedSummary,
+  UnreadCounts,
+} from "../../sync/validate/types";
+import { ObservableValue } from "../../util/observable";
+import type { ReadonlyObservable } from "../../util/observable";
+import { isJsonObject, own } from "../json";
+import { isRedacted, redactedEventId, redactEvent } from "../redaction";
+import { roomAvatarUrl, roomName } from "../room-name";
+import type { RoomName } from "../room-name";
+import { RoomThreads } from "../threads/RoomThreads";
+import { TimelineSet } from "../timeline/TimelineSet";
+import type { TimelineSeed } from "../timeline/TimelineSet";
+import { TimelineWindow } from "../timeline/TimelineWindow";
+import type { TimelineWindowOptions } from "../timeline/TimelineWindow";
+import { parseReceiptEvent, RoomReceipts } from "./receipts";
+import { RoomState } from "./RoomState";
+import type { RoomMember } from "./RoomState";
+
+/** The membership category of a room in sync. */
+export type RoomCategory = "join" | "invite" | "leave" | "knock";
+
+/** How many recent sync events a room keeps while no timeline is open. */
+export const RECENT_EVENTS_KEPT = 20;
+
+const NO_UNREAD: UnreadCounts = Object.freeze({ highlightCount: 0, notificationCount: 0 });
+
+/** A room at one point in time: immutable. */
+export interface RoomSnapshot {
+  readonly roomId: string;
+  readonly category: RoomCategory;
+  readonly state: RoomState;
+  readonly members: ReadonlyMap<string, RoomMember>;
+  readonly name: RoomName;
+  readonly avatarUrl?: string;
+  /** The other user of a DM (from m.direct), when the room is one. */
+  readonly directUserId?: string;
+  readonly isDirect: boolean;
+  readonly isSpace: boolean;
+  readonly isEncrypted: boolean;
+  readonly summary: ParsedSummary;
+  readonly unread: UnreadCounts;
+  readonly threadUnread: ReadonlyMap<string, UnreadCounts>;
+  /** Tags from m.tag, with their order when given. */
+  readonly tags: ReadonlyMap<string, { readonly order?: number }>;
+  readonly accountData: ReadonlyMap<string, BasicEvent>;
+  readonly receipts: RoomReceipts;
+  readonly typing: readonly string[];
+  /** The newest event seen (the room list's recent activity). */
+  readonly latestEvent?: ClientEventWithoutRoomId;
+  /** The newest event's timestamp, 0 when none. */
+  readonly lastActivityTs: number;
+  /** Who invited the user (invites only). */
+  readonly inviter?: string;
+}
+
+export interface RoomContext {
+  userId: string;
+  http: HttpApi;
+  scheduler: Scheduler;
+  /** The DM partner of a room, from the account's m.direct. */
+  directUserOf: (roomId: string) => string | undefined;
+  recentEventsKept?: number;
+}
+
+interface Segment {
+  events: ClientEventWithoutRoomId[];
+  prevBatch: string | null;
+}
+
+export class Room implements ReadonlyObservable<RoomSnapshot> {
+  readonly threads: RoomThreads;
+  private readonly value: ObservableValue<RoomSnapshot>;
+  private state = RoomState.empty();
+  private segments: Segment[] = [];
+  private timelineSet: TimelineSet | undefined;
+  private holders = 0;
+  private category: RoomCategory;
+  private summary: ParsedSummary = {};
+  private unread: UnreadCounts = NO_UNREAD;
+  private threadUnread: ReadonlyMap<string, UnreadCounts> = new Map();
+  private accountData: ReadonlyMap<string, BasicEvent> = new Map();
+  private receipts = new RoomReceipts();
+  private typing: readonly string[] = [];
+  private latestEvent: ClientEventWithoutRoomId | undefined;
+
+  constructor(
+    readonly roomId: string,
+    category: RoomCategory,
+    private readonly ctx: RoomContext,
+  ) {
+    this.category = category;
+    this.threads = new RoomThreads(ctx.userId);
+    this.value = new ObservableValue(this.build());
+  }
+
+  getSnapshot = (): RoomSnapshot => this.value.getSnapshot();
+
+  subscribe = (listener: (value: RoomSnapshot) => void): (() => void) => this.value.subscribe(listener);
+
+  /** The recent sync events kept (oldest first). */
+  get recentEvents(): ClientEventWithoutRoomId[] {
+    return this.segments.flatMap((s) => s.events);
+  }
+
+  /** Whether a timeline is materialised now (someone holds it). */
+  get timelineMaterialised(): boolean {
+    return this.timelineSet !== undefined;
+  }
+
+  /**
+   * Holds the room's timeline; the caller must call `release` once. The set
+   * starts from the recent sync events and their pagination token.
+   */
+  acquireTimeline(): { set: TimelineSet; release: () => void } {
+    this.timelineSet ??= new TimelineSet(
+      {
+        roomId: this.roomId,
+        http: this.ctx.http,
+        scheduler: this.ctx.scheduler,
+        rules: () => this.state.rules,
+      },
+      this.seed(),
+    );
+    const set = this.timelineSet;
+    this.holders++;
+    let released = false;
+    return {
+      set,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.holders--;
+        // Nobody looks at the room: fall back to the recent sync events.
+        if (this.holders === 0) this.timelineSet = undefined;
+      },
+    };
+  }
+
+  /** Opens a timeline window at the live end; dispose() releases the timeline. */
+  openTimeline(options?: TimelineWindowOptions): TimelineWindow & { close: () => void } {
+    const { set, release } = this.acquireTimeline();
+    const window = new TimelineWindow(set, options) as TimelineWindow & { close: () => void };
+    window.close = () => {
+      window.dispose();
+      release();
+    };
+    return window;
+  }
+
+  /** Applies a joined room's update. */
+  applyJoined(update: ParsedJoinedRoom): void {
+    this.category = "join";
+    const timelineState = update.timeline.events.filter((e) => typeof e.state_key === "string");
+    this.state =
+      update.stateAfter !== undefined
+        ? this.state.withEvents(update.stateAfter)
+        : this.state.withEvents([...update.state, ...timelineState]);
+    if (update.summary !== undefined) this.summary = { ...this.summary, ...update.summary };
+    if (update.unreadNotifications !== undefined) this.unread = update.unreadNotifications;
+    if (update.unreadThreadNotifications !== undefined) {
+      this.threadUnread = update.unreadThreadNotifications;
+      this.threads.setUnread(update.unreadThreadNotifications);
+    }
+    for (const e of update.ephemeral) this.applyEphemeral(e);
+    this.applyAccountData(update.accountData);
+    this.addTimeline(update.timeline.events, update.timeline.limited, update.timeline.prevBatch);
+    this.publish();
+  }
+
+  /** Applies an invite (stripped state). */
+  applyInvite(update: ParsedInvitedRoom): void {
+    this.category = "invite";
+    this.state = this.state.withEvents(update.inviteState);
+    this.publish();
+  }
+
+  /** Applies a knock (stripped state). */
+  applyKnock(update: ParsedKnockedRoom): void {
+    this.category = "knock";
+    this.state = this.state.withEvents(update.knockState);
+    this.publish();
+  }
+
+  /** Applies a left room's final state and timeline. */
+  applyLeft(update: ParsedLeftRoom): void {
+    this.category = "leave";
+    const timelineState = update.timeline.events.filter((e) => typeof e.state_key === "string");
+    this.state =
+      update.stateAfter !== undefined
+        ? this.state.withEvents(update.stateAfter)
+        : this.state.withEvents([...update.state, ...timelineState]);
+    this.applyAccountData(update.accountData);
+    this.addTimeline(update.timeline.events, update.timeline.limited, update.timeline.prevBatch);
+    this.publish();
+  }
+
+  /** Recomputes what depends on the account's m.direct. */
+  refreshDirect(): void {
+    this.publish();
+  }
+
+  private seed(): TimelineSeed {
+    return { events: this.recentEvents, backToken: this.segments[0]?.prevBatch ?? null };
+  }
+
+  private addTimeline(
+    events: readonly ClientEventWithoutRoomId[],
+    limited: boolean,
+    prevBatch?: string,
+  ): void {
+    if (events.length === 0 && !limited) return;
+    const kept = this.ctx.recentEventsKept ?? RECENT_EVENTS_KEPT;
+    const known = new Set(this.segments.flatMap((s) => s.events.map((e) => e.event_id)));
+    const fresh = events.filter((e) => !known.has(e.event_id));
+    for (const e of fresh) {
+      if (e.type === "m.room.redaction") this.redactRecent(e);
+    }
+    if (limited) this.segments = [];
+    if (fresh.length > 0 || limited) this.segments.push({ events: fresh, prevBatch: prevBatch ?? null });
+    // Drop whole segments only, so the oldest kept event keeps an exact token.
+    let total = this.segments.reduce((n, s) => n + s.events.length, 0);
+    while (this.segments.length > 1 && total - (this.segments[0]?.events.length ?? 0) >= kept) {
+      total -= this.segments.shift()?.events.length ?? 0;
+    }
+    const first = this.segments[0];
+    if (first !== undefined && first.events.length > kept * 2) {
+      // One huge batch: keep its newest events; its token no longer fits them.
+      first.events = first.events.slice(-kept);
+      first.prevBatch = null;
+    }
+    for (const e of fresh) {
+      if (this.latestEvent === undefined || e.origin_server_ts >= this.latestEvent.origin_server_ts)
+        this.latestEvent = e;
+    }
+    this.threads.addEvents(fresh);
+    this.timelineSet?.addLive(fresh, limited, prevBatch);
+  }
+
+  /** A redaction arriving later strips its target in the kept events too. */
+  private redactRecent(redaction: ClientEventWithoutRoomId): void {
+    const target = redactedEventId(redaction);
+    if (target === undefined) return;
+    for (const segment of this.segments) {
+      const i = segment.events.findIndex((e) => e.event_id === target);
+      const original = segment.events[i];
+      if (original === undefined || isRedacted(original)) continue;
+      segment.events[i] = redactEvent(original, redaction, this.state.rules);
+      if (this.latestEvent?.event_id === target) this.latestEvent = segment.events[i];
+    }
+  }
+
+  private applyEphemeral(event: BasicEvent): void {
+    if (event.type === "m.typing") {
+      const ids = own(event.content, "user_ids");
+      this.typing = Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+    } else if (event.type === "m.receipt") {
+      this.receipts = this.receipts.with(parseReceiptEvent(event));
+    }
+  }
+
+  private applyAccountData(events: readonly BasicEvent[]): void {
+    if (events.length === 0) return;
+    const next = new Map(this.accountData);
+    for (const e of events) next.set(e.type, e);
+    this.accountData = next;
+  }
+
+  private publish(): void {
+    this.value.set(this.build());
+  }
+
+  private build(): RoomSnapshot {
+    const state = this.state;
+    const members = state.members;
+    const counts = state.memberCounts();
+    const directUserId = this.ctx.directUserOf(this.roomId);
+    const name = roomName({
+      userId: this.ctx.userId,
+      nameContent: state.content("m.room.name"),
+      canonicalAliasContent: state.content("m.room.canonical_alias"),
+      summary: summaryJson(this.summary),
+      joinedMemberCount: counts.joined,
+      invitedMemberCount: counts.invited,
+      memberName: (id) => members.get(id)?.name,
+    });
+    const partnerAvatar = directUserId !== undefined ? members.get(directUserId)?.avatarUrl : undefined;
+    const avatarUrl = roomAvatarUrl(state.content("m.room.avatar"), partnerAvatar);
+    const inviter =
+      this.category === "invite"
+        ? (state.get("m.room.member", this.ctx.userId) as StrippedStateEvent | undefined)?.sender
+        : undefined;
+    return Object.freeze({
+      roomId: this.roomId,
+      category: this.category,
+      state,
+      members,
+      name,
+      ...(avatarUrl !== undefined ? { avatarUrl } : {}),
+      ...(directUserId !== undefined ? { directUserId } : {}),
+      isDirect: directUserId !== undefined,
+      isSpace: state.isSpace,
+      isEncrypted: state.isEncrypted,
+      summary: this.summary,
+      unread: this.unread,
+      threadUnread: this.threadUnread,
+      tags: tagsOf(this.accountData.get("m.tag")),
+      accountData: this.accountData,
+      receipts: this.receipts,
+      typing: this.typing,
+      ...(this.latestEvent !== undefined ? { latestEvent: this.latestEvent } : {}),
+      lastActivityTs: this.latestEvent?.origin_server_ts ?? 0,
+      ...(inviter !== undefined ? { inviter } : {}),
+    });
+  }
+}
+
+/** The summary in its wire form, for room-name.ts. */
+function summaryJson(summary: ParsedSummary): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (summary.heroes !== undefined) out["m.heroes"] = summary.heroes;
+  if (summary.joinedMemberCount !== undefined) out["m.joined_member_count"] = summary.joinedMemberCount;
+  if (summary.invitedMemberCount !== undefined) out["m.invited_member_count"] = summary.invitedMemberCount;
+  return out;
+}
+
+/** Tags from m.tag content (untrusted): name -> { order }. */
+export function tagsOf(event: BasicEvent | undefined): ReadonlyMap<string, { order?: number }> {
+  const out = new Map<string, { order?: number }>();
+  const tags = own(event?.content, "tags");
+  if (!isJsonObject(tags)) return out;
+  for (const [name, data] of Object.entries(tags)) {
+    const order = own(data, "order");
+    out.set(name, typeof order === "number" && Number.isFinite(order) ? { order } : {});
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+/**
+ * Rooms: the model layer's room store. It subscribes to the sync
+ * processor's batches and keeps one Room per room id (a Map, so ids like
+ * `__proto__` are data), with its membership category, and the account's
+ * m.direct for the DM flags. `get` throws 'Unknown room' for a room the
+ * client does not know. Listeners learn which rooms each batch changed, so
+ * the room list updates incrementally.
+ */
+import type { BasicEvent } from "../../api/types/events";
+import type { HttpApi } from "../../http/types";
+import type { SyncBatchListener, ProcessedSync } from "../../sync/processor/types";
+import { realScheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../sync/scheduler";
+import { ObservableValue } from "../../util/observable";
+import type { ReadonlyObservable } from "../../util/observable";
+import { DIRECT_EVENT_TYPE, directRoomIndex, parseDirect } from "../direct";
+import { unknownRoom } from "./errors";
+import { Room } from "./Room";
+import type { RoomCategory } from "./Room";
+
+/** What Rooms needs of the sync processor. */
+export interface SyncBatchSource {
+  subscribe(listener: SyncBatchListener): () => void;
+}
+
+export interface RoomsOptions {
+  userId: string;
+  http: HttpApi;
+  /** The processor whose batches feed the rooms (SyncService.processor when it is a SyncProcessor). */
+  source?: SyncBatchSource;
+  scheduler?: Scheduler;
+  /** Recent sync events kept per room while its timeline is closed. */
+  recentEventsKept?: number;
+}
+
+export class Rooms {
+  private readonly rooms = new Map<string, Room>();
+  private readonly roomsValue = new ObservableValue<ReadonlyMap<string, Room>>(new Map());
+  private readonly changeListeners = new Set<(changed: ReadonlySet<string>) => void>();
+  private readonly accountDataMap = new Map<string, BasicEvent>();
+  private directIndex = new Map<string, string>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: RoomsOptions) {
+    this.unsubscribe = options.source?.subscribe((batch) => this.handle(batch)) ?? (() => undefined);
+  }
+
+  /** Every known room by id; a new map whenever a room appears. */
+  get all(): ReadonlyObservable<ReadonlyMap<string, Room>> {
+    return this.roomsValue;
+  }
+
+  /** The room, or throws 'Unknown room'. */
+  get(roomId: string): Room {
+    const room = this.rooms.get(roomId);
+    if (room === undefined) throw unknownRoom(roomId);
+    return room;
+  }
+
+  /** The room, or undefined. */
+  find(roomId: string): Room | undefined {
+    return this.rooms.get(roomId);
+  }
+
+  /** The account data event of a type (global). */
+  accountData(type: string): BasicEvent | undefined {
+    return this.accountDataMap.get(type);
+  }
+
+  /** Listens for the rooms each batch changed; returns the unsubscribe. */
+  onChange(listener: (changed: ReadonlySet<string>) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => {
+      this.changeListeners.delete(listener);
+    };
+  }
+
+  /** Stops listening to sync. */
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** Applies one processed batch (called by the processor subscription). */
+  handle(batch: ProcessedSync): void {
+    const changed = new Set<string>();
+    let added = false;
+    const room = (roomId: string, category: RoomCategory): Room => {
+      changed.add(roomId);
+      let r = this.rooms.get(roomId);
+      if (r === undefined) {
+        r = new Room(roomId, category, {
+          userId: this.options.userId,
+          http: this.options.http,
+          scheduler: this.options.scheduler ?? realScheduler,
+          directUserOf: (id) => this.directIndex.get(id),
+          ...(this.options.recentEventsKept !== undefined
+            ? { recentEventsKept: this.options.recentEventsKept }
+            : {}),
+        });
+        this.rooms.set(roomId, r);
+        added = true;
+      }
+      return r;
+    };
+    const directChanged = this.applyAccountData(batch.accountData);
+    for (const [id, update] of batch.rooms.join) room(id, "join").applyJoined(update);
+    for (const [id, update] of batch.rooms.invite) room(id, "invite").applyInvite(update);
+    for (const [id, update] of batch.rooms.knock) room(id, "knock").applyKnock(update);
+    for (const [id, update] of batch.rooms.leave) room(id, "leave").applyLeft(update);
+    if (directChanged !== undefined) {
+      for (const id of directChanged) {
+        const r = this.rooms.get(id);
+        if (r === undefined || changed.has(id)) continue;
+        r.refreshDirect();
+        changed.add(id);
+      }
+    }
+    if (added) this.roomsValue.set(new Map(this.rooms));
+    if (changed.size === 0) return;
+    for (const listener of [...this.changeListeners]) {
+      try {
+        listener(changed);
+      } catch (error) {
+        console.error("Rooms: change listener failed", error);
+      }
+    }
+  }
+
+  /** Stores global account data; returns the rooms whose DM flag may have changed. */
+  private applyAccountData(events: readonly BasicEvent[]): Set<string> | undefined {
+    let direct: Set<string> | undefined;
+    for (const e of events) {
+      this.accountDataMap.set(e.type, e);
+      if (e.type !== DIRECT_EVENT_TYPE) continue;
+      const before = this.directIndex;
+      this.directIndex = directRoomIndex(parseDirect(e.content));
+      direct = new Set([...before.keys(), ...this.directIndex.keys()]);
+    }
+    return direct;
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * The threads of one room (SPEC §3 Thread: root, reply count, whether the
+ * user participated, last event), built from the server's bundled summaries
+ * (unsigned.m.relations.m.thread on roots) and from thread replies seen in
+ * sync, pagination and /relations; with the per-thread unread counts of
+ * sync. Published as an ObservableList, most recent activity first.
+ */
+import type { ClientEventWithoutRoomId } from "../../api/types/events";
+import type { UnreadCounts } from "../../sync/validate/types";
+import { ObservableList } from "../../util/observable-list";
+import type { ReadonlyObservableList } from "../../util/observable-list";
+import { isJsonObject } from "../json";
+import { bundledThreadSummary, threadMembershipOf } from "../replies";
+
+/** A thread as the UI shows it. */
+export interface Thread {
+  readonly rootId: string;
+  /** The root event, once seen. */
+  readonly root?: ClientEventWithoutRoomId;
+  readonly replyCount: number;
+  /** Whether the current user sent the root or a reply. */
+  readonly participated: boolean;
+  readonly lastEvent?: ClientEventWithoutRoomId;
+  /** The thread's unread counts from sync. */
+  readonly unread: UnreadCounts;
+}
+
+interface ThreadRecord {
+  root?: ClientEventWithoutRoomId;
+  bundledCount: number;
+  bundledLatestTs: number;
+  bundledParticipated: boolean;
+  bundledLatest?: ClientEventWithoutRoomId;
+  /** Replies seen, with their timestamps. */
+  seen: Map<string, ClientEventWithoutRoomId>;
+  unread: UnreadCounts;
+  snapshot: Thread;
+}
+
+const NO_UNREAD: UnreadCounts = Object.freeze({ highlightCount: 0, notificationCount: 0 });
+
+function looksLikeEvent(value: unknown): value is ClientEventWithoutRoomId {
+  return (
+    isJsonObject(value) &&
+    typeof value["event_id"] === "string" &&
+    typeof value["sender"] === "string" &&
+    typeof value["type"] === "string" &&
+    typeof value["origin_server_ts"] === "number" &&
+    isJsonObject(value["content"])
+  );
+}
+
+export class RoomThreads {
+  private readonly records = new Map<string, ThreadRecord>();
+  private readonly listValue = new ObservableList<Thread>();
+
+  constructor(private readonly userId: string) {}
+
+  /** The threads, most recent activity first. */
+  get list(): ReadonlyObservableList<Thread> {
+    return this.listValue;
+  }
+
+  /** A thread by root id. */
+  get(rootId: string): Thread | undefined {
+    return this.records.get(rootId)?.snapshot;
+  }
+
+  /** The number of threads known. */
+  get size(): number {
+    return this.records.size;
+  }
+
+  /**
+   * Takes in events from any source: roots (with their bundled summary) and
+   * replies. Returns the root ids of threads that changed.
+   */
+  addEvents(events: readonly ClientEventWithoutRoomId[]): string[] {
+    const changed = new Set<string>();
+    this.listValue.batch(() => {
+      for (const event of events) {
+        const rootId = this.take(event);
+        if (rootId !== undefined) changed.add(rootId);
+      }
+      for (const id of changed) this.publish(id);
+    });
+    return [...changed];
+  }
+
+  /** Replaces the per-thread unread counts (sync's unread_thread_notifications). */
+  setUnread(counts: ReadonlyMap<string, UnreadCounts>): void {
+    this.listValue.batch(() => {
+      for (const [rootId, record] of this.records) {
+        const next = counts.get(rootId) ?? NO_UNREAD;
+        if (
+          next.highlightCount === record.unread.highlightCount &&
+          next.notificationCount === record.unread.notificationCount
+        )
+          continue;
+        record.unread = next;
+        this.publish(rootId);
+      }
+      for (const [rootId, unread] of counts) {
+        if (this.records.has(rootId)) continue;
+        this.record(rootId).unread = unread;
+        this.publish(rootId);
+      }
+    });
+  }
+
+  private take(event: ClientEventWithoutRoomId): string | undefined {
+    const summary = bundledThreadSummary(event);
+    if (summary !== undefined) {
+      const record = this.record(event.event_id);
+      record.root = event;
+      record.bundledCount = Math.max(record.bundledCount, summary.count);
+      record.bundledParticipated ||= summary.currentUserParticipated;
+      if (looksLikeEvent(summary.latestEvent)) {
+        record.bundledLatest = summary.latestEvent;
+        record.bundledLatestTs = Math.max(record.bundledLatestTs, summary.latestEvent.origin_server_ts);
+      }
+      return event.event_id;
+    }
+    const existing = this.records.get(event.event_id);
+    if (existing !== undefined && existing.root === undefined) {
+      existing.root = event;
+      return event.event_id;
+    }
+    const rootId = threadMembershipOf(event).threadRootId;
+    if (rootId === undefined) return undefined;
+    const record = this.record(rootId);
+    if (record.seen.has(event.event_id)) return undefined;
+    record.seen.set(event.event_id, event);
+    return rootId;
+  }
+
+  private record(rootId: string): ThreadRecord {
+    let record = this.records.get(rootId);
+    if (record === undefined) {
+      record = {
+        bundledCount: 0,
+        bundledLatestTs: -Infinity,
+        bundledParticipated: false,
+        seen: new Map(),
+        unread: NO_UNREAD,
+        snapshot: { rootId, replyCount: 0, participated: false, unread: NO_UNREAD },
+      };
+      this.records.set(rootId, record);
+    }
+    return record;
+  }
+
+  /** Rebuilds a thread's snapshot and moves it to its place in the list. */
+  private publish(rootId: string): void {
+    const record = this.records.get(rootId);
+    if (record === undefined) return;
+    let newer = 0;
+    let last = record.bundledLatest;
+    let participated = record.bundledParticipated || record.root?.sender === this.userId;
+    for (const e of record.seen.values()) {
+      if (e.origin_server_ts > record.bundledLatestTs && e.event_id !== record.bundledLatest?.event_id)
+        newer++;
+      if (last === undefined || e.origin_server_ts >= last.origin_server_ts) last = e;
+      if (e.sender === this.userId) participated = true;
+    }
+    const snapshot: Thread = {
+      rootId,
+      ...(record.root !== undefined ? { root: record.root } : {}),
+      replyCount: Math.max(record.bundledCount + newer, record.seen.size),
+      participated,
+      ...(last !== undefined ? { lastEvent: last } : {}),
+      unread: record.unread,
+    };
+    const old = record.snapshot;
+    record.snapshot = snapshot;
+    const list = this.listValue;
+    let index = -1;
+    for (let i = 0; i < list.length; i++) if (list.at(i)?.rootId === rootId) index = i;
+    if (index >= 0 && activity(old) === activity(snapshot)) {
+      list.update(index, snapshot);
+      return;
+    }
+    if (index >= 0) list.remove(index);
+    let at = 0;
+    while (at < list.length && activity(list.at(at)) >= activity(snapshot)) at++;
+    list.insert(at, snapshot);
+  }
+}
+
+function activity(thread: Thread | undefined): number {
+  return thread?.lastEvent?.origin_server_ts ?? thread?.root?.origin_server_ts ?? 0;
+}

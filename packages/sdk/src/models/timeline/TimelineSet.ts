@@ -1,0 +1,300 @@
+/**
+ * TimelineSet: a room's materialised timeline, the chunks of events it has
+ * loaded, which chunk holds each event, and the relations among them. Sync
+ * appends to the live chunk (a limited sync starts a new one, leaving a gap);
+ * back-pagination via /messages grows a chunk and merges it into its
+ * neighbour once a known event comes back; /context and timestamp_to_event
+ * open a chunk around an event. Edits, reactions and redactions are applied
+ * as events arrive; a later redaction strips its target in place.
+ */
+import type { ClientEventWithoutRoomId } from "../../api/types/events";
+import { eventContext, messages, timestampToEvent } from "../../api/timeline";
+import type { HttpApi } from "../../http/types";
+import type { Scheduler } from "../../sync/scheduler";
+import { isRedacted, redactedEventId, redactEvent } from "../redaction";
+import type { RoomVersionRules } from "../room-versions";
+import { NO_LATEST_TIMELINE_MESSAGE, RoomModelError } from "../room/errors";
+import { EventChunk } from "./EventChunk";
+import { SCROLLBACK_PAGE_SIZE, withRetry } from "./pagination";
+import { RelationIndex } from "./RelationIndex";
+import { buildItem } from "./TimelineItem";
+import type { TimelineItem } from "./TimelineItem";
+
+export interface TimelineSetOptions {
+  roomId: string;
+  http: HttpApi;
+  scheduler: Scheduler;
+  /** The room version rules, read when a redaction is applied. */
+  rules: () => RoomVersionRules;
+  pageSize?: number;
+  retryDelayMs?: number;
+}
+
+/** The live events a set starts from (the room's recent sync events). */
+export interface TimelineSeed {
+  events: readonly ClientEventWithoutRoomId[];
+  backToken: string | null;
+}
+
+/** Events of a set's listeners. */
+export type TimelineSetChange =
+  /** A limited sync replaced the live chunk; the old one stays behind a gap. */
+  | { readonly type: "newLive"; readonly live: EventChunk }
+  /** The shown form of these events changed (edit, reaction, redaction). */
+  | { readonly type: "relations"; readonly eventIds: readonly string[] };
+
+export class TimelineSet {
+  live: EventChunk;
+  readonly relations = new RelationIndex();
+  private readonly index = new Map<string, EventChunk>();
+  private readonly listeners = new Set<(change: TimelineSetChange) => void>();
+  private readonly inflight = new Map<EventChunk, Map<string, Promise<number>>>();
+
+  constructor(
+    private readonly options: TimelineSetOptions,
+    seed: TimelineSeed = { events: [], backToken: null },
+  ) {
+    this.live = new EventChunk({ backToken: seed.backToken, live: true });
+    this.place(this.live, "f", seed.events);
+  }
+
+  get roomId(): string {
+    return this.options.roomId;
+  }
+
+  /** Subscribes to set-level changes; returns the unsubscribe. */
+  on(listener: (change: TimelineSetChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** The chunk holding an event. */
+  chunkOf(eventId: string): EventChunk | undefined {
+    return this.index.get(eventId);
+  }
+
+  /** The event with this id, as stored. */
+  event(eventId: string): ClientEventWithoutRoomId | undefined {
+    const chunk = this.index.get(eventId);
+    if (chunk === undefined) return undefined;
+    return chunk.events[chunk.indexOf(eventId)];
+  }
+
+  /** The item of an event with the relations known now. */
+  itemOf(event: ClientEventWithoutRoomId): TimelineItem {
+    return buildItem(event, this.relations);
+  }
+
+  /** Adds a sync timeline batch to the live end. */
+  addLive(
+    events: readonly ClientEventWithoutRoomId[],
+    limited: boolean,
+    prevBatch: string | undefined,
+  ): void {
+    if (limited && this.live.events.length > 0) {
+      this.live.live = false;
+      this.live = new EventChunk({ backToken: prevBatch ?? null, live: true });
+      this.emit({ type: "newLive", live: this.live });
+    } else if (limited) {
+      this.live.backToken = prevBatch ?? null;
+    }
+    this.place(
+      this.live,
+      "f",
+      events.filter((e) => !this.index.has(e.event_id)),
+    );
+  }
+
+  /**
+   * Fetches one page in a direction from a chunk's edge and adds it.
+   * Resolves with the number of new events (0 at the start of the room).
+   * Concurrent calls for the same edge share one request.
+   */
+  paginate(
+    chunk: EventChunk,
+    dir: "b" | "f",
+    limit = this.options.pageSize ?? SCROLLBACK_PAGE_SIZE,
+  ): Promise<number> {
+    let byDir = this.inflight.get(chunk);
+    if (byDir === undefined) {
+      byDir = new Map();
+      this.inflight.set(chunk, byDir);
+    }
+    const running = byDir.get(dir);
+    if (running !== undefined) return running;
+    const promise = this.fetchPage(chunk, dir, limit).finally(() => {
+      byDir.delete(dir);
+      if (byDir.size === 0) this.inflight.delete(chunk);
+    });
+    byDir.set(dir, promise);
+    return promise;
+  }
+
+  private async fetchPage(chunk: EventChunk, dir: "b" | "f", limit: number): Promise<number> {
+    const from = dir === "b" ? chunk.backToken : chunk.forwardToken;
+    if (from === null || (dir === "f" && chunk.live)) return 0;
+    const page = await withRetry(
+      () => messages(this.options.http, this.options.roomId, { from, dir, limit }),
+      this.options.scheduler,
+      this.options.retryDelayMs !== undefined ? { delayMs: this.options.retryDelayMs } : {},
+    );
+    const events = Array.isArray(page.chunk) ? page.chunk : [];
+    // No end token, or an empty page, means this edge of the room is reached.
+    const next = events.length > 0 && typeof page.end === "string" && page.end !== from ? page.end : null;
+    return dir === "b" ? this.ingestBackward(chunk, events, next) : this.ingestForward(chunk, events, next);
+  }
+
+  /** Adds events before `chunk` (newest first, as /messages dir=b answers). */
+  ingestBackward(
+    chunk: EventChunk,
+    newestFirst: readonly ClientEventWithoutRoomId[],
+    next: string | null,
+  ): number {
+    const fresh: ClientEventWithoutRoomId[] = [];
+    for (const e of newestFirst) {
+      const holder = this.index.get(e.event_id);
+      if (holder === chunk) continue;
+      if (holder !== undefined) {
+        // The gap is closed: what lies before `e` is already in `holder`.
+        fresh.reverse();
+        this.merge(holder, chunk, fresh);
+        return fresh.length;
+      }
+      fresh.push(e);
+    }
+    chunk.backToken = next;
+    fresh.reverse();
+    this.place(chunk, "b", fresh);
+    return fresh.length;
+  }
+
+  /** Adds events after `chunk` (oldest first, as /messages dir=f answers). */
+  ingestForward(
+    chunk: EventChunk,
+    oldestFirst: readonly ClientEventWithoutRoomId[],
+    next: string | null,
+  ): number {
+    const fresh: ClientEventWithoutRoomId[] = [];
+    for (const e of oldestFirst) {
+      const holder = this.index.get(e.event_id);
+      if (holder === chunk) continue;
+      if (holder !== undefined) {
+        this.merge(chunk, holder, fresh);
+        return fresh.length;
+      }
+      fresh.push(e);
+    }
+    chunk.forwardToken = next;
+    this.place(chunk, "f", fresh);
+    return fresh.length;
+  }
+
+  /**
+   * The chunk holding `eventId`, loading it with /context when it is not
+   * loaded. `limit` is the number of events around it to ask for.
+   */
+  async jumpToEvent(eventId: string, limit = 20): Promise<EventChunk> {
+    const known = this.index.get(eventId);
+    if (known !== undefined) return known;
+    const ctx = await withRetry(
+      () => eventContext(this.options.http, this.options.roomId, eventId, { limit }),
+      this.options.scheduler,
+      this.options.retryDelayMs !== undefined ? { delayMs: this.options.retryDelayMs } : {},
+    );
+    const event = ctx.event;
+    if (event === undefined || event.event_id !== eventId) {
+      throw new RoomModelError("EVENT_NOT_FOUND", `Event ${eventId} not found`, { cause: ctx });
+    }
+    const again = this.index.get(eventId);
+    if (again !== undefined) return again;
+    const chunk = new EventChunk({ backToken: ctx.start ?? null, forwardToken: ctx.end ?? null });
+    this.place(chunk, "f", [event]);
+    let home = chunk;
+    const unsubscribe = chunk.on((change) => {
+      if (change.type === "merged") home = change.into;
+    });
+    try {
+      this.ingestBackward(home, ctx.events_before ?? [], ctx.start ?? null);
+      this.ingestForward(home, ctx.events_after ?? [], ctx.end ?? null);
+    } finally {
+      unsubscribe();
+    }
+    return this.index.get(eventId) ?? home;
+  }
+
+  /** Jumps to the event closest to `ts` (timestamp_to_event, then /context). */
+  async jumpToDate(ts: number, dir: "f" | "b" = "f"): Promise<{ chunk: EventChunk; eventId: string }> {
+    const found = await timestampToEvent(this.options.http, this.options.roomId, ts, dir);
+    return { chunk: await this.jumpToEvent(found.event_id), eventId: found.event_id };
+  }
+
+  /**
+   * The chunk of the room's newest event as the server sees it; throws 'No
+   * message returned when trying to construct getLatestTimeline' when the
+   * server returns none.
+   */
+  async loadLatest(): Promise<{ chunk: EventChunk; eventId: string }> {
+    const page = await messages(this.options.http, this.options.roomId, { dir: "b", limit: 1 });
+    const latest = Array.isArray(page.chunk) ? page.chunk[0] : undefined;
+    if (latest === undefined) throw new RoomModelError("NO_LATEST_TIMELINE", NO_LATEST_TIMELINE_MESSAGE);
+    return { chunk: await this.jumpToEvent(latest.event_id), eventId: latest.event_id };
+  }
+
+  /** Puts events at one end of a chunk, indexes them and applies their relations. */
+  private place(chunk: EventChunk, end: "b" | "f", events: readonly ClientEventWithoutRoomId[]): void {
+    if (events.length === 0) return;
+    const prepared = events.map((e) => this.redactedIfKnown(e));
+    if (end === "b") chunk.events.unshift(...prepared);
+    else chunk.events.push(...prepared);
+    for (const e of prepared) this.index.set(e.event_id, chunk);
+    chunk.emit({ type: end === "b" ? "prepend" : "append", count: prepared.length });
+    this.track(prepared);
+  }
+
+  /** An event arriving after its redaction is stripped before it is shown. */
+  private redactedIfKnown(event: ClientEventWithoutRoomId): ClientEventWithoutRoomId {
+    const redaction = this.relations.redactions.get(event.event_id);
+    if (redaction === undefined || isRedacted(event)) return event;
+    return redactEvent(event, redaction, this.options.rules());
+  }
+
+  private track(events: readonly ClientEventWithoutRoomId[]): void {
+    const changed = new Set<string>();
+    for (const e of events) {
+      for (const id of this.relations.add(e)) changed.add(id);
+      if (e.type === "m.room.redaction") this.redactInPlace(e);
+    }
+    if (changed.size > 0) this.emit({ type: "relations", eventIds: [...changed] });
+  }
+
+  private redactInPlace(redaction: ClientEventWithoutRoomId): void {
+    const target = redactedEventId(redaction);
+    if (target === undefined) return;
+    const chunk = this.index.get(target);
+    if (chunk === undefined) return;
+    const i = chunk.indexOf(target);
+    const original = chunk.events[i];
+    if (original === undefined || isRedacted(original)) return;
+    chunk.events[i] = redactEvent(original, redaction, this.options.rules());
+    chunk.emit({ type: "replace", index: i });
+  }
+
+  /** Joins `earlier`, the events `between` and `later` into `later`. */
+  private merge(earlier: EventChunk, later: EventChunk, between: readonly ClientEventWithoutRoomId[]): void {
+    const prepared = between.map((e) => this.redactedIfKnown(e));
+    const moved = [...earlier.events, ...prepared];
+    later.events.unshift(...moved);
+    later.backToken = earlier.backToken;
+    for (const e of moved) this.index.set(e.event_id, later);
+    later.emit({ type: "prepend", count: moved.length });
+    earlier.events.length = 0;
+    earlier.emit({ type: "merged", into: later, offset: 0 });
+    this.track(prepared);
+  }
+
+  private emit(change: TimelineSetChange): void {
+    for (const listener of [...this.listeners]) listener(change);
+  }
+}
