@@ -12,13 +12,15 @@
  * the app "check your mail" and submits threepid_creds {sid, client_secret,
  * id_server?}; m.login.terms asks the app to accept the policies;
  * m.login.registration_token checks validity before submitting. Anything
- * else (m.login.recaptcha, m.login.msisdn, SSO fallback) is unsupported and
- * scores 10. The app talks to the engine only through UiaCallbacks.
+ * m.login.msisdn sends an SMS and asks for the code (msisdn-stage.ts).
+ * Anything else (m.login.recaptcha, SSO fallback) is unsupported and scores 10. The app talks to the engine only through UiaCallbacks.
  */
 import { authResponseOf } from "../api/uia";
 import type { EmailTokenRequest, RequestTokenResponse } from "../api/types/account";
 import type { AuthDict, AuthResponse, ThreepidCreds, UserIdentifier } from "../api/types/auth";
 import { AuthError } from "./errors";
+import { MsisdnStage } from "./msisdn-stage";
+import type { AskMsisdnCodeInfo, MsisdnStageOptions } from "./msisdn-stage";
 import { generateClientSecret } from "./secret";
 import type { RandomFn } from "./secret";
 import { AuthType, chooseFlow, nextStage } from "./uia";
@@ -51,6 +53,8 @@ export interface UiaCallbacks {
   acceptTerms?: (policies: TermsPolicy[]) => Promise<boolean>;
   /** m.login.email.identity: "check your mail"; resolves when the user says they followed the link. */
   checkEmail?: (info: CheckEmailInfo) => Promise<void>;
+  /** m.login.msisdn: the code the SMS brought (asked again with `error` after a wrong one). */
+  askMsisdnCode?: (info: AskMsisdnCodeInfo) => Promise<string>;
   /** m.login.registration_token: the token (asked again with `error` after an invalid one). */
   askRegistrationToken?: (info: { error?: string }) => Promise<string>;
 }
@@ -73,8 +77,10 @@ export interface InteractiveAuthOptions<T> {
   /** m.login.registration_token: known up front, and a validity check before submitting. */
   registrationToken?: string;
   checkRegistrationToken?: (token: string) => Promise<boolean>;
-  /** A phone number the user gave (only narrows flow choice; msisdn stages are unsupported). */
-  phoneNumber?: string;
+  /** m.login.msisdn: the phone number to validate, and how to ask for and submit the SMS code. */
+  phone?: { country: string; phoneNumber: string };
+  requestMsisdnToken?: MsisdnStageOptions["requestMsisdnToken"];
+  submitMsisdnToken?: MsisdnStageOptions["submitMsisdnToken"];
   random?: RandomFn;
   /** Reuse this client secret (an email session validated before the run, e.g. a password reset). */
   clientSecret?: string;
@@ -96,6 +102,7 @@ export class InteractiveAuth<T> {
   private sendAttempt = 0;
   private emailSid: string | undefined;
   private readonly failures = new Map<string, number>();
+  private msisdn: MsisdnStage | undefined;
 
   constructor(private readonly options: InteractiveAuthOptions<T>) {
     this.clientSecret = options.clientSecret ?? generateClientSecret(options.random);
@@ -108,6 +115,9 @@ export class InteractiveAuth<T> {
     const out = new Set<string>([AuthType.Dummy]);
     if (o.password !== undefined || cb.askPassword) out.add(AuthType.Password);
     if (o.emailAddress !== undefined && o.requestEmailToken && cb.checkEmail) out.add(AuthType.Email);
+    if (o.phone !== undefined && o.requestMsisdnToken && o.submitMsisdnToken && cb.askMsisdnCode) {
+      out.add(AuthType.Msisdn);
+    }
     if (cb.acceptTerms) out.add(AuthType.Terms);
     if (o.registrationToken !== undefined || cb.askRegistrationToken) out.add(AuthType.RegistrationToken);
     return out;
@@ -130,7 +140,7 @@ export class InteractiveAuth<T> {
       const supported = this.supportedStages();
       const flow = chooseFlow(state.flows, supported, {
         emailAddress: this.options.emailAddress,
-        phoneNumber: this.options.phoneNumber,
+        phoneNumber: this.options.phone?.phoneNumber,
       });
       const stage = nextStage(flow, state.completed ?? []);
       if (stage === undefined) {
@@ -183,6 +193,8 @@ export class InteractiveAuth<T> {
       }
       case AuthType.Email:
         return this.emailStage(error);
+      case AuthType.Msisdn:
+        return this.msisdnStage().run();
       case AuthType.Terms: {
         if (error !== undefined) throw new AuthError("STAGE_FAILED", error, { cause });
         const accepted = await cb.acceptTerms?.(termsPolicies(state.params?.[AuthType.Terms]));
@@ -194,6 +206,24 @@ export class InteractiveAuth<T> {
       default:
         throw new AuthError("UNSUPPORTED_STAGE", `Unsupported authentication stage: ${stage}`, { cause });
     }
+  }
+
+  private msisdnStage(): MsisdnStage {
+    const o = this.options;
+    const ask = o.callbacks?.askMsisdnCode;
+    if (!o.phone || !o.requestMsisdnToken || !o.submitMsisdnToken || !ask) {
+      throw new AuthError("UNSUPPORTED_STAGE", "No phone number");
+    }
+    this.msisdn ??= new MsisdnStage(this.clientSecret, {
+      phone: o.phone,
+      requestMsisdnToken: o.requestMsisdnToken,
+      submitMsisdnToken: o.submitMsisdnToken,
+      askMsisdnCode: ask,
+      maxAttempts: o.maxAttempts ?? 3,
+      ...(o.nextLink !== undefined ? { nextLink: o.nextLink } : {}),
+      ...(o.idServer !== undefined ? { idServer: o.idServer } : {}),
+    });
+    return this.msisdn;
   }
 
   private async requestMail(): Promise<void> {

@@ -5,7 +5,7 @@
  * (kind=guest). Every registration asks for a refresh token and answers
  * SessionData for the Session.
  */
-import { requestRegisterEmailToken } from "../api/account";
+import { requestRegisterEmailToken, requestRegisterMsisdnToken } from "../api/account";
 import * as api from "../api/register";
 import type { RegisterRequest, RegisterResponse } from "../api/types/auth";
 import { MatrixError } from "../http/errors";
@@ -43,13 +43,43 @@ export async function isRegistrationTokenValid(http: HttpApi, token: string): Pr
   return res.valid === true;
 }
 
+/**
+ * POSTs an SMS code to the homeserver's submit_url. Only a URL on the
+ * homeserver's own origin is followed: the code is not sent anywhere else.
+ */
+export async function submitMsisdnToken(
+  http: HttpApi,
+  submitUrl: string | undefined,
+  body: { sid: string; client_secret: string; token: string },
+): Promise<boolean> {
+  const home = new URL(homeserverUrlOf(http));
+  let target: URL;
+  try {
+    target = new URL(submitUrl ?? "");
+  } catch {
+    throw new AuthError("UNSUPPORTED_STAGE", "The homeserver gave no usable submit_url");
+  }
+  if (target.origin !== home.origin) {
+    throw new AuthError("UNSUPPORTED_STAGE", "The submit_url is not on the homeserver");
+  }
+  const res = await http.request<{ success?: unknown }>({
+    method: "POST",
+    baseUrl: target.origin,
+    prefix: "",
+    path: target.pathname,
+    body,
+    authenticated: false,
+  });
+  return res.success === true;
+}
+
 export interface RegisterOptions {
   username: string;
   password: string;
   /** An email address to validate (needed by flows with m.login.email.identity). */
   emailAddress?: string;
-  /** A phone number the user gave (narrows the flow choice). */
-  phoneNumber?: string;
+  /** A phone number to validate (needed by flows with m.login.msisdn). */
+  phone?: { country: string; phoneNumber: string };
   /** Where the validation mail's link leads afterwards. */
   nextLink?: string;
   /** A registration token known up front; otherwise callbacks.askRegistrationToken. */
@@ -79,7 +109,9 @@ export async function registerAccount(http: HttpApi, options: RegisterOptions): 
       callbacks: options.callbacks,
       password: options.password,
       emailAddress: options.emailAddress,
-      phoneNumber: options.phoneNumber,
+      phone: options.phone,
+      requestMsisdnToken: (body) => requestRegisterMsisdnToken(http, body),
+      submitMsisdnToken: (submitUrl, body) => submitMsisdnToken(http, submitUrl, body),
       nextLink: options.nextLink,
       registrationToken: options.registrationToken,
       requestEmailToken: (body) => requestRegisterEmailToken(http, body),

@@ -85,6 +85,34 @@ describe("registration", () => {
     expect(byEmail.userId).toBe("@emma:localhost");
   });
 
+  it("validates a phone number by SMS code, asking again after a wrong one", async () => {
+    const hs = await start({ registrationFlows: [["m.login.msisdn"]] });
+    const errors: Array<string | undefined> = [];
+    const data = await registerAccount(httpFor(hs), {
+      username: "phoebe",
+      password: "pw-phoebe",
+      phone: { country: "GB", phoneNumber: "07700 900456" },
+      callbacks: {
+        askMsisdnCode: (info) => {
+          errors.push(info.error);
+          expect(info.sendAttempt).toBe(1);
+          return Promise.resolve(
+            errors.length === 1 ? "000000" : (hs.outbox.last("447700900456")?.token ?? ""),
+          );
+        },
+      },
+    });
+    expect(data.userId).toBe("@phoebe:localhost");
+    expect(errors).toEqual([undefined, "Invalid code"]);
+    expect(hs.outbox.last("447700900456")?.clientSecret).toMatch(/^[A-Za-z0-9]{32}$/);
+    const byPhone = await loginWithPassword(
+      httpFor(hs),
+      { medium: "msisdn", address: "447700900456" },
+      "pw-phoebe",
+    );
+    expect(byPhone.userId).toBe("@phoebe:localhost");
+  });
+
   it("accepts the terms and checks the registration token before submitting it", async () => {
     const hs = await start({
       registrationFlows: [["m.login.terms", "m.login.registration_token"]],
