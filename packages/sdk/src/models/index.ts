@@ -16,3 +16,4 @@ export * from "./relations";
 export * from "./replies";
 export * from "./room-name";
 export * from "./direct";
+export * from "./push-rules";

@@ -53,6 +53,7 @@ function looksLikeEvent(value: unknown): value is ClientEventWithoutRoomId {
 export class RoomThreads {
   private readonly records = new Map<string, ThreadRecord>();
   private readonly listValue = new ObservableList<Thread>();
+  private readonly replyListeners = new Set<(rootId: string, event: ClientEventWithoutRoomId) => void>();
 
   constructor(private readonly userId: string) {}
 
@@ -64,6 +65,14 @@ export class RoomThreads {
   /** A thread by root id. */
   get(rootId: string): Thread | undefined {
     return this.records.get(rootId)?.snapshot;
+  }
+
+  /** Listens for thread replies not seen before (thread timelines follow them); returns the unsubscribe. */
+  onReply(listener: (rootId: string, event: ClientEventWithoutRoomId) => void): () => void {
+    this.replyListeners.add(listener);
+    return () => {
+      this.replyListeners.delete(listener);
+    };
   }
 
   /** The number of threads known. */
@@ -131,6 +140,7 @@ export class RoomThreads {
     const record = this.record(rootId);
     if (record.seen.has(event.event_id)) return undefined;
     record.seen.set(event.event_id, event);
+    for (const listener of [...this.replyListeners]) listener(rootId, event);
     return rootId;
   }
 

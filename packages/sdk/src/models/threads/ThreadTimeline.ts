@@ -1,0 +1,135 @@
+/**
+ * ThreadTimeline: one thread's events, root first, as TimelineItems. Older
+ * replies come 30 a page from /relations (rel_type m.thread, newest first);
+ * new replies arrive live through the room's RoomThreads. Edits, reactions
+ * and redactions inside the thread are applied as they arrive. Against a
+ * server without /relations it shows the replies the room has seen.
+ */
+import type { ClientEventWithoutRoomId } from "../../api/types/events";
+import { relations } from "../../api/relations";
+import { getEvent } from "../../api/timeline";
+import { isUnrecognisedError } from "../../http/errors";
+import type { HttpApi } from "../../http/types";
+import type { Scheduler } from "../../sync/scheduler";
+import { ObservableList } from "../../util/observable-list";
+import type { ReadonlyObservableList } from "../../util/observable-list";
+import { isRedacted, redactedEventId, redactEvent } from "../redaction";
+import type { Room } from "../room/Room";
+import { PAGINATION_PAGE_SIZE, withRetry } from "../timeline/pagination";
+import { RelationIndex } from "../timeline/RelationIndex";
+import { buildItem } from "../timeline/TimelineItem";
+import type { TimelineItem } from "../timeline/TimelineItem";
+
+export interface ThreadTimelineOptions {
+  room: Room;
+  rootId: string;
+  http: HttpApi;
+  scheduler: Scheduler;
+  pageSize?: number;
+}
+
+export class ThreadTimeline {
+  private readonly list = new ObservableList<TimelineItem>();
+  private readonly relations = new RelationIndex();
+  /** Thread events, oldest first (the root first once known). */
+  private events: ClientEventWithoutRoomId[] = [];
+  private readonly ids = new Set<string>();
+  private token: string | null | undefined;
+  private root: ClientEventWithoutRoomId | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: ThreadTimelineOptions) {
+    this.unsubscribe = options.room.threads.onReply((rootId, event) => {
+      if (rootId === options.rootId) this.addLive([event]);
+    });
+  }
+
+  get items(): ReadonlyObservableList<TimelineItem> {
+    return this.list;
+  }
+
+  /** Whether older replies may remain. */
+  get canPaginate(): boolean {
+    return this.token !== null;
+  }
+
+  /** Loads the root and the newest page of replies. */
+  async load(): Promise<void> {
+    const { room, rootId, http } = this.options;
+    this.root = room.threads.get(rootId)?.root ?? (await getEvent(http, room.roomId, rootId));
+    await this.paginate();
+  }
+
+  /** Loads one older page of replies; resolves with whether more may remain. */
+  async paginate(): Promise<boolean> {
+    if (this.token === null) return false;
+    const { room, rootId, http, scheduler } = this.options;
+    let page: { chunk: ClientEventWithoutRoomId[]; next_batch?: string };
+    try {
+      page = await withRetry(
+        () =>
+          relations(http, room.roomId, rootId, {
+            relType: "m.thread",
+            dir: "b",
+            limit: this.options.pageSize ?? PAGINATION_PAGE_SIZE,
+            ...(typeof this.token === "string" ? { from: this.token } : {}),
+          }),
+        scheduler,
+      );
+    } catch (error) {
+      if (!isUnrecognisedError(error)) throw error;
+      // No /relations: show what the room has seen of the thread.
+      const seen = room.recentEvents.filter((e) => e.content["m.relates_to"] !== undefined);
+      this.token = null;
+      this.addOlder(seen.filter((e) => belongsTo(e, rootId)).reverse());
+      return false;
+    }
+    const chunk = Array.isArray(page.chunk) ? page.chunk : [];
+    this.token = typeof page.next_batch === "string" && chunk.length > 0 ? page.next_batch : null;
+    this.addOlder(chunk);
+    return this.token !== null;
+  }
+
+  /** Stops following live replies. */
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** Adds older events (newest first). */
+  private addOlder(newestFirst: readonly ClientEventWithoutRoomId[]): void {
+    const fresh = newestFirst.filter((e) => !this.ids.has(e.event_id)).reverse();
+    for (const e of fresh) this.ids.add(e.event_id);
+    const hasRoot = this.events[0]?.event_id === this.options.rootId;
+    const rest = hasRoot ? this.events.slice(1) : this.events;
+    const root = this.root !== undefined && !this.ids.has(this.root.event_id) ? [this.root] : [];
+    for (const e of root) this.ids.add(e.event_id);
+    this.events = [...(hasRoot ? this.events.slice(0, 1) : root), ...fresh, ...rest];
+    this.afterChange(fresh.concat(root));
+  }
+
+  private addLive(oldestFirst: readonly ClientEventWithoutRoomId[]): void {
+    const fresh = oldestFirst.filter((e) => !this.ids.has(e.event_id));
+    for (const e of fresh) this.ids.add(e.event_id);
+    this.events.push(...fresh);
+    this.afterChange(fresh);
+  }
+
+  private afterChange(added: readonly ClientEventWithoutRoomId[]): void {
+    for (const e of added) {
+      this.relations.add(e);
+      const target = e.type === "m.room.redaction" ? redactedEventId(e) : undefined;
+      const i = target !== undefined ? this.events.findIndex((x) => x.event_id === target) : -1;
+      const original = this.events[i];
+      if (original !== undefined && !isRedacted(original))
+        this.events[i] = redactEvent(original, e, this.options.room.getSnapshot().state.rules);
+    }
+    const shown = this.events.filter((e) => e.type !== "m.room.redaction" && !RelationIndex.isAggregation(e));
+    this.list.reset(shown.map((e) => buildItem(e, this.relations)));
+  }
+}
+
+function belongsTo(event: ClientEventWithoutRoomId, rootId: string): boolean {
+  const rel = event.content["m.relates_to"];
+  return typeof rel === "object" && rel !== null && (rel as Record<string, unknown>)["event_id"] === rootId &&
+    (rel as Record<string, unknown>)["rel_type"] === "m.thread";
+}
