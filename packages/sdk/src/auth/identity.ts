@@ -4,7 +4,8 @@
  * /user/{userId}/openid/request_token) for an identity server access token
  * (POST /account/register), which is kept here and sent only to the identity
  * server. Then: the terms and their acceptance, hash_details, and 3PID lookup
- * with sha256 (pepper, hashed addresses) or none, with the spec's errors:
+ * with sha256 (pepper, hashed addresses) or none, email and phone validation
+ * (requestToken / submitToken), with the spec's errors:
  * 'No identity server base URL set', 'Unsupported identity server: bad
  * response', 'unknown hash algorithm'.
  */
@@ -14,10 +15,14 @@ import type { IdentityServer } from "../api/identity";
 import { lookupThreepids } from "../api/identity-lookup";
 import type { Threepid, ThreepidBinding } from "../api/identity-lookup";
 import { requestOpenIdToken } from "../api/openid";
+import type { EmailTokenRequest, MsisdnTokenRequest } from "../api/types/account";
 import type { HashDetailsResponse } from "../api/types/identity";
 import type { HttpApi } from "../http/types";
 import { termsPolicies } from "./InteractiveAuth";
 import type { TermsPolicy } from "./InteractiveAuth";
+import type { RandomFn } from "./secret";
+import { ThreepidValidation } from "./threepid";
+import type { ValidatedThreepid } from "./threepid";
 
 /** SPEC §8 messages of the identity service. */
 export const NO_IDENTITY_SERVER_MESSAGE = "No identity server base URL set";
@@ -102,6 +107,47 @@ export class IdentityService {
   /** Which Matrix users these 3PIDs are bound to (sha256 preferred, none otherwise). */
   async lookup(threepids: readonly Threepid[]): Promise<ThreepidBinding[]> {
     return lookupThreepids(this.options.http, this.server(), threepids);
+  }
+
+  /**
+   * Starts validating an email address on the identity server (POST
+   * /validate/email/requestToken with client_secret, send_attempt, next_link):
+   * call `send()` on the result, and again to resend.
+   */
+  emailValidation(
+    email: string,
+    options: { nextLink?: string; random?: RandomFn } = {},
+  ): ThreepidValidation<EmailTokenRequest> {
+    return new ThreepidValidation<EmailTokenRequest>(
+      (body) => identity.requestEmailToken(this.options.http, this.server(), body),
+      { email },
+      options,
+    );
+  }
+
+  /** Starts validating a phone number on the identity server (POST /validate/msisdn/requestToken). */
+  msisdnValidation(
+    country: string,
+    phoneNumber: string,
+    options: { nextLink?: string; random?: RandomFn } = {},
+  ): ThreepidValidation<MsisdnTokenRequest> {
+    return new ThreepidValidation<MsisdnTokenRequest>(
+      (body) => identity.requestMsisdnToken(this.options.http, this.server(), body),
+      { country, phone_number: phoneNumber },
+      options,
+    );
+  }
+
+  /** Submits the token a validation message brought; true when the server accepted it. */
+  async submitValidationToken(
+    medium: "email" | "msisdn",
+    validation: ValidatedThreepid,
+    token: string,
+  ): Promise<boolean> {
+    const body = { ...validation.credentials(), token };
+    const submit = medium === "email" ? identity.submitEmailToken : identity.submitMsisdnToken;
+    const res: unknown = await submit(this.options.http, this.server(), body);
+    return (res as { success?: unknown } | null)?.success === true;
   }
 
   /** POST /account/logout, then forgets the identity token. */

@@ -18,6 +18,7 @@
  * override) and unauthenticated ones pass straight through.
  */
 import { refresh as refreshRequest } from "../api/login";
+import type { HttpClientOptions } from "../http/client";
 import { MatrixError } from "../http/errors";
 import type { HttpApi, RequestOptions } from "../http/types";
 import { AuthError } from "./errors";
@@ -53,6 +54,23 @@ export class TokenRefresher implements HttpApi {
     this.session = options.session;
     this.now = options.now ?? Date.now;
     this.aheadMs = options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD_MS;
+  }
+
+  /**
+   * The usual wiring: an HTTP client on the session's homeserver reading the
+   * session's token, wrapped in a refresher.
+   */
+  static forSession(
+    session: Session,
+    options: Omit<HttpClientOptions, "baseUrl" | "accessToken"> & { refreshAheadMs?: number } = {},
+  ): TokenRefresher {
+    const { refreshAheadMs, ...httpOptions } = options;
+    return new TokenRefresher({
+      http: session.createHttpClient(httpOptions),
+      session,
+      ...(httpOptions.now ? { now: httpOptions.now } : {}),
+      ...(refreshAheadMs !== undefined ? { refreshAheadMs } : {}),
+    });
   }
 
   /** Whether the access token is due for a refresh by the clock. */

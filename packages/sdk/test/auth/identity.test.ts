@@ -130,6 +130,24 @@ describe("IdentityService", () => {
     await expect(ids.terms()).rejects.toThrow("No identity server base URL set");
   });
 
+  it("validates an email on the identity server with client_secret, send_attempt and next_link", async () => {
+    const ids = await ready();
+    const validation = ids.emailValidation("me@example.org", { nextLink: "http://app.example/ok" });
+    await validation.send();
+    await validation.send();
+    const mails = is.outbox.filter((m) => m.to === "me@example.org");
+    expect(mails.map((m) => [m.sendAttempt, m.clientSecret, m.nextLink])).toEqual([
+      [1, validation.clientSecret, "http://app.example/ok"],
+      [2, validation.clientSecret, "http://app.example/ok"],
+    ]);
+    await expect(ids.submitValidationToken("email", validation, "wrong")).resolves.toBe(false);
+    await expect(ids.submitValidationToken("email", validation, mails[1]?.token ?? "")).resolves.toBe(true);
+    const sms = ids.msisdnValidation("GB", "07700900999");
+    await sms.send();
+    const code = is.outbox.at(-1)?.token ?? "";
+    await expect(ids.submitValidationToken("msisdn", sms, code)).resolves.toBe(true);
+  });
+
   it("logs out of the identity server", async () => {
     const ids = await ready();
     const token = ids.getAccessToken() ?? "";

@@ -13,6 +13,7 @@ import { whoami } from "../../src/api/account";
 import { AuthError, SOFT_LOGOUT_MESSAGE } from "../../src/auth/errors";
 import { loginWithPassword, sessionDataFrom } from "../../src/auth/login";
 import { DeviceService } from "../../src/auth/devices";
+import { TokenRefresher } from "../../src/auth/refresh";
 import type { SessionState } from "../../src/auth/session";
 import { MatrixError } from "../../src/http/errors";
 import { httpFor, recordingFetch, sessionFor, signUp } from "./helpers";
@@ -59,6 +60,17 @@ describe("refresh", () => {
     expect(rec.count("GET", "/account/whoami")).toBe(40);
     expect(session.getAccessToken()).not.toBe(firstToken);
     expect(session.state.getSnapshot().kind).toBe("signed_in");
+  });
+
+  it("wires a refresher for a session in one call", async () => {
+    const { session } = await signUp(server, "wes", { now });
+    const api = TokenRefresher.forSession(session, { retry: false, now, refreshAheadMs: 10_000 });
+    clock.advance(45_000);
+    expect(api.due).toBe(false); // 15 s left, outside the 10 s window
+    clock.advance(6_000);
+    expect(api.due).toBe(true);
+    await expect(whoami(api)).resolves.toMatchObject({ user_id: "@wes:localhost" });
+    expect(api.due).toBe(false);
   });
 
   it("logs out cleanly when the refresh token is refused", async () => {
