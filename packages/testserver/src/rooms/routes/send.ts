@@ -38,6 +38,16 @@ export function registerSendRoutes(router: Router, ctx: ServerContext): void {
       const type = req.params["eventType"] ?? "";
       const txnId = req.params["txnId"] ?? "";
       const content = bodyObject(req);
+      // MSC4140: a delay query schedules the event instead of sending it.
+      const delayed = ctx.userData.scheduleFromQuery(
+        me.userId,
+        room.roomId,
+        type,
+        content,
+        undefined,
+        req.query,
+      );
+      if (delayed) return delayed;
       const eventId = idempotent(
         room,
         me,
@@ -95,6 +105,8 @@ export function registerSendRoutes(router: Router, ctx: ServerContext): void {
     const type = req.params["eventType"] ?? "";
     const key = req.params["stateKey"] ?? "";
     const content = bodyObject(req);
+    const delayed = ctx.userData.scheduleFromQuery(me.userId, room.roomId, type, content, key, req.query);
+    if (delayed) return delayed;
     const current = room.state.get(stateKey(type, key));
     // Synapse answers an unchanged state event with the existing event id.
     if (

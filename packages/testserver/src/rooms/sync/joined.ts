@@ -134,15 +134,24 @@ export function roomSection(
   body["account_data"] = { events: accountData };
   let ephemeral: JsonObject[] = [];
   if (joined) {
+    // A room joined since the last sync gets every current receipt, not only new ones.
+    const myJoin = room.state.get(stateKey("m.room.member", info.userId));
+    const joinedNow = since !== undefined && myJoin !== undefined && myJoin.stream > since;
     ephemeral = ctx.userData
-      .ephemeralSince(info.userId, room.roomId, since ?? 0)
+      .ephemeralSince(info.userId, room.roomId, joinedNow ? 0 : (since ?? 0))
       .filter((e) => typeAllowed(f.ephemeral, typeof e["type"] === "string" ? e["type"] : ""));
     body["ephemeral"] = { events: ephemeral };
     const unread = ctx.userData.unreadCounts(info.userId, room.roomId);
-    body["unread_notifications"] = {
-      notification_count: unread.notification_count,
-      highlight_count: unread.highlight_count,
-    };
+    // Without unread_thread_notifications in the filter, thread counts are folded into the room's.
+    let notificationCount = unread.notification_count;
+    let highlightCount = unread.highlight_count;
+    if (!f.timeline.unreadThreadNotifications) {
+      for (const c of unread.threads.values()) {
+        notificationCount += c.notification_count;
+        highlightCount += c.highlight_count;
+      }
+    }
+    body["unread_notifications"] = { notification_count: notificationCount, highlight_count: highlightCount };
     if (f.timeline.unreadThreadNotifications) {
       const threads: Record<string, JsonObject> = Object.create(null) as Record<string, JsonObject>;
       for (const [id, c] of unread.threads)
