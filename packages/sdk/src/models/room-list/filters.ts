@@ -7,10 +7,10 @@
  */
 import type { RoomSnapshot } from "../room/Room";
 
-/** The favourite tag. */
-export const FAVOURITE_TAG = "m.favourite";
+/** The favourite tag (account-data.ts names it too; kept local to avoid a second export). */
+const FAVOURITE_TAG = "m.favourite";
 /** The low priority tag. */
-export const LOW_PRIORITY_TAG = "m.lowpriority";
+const LOW_PRIORITY_TAG = "m.lowpriority";
 
 /** What a filter may look at besides the room. */
 export interface FilterContext {

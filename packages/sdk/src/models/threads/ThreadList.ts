@@ -42,7 +42,9 @@ export class ThreadList {
   constructor(private readonly options: ThreadListOptions) {
     this.include = options.include ?? "all";
     this.mode = options.support === "none" ? "local" : "server";
-    this.unsubscribe = options.room.threads.list.subscribe((snapshot) => this.list.reset(this.filter(snapshot)));
+    this.unsubscribe = options.room.threads.list.subscribe((snapshot) =>
+      this.list.reset(this.filter(snapshot)),
+    );
     this.list.reset(this.filter(options.room.threads.list.getSnapshot()));
   }
 

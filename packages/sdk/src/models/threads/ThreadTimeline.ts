@@ -130,6 +130,10 @@ export class ThreadTimeline {
 
 function belongsTo(event: ClientEventWithoutRoomId, rootId: string): boolean {
   const rel = event.content["m.relates_to"];
-  return typeof rel === "object" && rel !== null && (rel as Record<string, unknown>)["event_id"] === rootId &&
-    (rel as Record<string, unknown>)["rel_type"] === "m.thread";
+  return (
+    typeof rel === "object" &&
+    rel !== null &&
+    (rel as Record<string, unknown>)["event_id"] === rootId &&
+    (rel as Record<string, unknown>)["rel_type"] === "m.thread"
+  );
 }
