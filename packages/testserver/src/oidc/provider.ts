@@ -31,6 +31,8 @@ export interface OidcProviderOptions {
   accessTokenTtlSeconds?: number;
   /** Refresh token lifetime in seconds (default 1 day). */
   refreshTokenTtlSeconds?: number;
+  /** Port on 127.0.0.1; 0 (default) picks a free one. The demo fixes it so redirects stay valid. */
+  port?: number;
   /** Advertise the stable Matrix API scope in scopes_supported (default true). */
   advertiseStableScopes?: boolean;
 }
@@ -72,7 +74,7 @@ export async function startOidcProvider(options: OidcProviderOptions = {}): Prom
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const key = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" });
@@ -114,6 +116,10 @@ export async function startOidcProvider(options: OidcProviderOptions = {}): Prom
       return typeof grantId === "string" ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    // A browser app calls the token, revocation and userinfo endpoints from its own origin:
+    // allow the origins of the client's registered redirect URIs.
+    clientBasedCORS: (_ctx, origin, client) =>
+      client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
     ttl: {
       AccessToken: options.accessTokenTtlSeconds ?? 300,
       RefreshToken: options.refreshTokenTtlSeconds ?? 86_400,
@@ -155,6 +161,19 @@ export async function startOidcProvider(options: OidcProviderOptions = {}): Prom
         else res.destroy();
       });
       return;
+    }
+    if (path === "/reg") {
+      // oidc-provider gives registration no CORS; browser apps register themselves (as with MAS).
+      res.setHeader("Access-Control-Allow-Origin", "*");
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, {
+          "Access-Control-Allow-Methods": "POST",
+          "Access-Control-Allow-Headers": "Content-Type, Authorization",
+          "Access-Control-Max-Age": "3600",
+        });
+        res.end();
+        return;
+      }
     }
     void app(req, res);
   };
