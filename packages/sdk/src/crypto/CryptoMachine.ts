@@ -1,0 +1,314 @@
+/**
+ * The adapter over the engine's OlmMachine: one per signed-in device. It is
+ * the sync pipeline's decrypt hook (to-device events, device list changes,
+ * one-time key counts and unused fallback key types go to the engine;
+ * encrypted timeline events come back decrypted in place, or as
+ * '** Unable to decrypt: ... **' stand-ins), it runs the outgoing request
+ * processor after each batch, encrypts on send and to devices, lists
+ * devices with their verification value, and retries waiting events when a
+ * late key arrives, reporting each replacement to `onEventDecrypted`.
+ *
+ * Store: in Node the engine keeps its keys in memory. In browsers pass
+ * `store: { name, passphrase }`: the engine opens its own IndexedDB
+ * database of that name (`<name>::matrix-sdk-crypto` and friends) and
+ * encrypts it with the passphrase; use a per-account name, and delete those
+ * databases on logout.
+ */
+import type { OlmMachine, RoomKeyInfo } from "@matrix-org/matrix-sdk-crypto-wasm";
+import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../api/types/events";
+import type { HttpApi } from "../http/types";
+import { createTxnIdGenerator } from "../http/txn";
+import type { TxnIdGenerator } from "../http/txn";
+import type { DecryptHook } from "../sync/processor/types";
+import type { ParsedSync, ParsedTimeline } from "../sync/validate/types";
+import type { RoomEventDecryption } from "./decrypt";
+import { decryptRoomEvent, sessionIdOf, waitsForKey } from "./decrypt";
+import type { DeviceInfo, DeviceVerification } from "./devices";
+import { listUserDevices, setDeviceVerification } from "./devices";
+import type { Engine } from "./load";
+import { loadCryptoEngine } from "./load";
+import { KeyedLock } from "./lock";
+import type { CryptoLogger } from "./OutgoingRequests";
+import { OutgoingRequests, silentCryptoLogger } from "./OutgoingRequests";
+import { PendingDecryptions } from "./PendingDecryptions";
+import { RoomCryptoState } from "./RoomCryptoState";
+import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
+import { RoomEncryptor } from "./RoomEncryptor";
+import type { ToDeviceResult, ToDeviceTarget } from "./ToDevice";
+import { sendEncryptedToDevice } from "./ToDevice";
+
+/** The engine's persistent store in browsers (IndexedDB); omit for memory. */
+export interface CryptoStoreOptions {
+  /** IndexedDB database name prefix, one per account and device. */
+  name: string;
+  /** Passphrase the engine encrypts its store with. */
+  passphrase?: string;
+}
+
+export interface CryptoMachineOptions {
+  userId: string;
+  deviceId: string;
+  http: HttpApi;
+  store?: CryptoStoreOptions;
+  /** Room facts; pass the lazy loader's so state seen before loading is kept. */
+  rooms?: RoomCryptoState;
+  txnIds?: TxnIdGenerator;
+  logger?: CryptoLogger;
+  /** Defaults to the lazy loader; tests may pass a preloaded engine. */
+  loadEngine?: () => Promise<Engine>;
+}
+
+/** A waiting event that decrypted after its key arrived late. */
+export interface DecryptedUpdate {
+  roomId: string;
+  eventId: string;
+  /** The replacement to show in place of the m.bad.encrypted stand-in. */
+  event: ClientEventWithoutRoomId;
+}
+
+export type DecryptedUpdateListener = (update: DecryptedUpdate) => void;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Keeps only well-formed to-device events from the engine's output. */
+function parseToDevice(json: string): ToDeviceEvent[] {
+  const parsed: unknown = JSON.parse(json);
+  if (!Array.isArray(parsed)) return [];
+  const out: ToDeviceEvent[] = [];
+  for (const item of parsed as unknown[]) {
+    if (!isObject(item)) continue;
+    const { type, sender, content } = item;
+    if (typeof type === "string" && typeof sender === "string" && isObject(content)) {
+      out.push({ type, sender, content });
+    }
+  }
+  return out;
+}
+
+/** The crypto adapter of one device. Create with `CryptoMachine.create`. */
+export class CryptoMachine {
+  readonly userId: string;
+  readonly deviceId: string;
+  readonly rooms: RoomCryptoState;
+  private readonly outgoing: OutgoingRequests;
+  private readonly encryptor: RoomEncryptor;
+  private readonly deps: EncryptorDeps;
+  private readonly pending = new PendingDecryptions();
+  private readonly listeners = new Set<DecryptedUpdateListener>();
+  private readonly txnIds: TxnIdGenerator;
+  private readonly logger: CryptoLogger;
+  private closed = false;
+
+  private constructor(
+    private readonly engine: Engine,
+    private readonly machine: OlmMachine,
+    private readonly http: HttpApi,
+    options: CryptoMachineOptions,
+  ) {
+    this.userId = options.userId;
+    this.deviceId = options.deviceId;
+    this.rooms = options.rooms ?? new RoomCryptoState();
+    this.logger = options.logger ?? silentCryptoLogger;
+    this.txnIds = options.txnIds ?? createTxnIdGenerator();
+    this.outgoing = new OutgoingRequests(engine, machine, http, this.logger);
+    this.deps = { engine, machine, outgoing: this.outgoing, rooms: this.rooms, locks: new KeyedLock() };
+    this.encryptor = new RoomEncryptor(this.deps);
+  }
+
+  /** Loads the engine (once per process) and opens the device's OlmMachine. */
+  static async create(options: CryptoMachineOptions): Promise<CryptoMachine> {
+    const engine = await (options.loadEngine ?? loadCryptoEngine)();
+    const machine = (await engine.OlmMachine.initialize(
+      new engine.UserId(options.userId),
+      new engine.DeviceId(options.deviceId),
+      options.store?.name ?? null,
+      options.store?.passphrase ?? null,
+    )) as OlmMachine;
+    const crypto = new CryptoMachine(engine, machine, options.http, options);
+    await machine.registerRoomKeyUpdatedCallback((keys: RoomKeyInfo[]) => crypto.onRoomKeys(keys));
+    // A fresh device uploads its keys without waiting for the first sync.
+    void crypto.outgoing.run();
+    return crypto;
+  }
+
+  /** The sync pipeline's decrypt hook (see `processSync`). */
+  readonly decryptHook: DecryptHook = (batch) => {
+    this.rooms.ingest(batch);
+    return this.processSync(batch);
+  };
+
+  /**
+   * The decrypt phase for a batch whose room state was already ingested:
+   * hands the engine the batch's E2EE sections, tracks members of encrypted
+   * rooms, decrypts timeline events in place, then runs the outgoing
+   * processor in the background (`flush` waits for it).
+   */
+  async processSync(batch: ParsedSync): Promise<ParsedSync> {
+    const { engine, machine } = this;
+    const lists = new engine.DeviceLists(
+      batch.deviceLists.changed.map((u) => new engine.UserId(u)),
+      batch.deviceLists.left.map((u) => new engine.UserId(u)),
+    );
+    const counts = new Map(batch.oneTimeKeysCount ?? []);
+    // Absent means the server did not say; an empty set would make the engine upload fallback keys every time.
+    const fallback = batch.unusedFallbackKeyTypes ? new Set(batch.unusedFallbackKeyTypes) : null;
+    const toDeviceJson = await machine.receiveSyncChanges(
+      JSON.stringify(batch.toDevice),
+      lists,
+      counts,
+      fallback,
+    );
+    await this.trackUsers();
+    const out: ParsedSync = { ...batch, toDevice: parseToDevice(toDeviceJson), rooms: { ...batch.rooms } };
+    out.rooms.join = new Map(batch.rooms.join);
+    for (const [roomId, room] of batch.rooms.join) {
+      out.rooms.join.set(roomId, { ...room, timeline: await this.decryptTimeline(roomId, room.timeline) });
+    }
+    out.rooms.leave = new Map(batch.rooms.leave);
+    for (const [roomId, room] of batch.rooms.leave) {
+      out.rooms.leave.set(roomId, { ...room, timeline: await this.decryptTimeline(roomId, room.timeline) });
+    }
+    void this.outgoing.run();
+    return out;
+  }
+
+  private readonly tracked = new Set<string>();
+  private async trackUsers(): Promise<void> {
+    // Tracking is idempotent in the engine; only users not handed over yet cross the boundary.
+    const fresh = this.rooms.usersToTrack().filter((u) => !this.tracked.has(u));
+    if (fresh.length === 0) return;
+    await this.machine.updateTrackedUsers(fresh.map((u) => new this.engine.UserId(u)));
+    for (const u of fresh) this.tracked.add(u);
+  }
+
+  private async decryptTimeline(roomId: string, timeline: ParsedTimeline): Promise<ParsedTimeline> {
+    if (!timeline.events.some((e) => e.type === "m.room.encrypted")) return timeline;
+    return { ...timeline, events: await this.decryptEvents(roomId, timeline.events) };
+  }
+
+  /**
+   * Decrypts the m.room.encrypted events of a list (a sync timeline, a
+   * /messages page, a /context answer); other events pass through.
+   */
+  async decryptEvents(
+    roomId: string,
+    events: readonly ClientEventWithoutRoomId[],
+  ): Promise<ClientEventWithoutRoomId[]> {
+    const out: ClientEventWithoutRoomId[] = [];
+    for (const event of events) {
+      out.push(event.type === "m.room.encrypted" ? (await this.decryptEvent(roomId, event)).event : event);
+    }
+    return out;
+  }
+
+  /** Decrypts one event; a failure waiting for a key is remembered for a late retry. */
+  async decryptEvent(roomId: string, event: ClientEventWithoutRoomId): Promise<RoomEventDecryption> {
+    const result = await decryptRoomEvent(this.engine, this.machine, roomId, event);
+    const sessionId = sessionIdOf(event);
+    if (sessionId !== undefined) {
+      if (result.info.failure && waitsForKey(result.info.failure)) this.pending.add(roomId, sessionId, event);
+      else this.pending.remove(roomId, sessionId, event.event_id);
+    }
+    return result;
+  }
+
+  /** Called by the engine with new or better room keys: retries the events waiting for them. */
+  private async onRoomKeys(keys: RoomKeyInfo[]): Promise<void> {
+    const sessions = keys.map((k) => {
+      const s = { roomId: k.roomId.toString(), sessionId: k.sessionId };
+      k.free();
+      return s;
+    });
+    for (const { roomId, sessionId } of sessions) {
+      for (const waiting of this.pending.take(roomId, sessionId)) {
+        if (this.closed) return;
+        const result = await this.decryptEvent(waiting.roomId, waiting.event);
+        if (result.info.failure) continue;
+        const update: DecryptedUpdate = { roomId, eventId: waiting.event.event_id, event: result.event };
+        for (const listener of this.listeners) {
+          try {
+            listener(update);
+          } catch (error) {
+            this.logger.warn("crypto: a decrypted-event listener threw", error);
+          }
+        }
+      }
+    }
+  }
+
+  /** Subscribes to late decryptions; returns the unsubscribe function. */
+  onEventDecrypted(listener: DecryptedUpdateListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** How many events wait for a key. */
+  get pendingDecryptions(): number {
+    return this.pending.size;
+  }
+
+  /** Whether the room is encrypted (m.room.encryption seen). */
+  isRoomEncrypted(roomId: string): boolean {
+    return this.rooms.isEncrypted(roomId);
+  }
+
+  /** Encrypts a room event for sending (the send queue's "encrypting" step). */
+  encryptRoomEvent(roomId: string, type: string, content: Record<string, unknown>): Promise<EncryptedEvent> {
+    return this.encryptor.encryptEvent(roomId, type, content);
+  }
+
+  /** Shares the room key ahead of the first message. */
+  prepareRoom(roomId: string): Promise<void> {
+    return this.encryptor.prepare(roomId);
+  }
+
+  /** Discards the room's outbound session: the next message uses a new one. */
+  rotateRoomKey(roomId: string): Promise<boolean> {
+    return this.encryptor.rotate(roomId);
+  }
+
+  /** Olm-encrypts `content` to each target device and sends it. */
+  sendToDevice(
+    eventType: string,
+    targets: readonly ToDeviceTarget[],
+    content: Record<string, unknown>,
+  ): Promise<ToDeviceResult> {
+    return sendEncryptedToDevice(this.deps, this.http, this.txnIds(), eventType, targets, content);
+  }
+
+  /** A user's devices with their verification value; waits up to `waitSecs` for a stale list. */
+  async getUserDevices(userId: string, waitSecs?: number): Promise<DeviceInfo[]> {
+    if (waitSecs !== undefined) {
+      await this.machine.updateTrackedUsers([new this.engine.UserId(userId)]);
+      void this.outgoing.run();
+    }
+    return listUserDevices(this.engine, this.machine, userId, waitSecs);
+  }
+
+  /** Sets a device's verification value (-1 blocks it); false when unknown. */
+  setDeviceVerification(userId: string, deviceId: string, value: DeviceVerification): Promise<boolean> {
+    return setDeviceVerification(this.engine, this.machine, userId, deviceId, value);
+  }
+
+  /** This device's public identity keys. */
+  identityKeys(): { ed25519: string; curve25519: string } {
+    const keys = this.machine.identityKeys;
+    return { ed25519: keys.ed25519.toBase64(), curve25519: keys.curve25519.toBase64() };
+  }
+
+  /** Sends whatever the engine has queued and waits until the processor is idle. */
+  async flush(): Promise<void> {
+    await this.outgoing.run();
+    await this.outgoing.idle();
+  }
+
+  /** Closes the engine (and its IndexedDB connections). The machine is unusable afterwards. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listeners.clear();
+    await this.outgoing.idle();
+    this.machine.close();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Crypto on demand: a decrypt hook that keeps the (cheap, pure) room facts
+ * from every batch and creates the CryptoMachine, loading the WebAssembly,
+ * only when a batch first needs it: an encrypted room (joined or invited),
+ * an encrypted timeline event, or an encrypted to-device message. A client
+ * whose rooms are all unencrypted never loads the engine.
+ */
+import type { DecryptHook } from "../sync/processor/types";
+import type { ParsedSync } from "../sync/validate/types";
+import type { CryptoMachine } from "./CryptoMachine";
+import { RoomCryptoState } from "./RoomCryptoState";
+
+/** Creates the machine over the given room facts (CryptoMachine.create with `rooms`). */
+export type CryptoMachineFactory = (rooms: RoomCryptoState) => Promise<CryptoMachine>;
+
+/** Whether a batch carries anything only the engine can handle. */
+export function batchNeedsCrypto(batch: ParsedSync, rooms: RoomCryptoState): boolean {
+  if (rooms.hasEncryptedRooms()) return true;
+  if (batch.toDevice.some((e) => e.type === "m.room.encrypted")) return true;
+  for (const room of batch.rooms.join.values()) {
+    if (room.timeline.events.some((e) => e.type === "m.room.encrypted")) return true;
+  }
+  return false;
+}
+
+/** Owns the machine once created; until then only the room facts. */
+export class LazyCrypto {
+  readonly rooms = new RoomCryptoState();
+  private machine: CryptoMachine | undefined;
+  private creating: Promise<CryptoMachine> | undefined;
+
+  constructor(private readonly factory: CryptoMachineFactory) {}
+
+  /** The machine, when it exists. */
+  get current(): CryptoMachine | undefined {
+    return this.machine;
+  }
+
+  /** Creates the machine now (e.g. to send the first encrypted to-device message). */
+  ensure(): Promise<CryptoMachine> {
+    if (this.machine) return Promise.resolve(this.machine);
+    this.creating ??= this.factory(this.rooms).then(
+      (machine) => {
+        this.machine = machine;
+        return machine;
+      },
+      (error: unknown) => {
+        this.creating = undefined;
+        throw error;
+      },
+    );
+    return this.creating;
+  }
+
+  /** The decrypt hook: a pass-through until a batch needs the engine. */
+  readonly decryptHook: DecryptHook = async (batch) => {
+    this.rooms.ingest(batch);
+    if (!this.machine && !batchNeedsCrypto(batch, this.rooms)) return batch;
+    const machine = await this.ensure();
+    return machine.processSync(batch);
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * The one place where the engine's outgoing requests become HTTP calls: keys
+ * upload, query and claim, to-device messages, signature uploads, room
+ * messages (in-room verification) and key backup uploads. Each answer goes
+ * back to the engine with markRequestAsSent. Runs are serialised: a run asked
+ * for while one is going sets a flag, and the running loop fetches the
+ * engine's queue once more instead of starting a second loop, so the same
+ * request is never sent twice at once.
+ */
+import type { OlmMachine, OutgoingRequest, RequestType } from "@matrix-org/matrix-sdk-crypto-wasm";
+import { claimKeys, queryKeys, uploadKeys, uploadSignatures } from "../api/keys";
+import { putRoomKeys } from "../api/room-keys";
+import { sendEvent } from "../api/send";
+import { sendToDevice } from "../api/to-device";
+import type { HttpApi } from "../http/types";
+import type { Engine } from "./load";
+
+/** Where the processor reports failures it swallows (a failed request stays queued in the engine). */
+export interface CryptoLogger {
+  warn(message: string, error?: unknown): void;
+}
+
+/** A logger that drops everything. */
+export const silentCryptoLogger: CryptoLogger = { warn: () => undefined };
+
+type RequestMachine = Pick<OlmMachine, "outgoingRequests" | "markRequestAsSent">;
+
+/** The engine's JSON body; it builds the wire shape, so only the top level is checked. */
+function parseBody<T = Record<string, unknown>>(body: string): T {
+  const parsed: unknown = JSON.parse(body);
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new TypeError("crypto engine produced a request body that is not an object");
+  }
+  return parsed as T;
+}
+
+/** Turns the engine's outgoing requests into HTTP calls; one loop at a time. */
+export class OutgoingRequests {
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly engine: Pick<Engine, "RequestType">,
+    private readonly machine: RequestMachine,
+    private readonly http: HttpApi,
+    private readonly logger: CryptoLogger = silentCryptoLogger,
+  ) {}
+
+  /**
+   * Sends everything the engine has queued, until its queue is empty. The
+   * promise settles when the loop that covers this call is done; it never
+   * rejects (failures are logged and the engine keeps the request).
+   */
+  run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const loop = this.loop().finally(() => {
+      this.running = undefined;
+    });
+    this.running = loop;
+    return loop;
+  }
+
+  /** Resolves once no run is going. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      let requests: OutgoingRequest[];
+      try {
+        requests = await this.machine.outgoingRequests();
+      } catch (error) {
+        this.logger.warn("crypto: reading outgoing requests failed", error);
+        return;
+      }
+      for (const request of requests) {
+        try {
+          await this.send(request);
+        } catch (error) {
+          this.logger.warn(`crypto: outgoing request ${request.type} failed`, error);
+        }
+      }
+    } while (this.again);
+  }
+
+  /**
+   * Sends one request and reports the answer to the engine. The encryptor
+   * calls it directly for the claim and to-device requests it gets from
+   * getMissingSessions and shareRoomKey. Throws on HTTP failure.
+   */
+  async send(request: OutgoingRequest): Promise<void> {
+    const answer = await this.dispatch(request);
+    if (request.id !== undefined) {
+      await this.machine.markRequestAsSent(request.id, request.type, JSON.stringify(answer));
+    }
+  }
+
+  private dispatch(request: OutgoingRequest): Promise<unknown> {
+    const T: typeof RequestType = this.engine.RequestType;
+    const http = this.http;
+    switch (request.type) {
+      case T.KeysUpload:
+        return uploadKeys(http, parseBody(request.body));
+      case T.KeysQuery:
+        return queryKeys(http, parseBody<Parameters<typeof queryKeys>[1]>(request.body));
+      case T.KeysClaim:
+        return claimKeys(http, parseBody<Parameters<typeof claimKeys>[1]>(request.body));
+      case T.SignatureUpload:
+        return uploadSignatures(http, parseBody<Parameters<typeof uploadSignatures>[1]>(request.body));
+      case T.ToDevice: {
+        const r = request as Extract<OutgoingRequest, { event_type: string; txn_id: string }>;
+        const messages = parseBody(r.body)["messages"] as Parameters<typeof sendToDevice>[3];
+        return sendToDevice(http, r.event_type, r.txn_id, messages);
+      }
+      case T.RoomMessage: {
+        const r = request as Extract<OutgoingRequest, { room_id: string }>;
+        return sendEvent(http, r.room_id, r.event_type, r.txn_id, parseBody(r.body));
+      }
+      case T.KeysBackup: {
+        const r = request as Extract<OutgoingRequest, { version: string }>;
+        return putRoomKeys(http, r.version, parseBody<Parameters<typeof putRoomKeys>[2]>(r.body));
+      }
+      default:
+        return Promise.reject(new TypeError(`unknown crypto request type ${String(request.type)}`));
+    }
+  }
+}

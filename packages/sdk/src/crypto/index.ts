@@ -1,0 +1,39 @@
+/**
+ * The crypto layer's public surface. Importing it does not load the
+ * WebAssembly engine: only `loadCryptoEngine` and `CryptoMachine.create`
+ * (directly or through LazyCrypto) do, with a dynamic import.
+ */
+export { loadCryptoEngine, isCryptoEngineRequested, cryptoEngineLoadCount } from "./load";
+export type { Engine } from "./load";
+export { CryptoMachine } from "./CryptoMachine";
+export type {
+  CryptoMachineOptions,
+  CryptoStoreOptions,
+  DecryptedUpdate,
+  DecryptedUpdateListener,
+} from "./CryptoMachine";
+export { LazyCrypto, batchNeedsCrypto } from "./LazyCrypto";
+export type { CryptoMachineFactory } from "./LazyCrypto";
+export { RoomCryptoState, MEGOLM_ALGORITHM, parseEncryptionContent } from "./RoomCryptoState";
+export type { RoomEncryptionSettings } from "./RoomCryptoState";
+export type { EncryptedEvent } from "./RoomEncryptor";
+export type { ToDeviceResult, ToDeviceTarget } from "./ToDevice";
+export { DeviceVerification, verificationOf } from "./devices";
+export type { DeviceInfo } from "./devices";
+export { DECRYPTION_INFO_KEY, decryptionInfoOf } from "./decrypt";
+export type {
+  DecryptionFailure,
+  DecryptionFailureCode,
+  DecryptionInfo,
+  RoomEventDecryption,
+} from "./decrypt";
+export {
+  CryptoError,
+  ROOM_ENCRYPTION_UNSUPPORTED,
+  TO_DEVICE_ENCRYPTION_UNSUPPORTED,
+  assertRoomEncryptionSupported,
+  assertToDeviceEncryptionSupported,
+} from "./errors";
+export type { CryptoErrorCode } from "./errors";
+export { OutgoingRequests } from "./OutgoingRequests";
+export type { CryptoLogger } from "./OutgoingRequests";
