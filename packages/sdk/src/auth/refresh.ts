@@ -87,7 +87,15 @@ export class TokenRefresher implements HttpApi {
     ) {
       return this.http.request<T>(options);
     }
-    if (this.due) await this.refresh();
+    if (this.due) {
+      try {
+        await this.refresh();
+      } catch (err) {
+        // A refresh ahead of time that failed for want of a network: the old token may still do.
+        const expiresAt = this.session.expiresAt;
+        if (err instanceof AuthError || expiresAt === undefined || expiresAt <= this.now()) throw err;
+      }
+    }
     const sent = this.session.getAccessToken();
     try {
       return await this.send<T>(options, sent);

@@ -1,0 +1,118 @@
+/**
+ * TokenRefresher edge cases on a scripted HttpApi and fake time: requests to
+ * other hosts pass through without the homeserver token, an unusable
+ * refresh answer ends the session, an M_UNKNOWN_TOKEN retry happens once
+ * only, and a refresh ahead of time that fails for want of a network lets
+ * the still-valid token through.
+ */
+import { describe, expect, it } from "vitest";
+import { TokenRefresher } from "../../src/auth/refresh";
+import { Session } from "../../src/auth/session";
+import { MemorySessionStorage } from "../../src/auth/storage";
+import { ConnectionError, MatrixError } from "../../src/http/errors";
+import type { HttpApi, RequestOptions } from "../../src/http/types";
+
+type Answer = (options: RequestOptions) => unknown;
+
+function scripted(answer: Answer): HttpApi & { calls: RequestOptions[] } {
+  const calls: RequestOptions[] = [];
+  return {
+    calls,
+    request<T>(options: RequestOptions): Promise<T> {
+      calls.push(options);
+      try {
+        return Promise.resolve(answer(options) as T);
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    },
+  };
+}
+
+const unknownToken = (soft = false) =>
+  new MatrixError({
+    errcode: "M_UNKNOWN_TOKEN",
+    error: "gone",
+    httpStatus: 401,
+    data: { soft_logout: soft },
+  });
+
+async function setup(answer: Answer, now = () => 1_000) {
+  const storage = new MemorySessionStorage();
+  const session = new Session(storage, null, { now });
+  await session.signIn({
+    homeserverUrl: "https://hs.example.org",
+    userId: "@u:hs",
+    deviceId: "D",
+    accessToken: "old",
+    refreshToken: "r1",
+    expiresAt: 100_000,
+  });
+  const http = scripted(answer);
+  return { session, storage, http, api: new TokenRefresher({ http, session, now }) };
+}
+
+describe("TokenRefresher on a scripted server", () => {
+  it("passes identity server and unauthenticated requests through untouched", async () => {
+    const { api, http } = await setup(() => ({}));
+    await api.request({ method: "GET", path: "/hash_details", baseUrl: "https://id.example.org" });
+    await api.request({ method: "GET", path: "/login", authenticated: false });
+    await api.request({ method: "GET", path: "/account/whoami" });
+    expect(http.calls.map((c) => c.accessToken)).toEqual([undefined, undefined, "old"]);
+  });
+
+  it("ends the session when the refresh answer has no access token", async () => {
+    const { api, session, storage } = await setup((o) => {
+      if (o.path === "/refresh") return { nope: true };
+      throw unknownToken();
+    });
+    await expect(api.request({ method: "GET", path: "/sync" })).rejects.toMatchObject({
+      code: "REFRESH_FAILED",
+    });
+    expect(session.state.getSnapshot()).toMatchObject({ kind: "signed_out", reason: "refresh_failed" });
+    expect(storage.load()).toBeNull();
+  });
+
+  it("retries once after a refresh, not forever", async () => {
+    const { api, http, session } = await setup((o) => {
+      if (o.path === "/refresh") return { access_token: `new-${http.calls.length}`, refresh_token: "r2" };
+      throw unknownToken();
+    });
+    await expect(api.request({ method: "GET", path: "/sync" })).rejects.toBeInstanceOf(MatrixError);
+    expect(http.calls.map((c) => c.path)).toEqual(["/sync", "/refresh", "/sync"]);
+    expect(http.calls[1]?.body).toEqual({ refresh_token: "r1" });
+    expect(http.calls[2]?.accessToken).toBe("new-2");
+    expect(session.getRefreshToken()).toBe("r2");
+  });
+
+  it("soft-logs out when the refresh itself answers soft_logout", async () => {
+    const { api, session, storage } = await setup((o) => {
+      if (o.path === "/refresh") throw unknownToken(true);
+      throw unknownToken(true);
+    });
+    await expect(api.request({ method: "GET", path: "/sync" })).rejects.toMatchObject({
+      code: "REFRESH_FAILED",
+    });
+    expect(session.state.getSnapshot().kind).toBe("soft_logged_out");
+    expect(storage.load()).toMatchObject({ userId: "@u:hs", deviceId: "D" });
+  });
+
+  it("uses the still-valid token when an early refresh cannot reach the server", async () => {
+    let time = 80_000; // 20 s before expiry: inside the 30 s window
+    const { api, http, session } = await setup(
+      (o) => {
+        if (o.path === "/refresh") throw new ConnectionError("network", "offline");
+        return { ok: true };
+      },
+      () => time,
+    );
+    await expect(api.request({ method: "GET", path: "/sync" })).resolves.toEqual({ ok: true });
+    expect(http.calls.map((c) => [c.path, c.accessToken])).toEqual([
+      ["/refresh", undefined],
+      ["/sync", "old"],
+    ]);
+    expect(session.state.getSnapshot().kind).toBe("signed_in");
+    time = 100_000; // expired now: the failure is the caller's
+    await expect(api.request({ method: "GET", path: "/sync" })).rejects.toBeInstanceOf(ConnectionError);
+  });
+});
