@@ -1,8 +1,22 @@
 /**
- * Preloaded into every bench child (node --import): polyfills
- * Promise.withResolvers, which newer matrix-js-sdk releases call and Node 20
- * lacks. Installed only when missing, so it changes nothing on newer Nodes.
+ * Preloaded into every bench child (node --import):
+ * - caps fetch at 6 connections per host, as a browser does. Node's fetch
+ *   (undici) has no such cap, so a client that starts thousands of requests
+ *   at once (matrix-js-sdk fetching every thread root at 3,000 rooms) opened
+ *   a socket each and they all failed with "fetch failed". Both children get
+ *   the same dispatcher, so the comparison stays fair. The undici package is
+ *   the major version Node 20 bundles, so its global dispatcher is the one
+ *   Node's own fetch reads.
+ * - polyfills Promise.withResolvers, which newer matrix-js-sdk releases call
+ *   and Node 20 lacks. Installed only when missing, so it changes nothing on
+ *   newer Nodes.
  */
+import { Agent, setGlobalDispatcher } from "undici";
+
+/** A browser's connections per host (HTTP/1.1). */
+export const CONNECTIONS_PER_HOST = 6;
+
+setGlobalDispatcher(new Agent({ connections: CONNECTIONS_PER_HOST }));
 
 interface Resolvers<T> {
   promise: Promise<T>;
@@ -27,5 +41,3 @@ if (typeof PromiseWithResolvers.withResolvers !== "function") {
     },
   });
 }
-
-export {};
