@@ -30,6 +30,10 @@ export interface Misbehaviour {
   idTokenPatch?: Record<string, unknown>;
   /** Sign ID tokens with a key that is not in the JWKS. */
   foreignKey?: boolean;
+  /** The user info endpoint: an error, or another user's claims. */
+  userinfo?: "server-error" | "wrong-sub";
+  /** The revocation endpoint answers an error. */
+  revocation?: "server-error";
 }
 
 /** A running misbehaving provider. */
@@ -207,9 +211,14 @@ export async function startMisbehavingProvider(): Promise<MisbehavingProvider> {
       case "/jwks":
         return json(res, 200, { keys: [key.publicJwk] });
       case "/userinfo":
-        return json(res, 200, { sub: "@alice:localhost" });
+        if (behaviour.userinfo === "server-error") return json(res, 500, { error: "server_error" });
+        return json(res, 200, {
+          sub: behaviour.userinfo === "wrong-sub" ? "@mallory:localhost" : "@alice:localhost",
+        });
       case "/revoke":
         await readBody(req);
+        if (behaviour.revocation === "server-error")
+          return json(res, 503, { error: "temporarily_unavailable" });
         res.writeHead(200).end();
         return;
       default:
