@@ -5,7 +5,7 @@
  * write and every value read is mirrored into a MemoryStore that takes over.
  */
 import { MemoryStore } from "./MemoryStore";
-import type { JsonObject, Store, StoredSync, StoredUser, ToDeviceBatch } from "./Store";
+import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "./Store";
 
 export interface StoreLogger {
   warn(message: string, error?: unknown): void;
@@ -168,6 +168,28 @@ export class FallbackStore implements Store {
   async removeToDevice(id: number): Promise<void> {
     await this.mirror.removeToDevice(id);
     await this.attempt("removeToDevice", () => this.primary.removeToDevice(id), noop);
+  }
+
+  getPendingEvents(): Promise<StoredPendingEvent[]> {
+    return this.attempt(
+      "getPendingEvents",
+      async () => {
+        const events = await this.primary.getPendingEvents();
+        for (const event of events) await this.mirror.putPendingEvent(event);
+        return events;
+      },
+      () => this.mirror.getPendingEvents(),
+    );
+  }
+
+  async putPendingEvent(event: StoredPendingEvent): Promise<void> {
+    await this.mirror.putPendingEvent(event);
+    await this.attempt("putPendingEvent", () => this.primary.putPendingEvent(event), noop);
+  }
+
+  async removePendingEvent(txnId: string): Promise<void> {
+    await this.mirror.removePendingEvent(txnId);
+    await this.attempt("removePendingEvent", () => this.primary.removePendingEvent(txnId), noop);
   }
 
   wantsSave(): boolean {

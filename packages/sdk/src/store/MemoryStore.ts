@@ -2,7 +2,7 @@
  * A Store that keeps everything in memory: the default for guests and tests,
  * and what a persistent store degrades to when storage fails.
  */
-import type { JsonObject, Store, StoredSync, StoredUser, ToDeviceBatch } from "./Store";
+import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "./Store";
 
 /** Deep copy through JSON, so callers never share mutable state with the store. */
 export function cloneJson<T>(value: T): T {
@@ -18,6 +18,7 @@ export class MemoryStore implements Store {
   private options: JsonObject | null = null;
   private toDevice = new Map<number, ToDeviceBatch>();
   private nextId = 1;
+  private pendingEvents = new Map<string, StoredPendingEvent>();
 
   open(): Promise<void> {
     return Promise.resolve();
@@ -99,6 +100,21 @@ export class MemoryStore implements Store {
     return Promise.resolve();
   }
 
+  getPendingEvents(): Promise<StoredPendingEvent[]> {
+    const events = [...this.pendingEvents.values()].sort((a, b) => a.seq - b.seq);
+    return Promise.resolve(cloneJson(events));
+  }
+
+  putPendingEvent(event: StoredPendingEvent): Promise<void> {
+    this.pendingEvents.set(event.txnId, cloneJson(event));
+    return Promise.resolve();
+  }
+
+  removePendingEvent(txnId: string): Promise<void> {
+    this.pendingEvents.delete(txnId);
+    return Promise.resolve();
+  }
+
   wantsSave(): boolean {
     return false;
   }
@@ -114,6 +130,7 @@ export class MemoryStore implements Store {
     this.oob.clear();
     this.options = null;
     this.toDevice.clear();
+    this.pendingEvents.clear();
     return Promise.resolve();
   }
 }

@@ -24,6 +24,34 @@ export interface ToDeviceBatch {
   messages: Array<{ userId: string; deviceId: string; payload: JsonObject }>;
 }
 
+/**
+ * One event the send queue has not seen the server accept yet (our extension
+ * of the spec's stores, schema v5): kept with its transaction id so a reload
+ * resends it exactly once (the server de-duplicates by txn id).
+ */
+export interface StoredPendingEvent {
+  /** The transaction id; the record's key. */
+  txnId: string;
+  roomId: string;
+  /** Queue order across all rooms; events of a room are sent in this order. */
+  seq: number;
+  /** "event" for PUT /send, "redaction" for PUT /redact. */
+  kind: "event" | "redaction";
+  /** The event type (m.room.redaction for redactions). */
+  eventType: string;
+  /** The local (unencrypted) content, or the redaction body. */
+  content: JsonObject;
+  /** The redacted event's id, once known. */
+  redacts?: string;
+  /** The txn id of an earlier pending event this one points at (a redaction or reaction of a local echo). */
+  dependsOnTxnId?: string;
+  /** The outgoing status when last persisted (see models/event-status). */
+  status: string;
+  /** Why it failed, when status is not_sent. */
+  failure?: { kind: string; message: string };
+  createdAt: number;
+}
+
 /** A cached user: the latest presence event and profile seen. */
 export interface StoredUser {
   userId: string;
@@ -67,6 +95,12 @@ export interface Store {
   /** The oldest queued batch, if any. */
   nextToDevice(): Promise<ToDeviceBatch | null>;
   removeToDevice(id: number): Promise<void>;
+
+  /** Every pending outgoing event, in queue order (seq). */
+  getPendingEvents(): Promise<StoredPendingEvent[]>;
+  /** Adds or replaces a pending event (by txnId), written at once. */
+  putPendingEvent(event: StoredPendingEvent): Promise<void>;
+  removePendingEvent(txnId: string): Promise<void>;
 
   /** Whether enough time has passed since the last save. */
   wantsSave(): boolean;

@@ -22,6 +22,7 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       expect(await store.getOutOfBandMembers("!r:x")).toBeNull();
       expect(await store.getClientOptions()).toBeNull();
       expect(await store.nextToDevice()).toBeNull();
+      expect(await store.getPendingEvents()).toEqual([]);
     });
 
     it("returns staged sync data at once and keeps it after a forced save", async () => {
@@ -111,6 +112,38 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       expect(await again.nextToDevice()).toBeNull();
     });
 
+    it("keeps pending events by txn id, in queue order, until removed", async () => {
+      const { store, reopen } = await make();
+      const pending = (txnId: string, seq: number, status = "queued") => ({
+        txnId,
+        roomId: "!r:x",
+        seq,
+        kind: "event" as const,
+        eventType: "m.room.message",
+        content: { msgtype: "m.text", body: txnId },
+        status,
+        createdAt: 1000 + seq,
+      });
+      await store.putPendingEvent(pending("__proto__", 2));
+      await store.putPendingEvent(pending("m1.0", 1));
+      await store.putPendingEvent(pending("m3.0", 3));
+      // A put with the same txn id replaces the record (a status change), it does not add one.
+      await store.putPendingEvent({
+        ...pending("m1.0", 1, "not_sent"),
+        failure: { kind: "forbidden", message: "no" },
+      });
+      const again = reopen ? await reopen() : store;
+      const events = await again.getPendingEvents();
+      expect(events.map((e) => e.txnId)).toEqual(["m1.0", "__proto__", "m3.0"]);
+      expect(events[0]).toEqual({
+        ...pending("m1.0", 1, "not_sent"),
+        failure: { kind: "forbidden", message: "no" },
+      });
+      await again.removePendingEvent("__proto__");
+      await again.removePendingEvent("unknown");
+      expect((await again.getPendingEvents()).map((e) => e.txnId)).toEqual(["m1.0", "m3.0"]);
+    });
+
     it("deletes all data", async () => {
       const { store } = await make();
       store.setSync({ nextBatch: "s1", roomsData: {} });
@@ -119,7 +152,18 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       await store.storeClientOptions({ a: 1 });
       await store.setOutOfBandMembers("!r:x", []);
       await store.queueToDevice([{ txnId: "t", eventType: "e", messages: [] }]);
+      await store.putPendingEvent({
+        txnId: "m1",
+        roomId: "!r:x",
+        seq: 1,
+        kind: "event",
+        eventType: "m.room.message",
+        content: {},
+        status: "queued",
+        createdAt: 1,
+      });
       await store.deleteAllData();
+      expect(await store.getPendingEvents()).toEqual([]);
       expect(await store.getSync()).toBeNull();
       expect(await store.getAccountData()).toEqual([]);
       expect(await store.getClientOptions()).toBeNull();

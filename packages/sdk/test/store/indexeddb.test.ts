@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   FallbackStore,
   IndexedDbStore,
+  EXTENSION_STORES,
   OBJECT_STORES,
   SAVE_INTERVAL_MS,
   SCHEMA_VERSION,
@@ -33,13 +34,15 @@ async function createAtVersion(factory: object, name: string, version: number): 
   if (version >= 2)
     await db.put("oob_membership_events", { room_id: "!r:x", state_key: "@m:x", type: "m.room.member" });
   if (version >= 3) await db.put("client_options", { clobber: "-", options: { lazy: true } });
+  if (version >= 4) await db.put("to_device_queue", { txnId: "old", eventType: "e", messages: [] } as never);
   db.close();
   g.indexedDB = previous;
 }
 
 describe("IndexedDB schema", () => {
-  it("has four versions and the object stores of the spec", () => {
-    expect(SCHEMA_VERSION).toBe(4);
+  it("has the spec's four versions plus v5 (pending events) and the object stores of the spec", () => {
+    expect(SCHEMA_VERSION).toBe(5);
+    expect(EXTENSION_STORES).toEqual(["pending_events"]);
     expect(OBJECT_STORES).toEqual([
       "users",
       "accountData",
@@ -50,8 +53,8 @@ describe("IndexedDB schema", () => {
     ]);
   });
 
-  for (const version of [1, 2, 3]) {
-    it(`opens a version ${version} database at version 4 without losing data`, async () => {
+  for (const version of [1, 2, 3, 4]) {
+    it(`opens a version ${version} database at version 5 without losing data`, async () => {
       const factory = new IDBFactory();
       await createAtVersion(factory, "migrate", version);
       const store = new IndexedDbStore({ indexedDB: factory, dbName: "migrate" });
@@ -61,9 +64,21 @@ describe("IndexedDB schema", () => {
       expect(await store.getAccountData()).toEqual([{ type: "m.direct", content: { "@b:x": ["!dm:x"] } }]);
       if (version >= 2) expect(await store.getOutOfBandMembers("!r:x")).toHaveLength(1);
       if (version >= 3) expect(await store.getClientOptions()).toEqual({ lazy: true });
-      // The stores added by later versions work.
+      // The stores added by later versions work, and v4's queued to-device batch is still first.
       await store.queueToDevice([{ txnId: "t", eventType: "e", messages: [] }]);
-      expect((await store.nextToDevice())?.txnId).toBe("t");
+      expect((await store.nextToDevice())?.txnId).toBe(version >= 4 ? "old" : "t");
+      expect(await store.getPendingEvents()).toEqual([]);
+      await store.putPendingEvent({
+        txnId: "m1",
+        roomId: "!r:x",
+        seq: 1,
+        kind: "event",
+        eventType: "m.room.message",
+        content: { body: "hi" },
+        status: "queued",
+        createdAt: 1,
+      });
+      expect((await store.getPendingEvents()).map((e) => e.txnId)).toEqual(["m1"]);
       await store.close();
     });
   }

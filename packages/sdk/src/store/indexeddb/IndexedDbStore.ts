@@ -2,15 +2,15 @@
  * A Store over IndexedDB (idb). Sync snapshots, account data and users are
  * staged in memory and written by `save` in one read-write transaction over
  * the affected object stores, so a crash never leaves half a snapshot.
- * Out-of-band members, client options and the to-device queue are written
- * at once. Any storage failure is thrown to the caller; FallbackStore turns
+ * Out-of-band members, client options, the to-device queue and the send
+ * queue's pending events are written at once. Any storage failure is thrown to the caller; FallbackStore turns
  * it into a degradation to memory.
  */
 import { openDB } from "idb";
 import type { IDBPDatabase } from "idb";
 import { cloneJson } from "../MemoryStore";
 import { SAVE_INTERVAL_MS } from "../Store";
-import type { JsonObject, Store, StoredSync, StoredUser, ToDeviceBatch } from "../Store";
+import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "../Store";
 import { SCHEMA_VERSION, SINGLETON_KEY, upgrade } from "./schema";
 import type { LatticeDb } from "./schema";
 
@@ -153,6 +153,18 @@ export class IndexedDbStore implements Store {
     await this.database.delete("to_device_queue", id);
   }
 
+  async getPendingEvents(): Promise<StoredPendingEvent[]> {
+    return this.database.getAllFromIndex("pending_events", "seq");
+  }
+
+  async putPendingEvent(event: StoredPendingEvent): Promise<void> {
+    await this.database.put("pending_events", cloneJson(event));
+  }
+
+  async removePendingEvent(txnId: string): Promise<void> {
+    await this.database.delete("pending_events", txnId);
+  }
+
   wantsSave(): boolean {
     return this.now() - this.lastSave >= SAVE_INTERVAL_MS;
   }
@@ -189,6 +201,7 @@ export class IndexedDbStore implements Store {
       "oob_membership_events",
       "client_options",
       "to_device_queue",
+      "pending_events",
     ] as const;
     const tx = this.database.transaction([...names], "readwrite");
     await Promise.all([...names.map((n) => tx.objectStore(n).clear()), tx.done]);

@@ -5,7 +5,7 @@
  * add the next one.
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from "idb";
-import type { JsonObject, StoredUser, ToDeviceBatch } from "../Store";
+import type { JsonObject, StoredPendingEvent, StoredUser, ToDeviceBatch } from "../Store";
 
 /** The object store names, as SPEC §3 lists them. */
 export const OBJECT_STORES = [
@@ -16,6 +16,12 @@ export const OBJECT_STORES = [
   "client_options",
   "to_device_queue",
 ] as const;
+
+/**
+ * Object stores beyond the spec's list, added by later schema versions: v5's
+ * pending_events for the send queue (docs/architecture/0008-send-queue.md).
+ */
+export const EXTENSION_STORES = ["pending_events"] as const;
 
 /** The sync record and the client options live under one fixed key. */
 export const SINGLETON_KEY = "-";
@@ -31,6 +37,7 @@ export interface LatticeDb extends DBSchema {
   };
   client_options: { key: string; value: { clobber: string; options: JsonObject } };
   to_device_queue: { key: number; value: ToDeviceBatch & { id: number } };
+  pending_events: { key: string; value: StoredPendingEvent; indexes: { seq: number } };
 }
 
 type UpgradeTx = IDBPTransaction<LatticeDb, StoreNames<LatticeDb>[], "versionchange">;
@@ -56,6 +63,11 @@ export const MIGRATIONS: readonly Migration[] = [
   // v4: the to-device queue, so pending to-device messages survive a reload.
   (db) => {
     db.createObjectStore("to_device_queue", { keyPath: "id", autoIncrement: true });
+  },
+  // v5 (our extension): the send queue's pending events, keyed by txn id and read in queue order.
+  (db) => {
+    const pending = db.createObjectStore("pending_events", { keyPath: "txnId" });
+    pending.createIndex("seq", "seq");
   },
 ];
 
