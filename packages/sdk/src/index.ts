@@ -7,3 +7,4 @@ export * from "./store";
 export * from "./sync";
 export * as auth from "./auth";
 export * from "./models";
+export * as api from "./api";
