@@ -263,22 +263,26 @@ export class TimelineSet {
   private track(events: readonly ClientEventWithoutRoomId[]): void {
     const changed = new Set<string>();
     for (const e of events) {
-      for (const id of this.relations.add(e)) changed.add(id);
-      if (e.type === "m.room.redaction") this.redactInPlace(e);
+      const ids = this.relations.add(e);
+      // A target redacted in place already told its windows (a replace change).
+      const replaced = e.type === "m.room.redaction" ? this.redactInPlace(e) : undefined;
+      for (const id of ids) if (id !== replaced) changed.add(id);
     }
     if (changed.size > 0) this.emit({ type: "relations", eventIds: [...changed] });
   }
 
-  private redactInPlace(redaction: ClientEventWithoutRoomId): void {
+  /** Strips a redaction's target where it is loaded; returns its id when it did. */
+  private redactInPlace(redaction: ClientEventWithoutRoomId): string | undefined {
     const target = redactedEventId(redaction);
-    if (target === undefined) return;
+    if (target === undefined) return undefined;
     const chunk = this.index.get(target);
-    if (chunk === undefined) return;
+    if (chunk === undefined) return undefined;
     const i = chunk.indexOf(target);
     const original = chunk.events[i];
-    if (original === undefined || isRedacted(original)) return;
+    if (original === undefined || isRedacted(original)) return undefined;
     chunk.events[i] = redactEvent(original, redaction, this.options.rules());
     chunk.emit({ type: "replace", index: i });
+    return target;
   }
 
   /** Joins `earlier`, the events `between` and `later` into `later`. */
