@@ -164,6 +164,8 @@ describe("OIDC sign-in against oidc-provider", () => {
     const after = await whoami(hsRefreshed).catch((e: unknown) => e);
     expect(after).toBeInstanceOf(MatrixError);
     expect((after as MatrixError).errcode).toBe("M_UNKNOWN_TOKEN");
+    // Every homeserver answer on the way (auth_metadata, whoami, devices) matched the Matrix spec.
+    expect(bed.homeserver.validationErrors).toEqual([]);
   });
 
   it("refuses a token the provider never issued", async () => {
