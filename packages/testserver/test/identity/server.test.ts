@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashAddress, startIdentityServer, startTestServer } from "../../src";
 import type { IdentityServerHandle, TestServerHandle } from "../../src";
+import { getSpecValidator } from "../../src/spec";
 import { api, registerUser, V3 } from "../helpers";
 
 let hs: TestServerHandle;
@@ -29,8 +30,25 @@ async function call(
     headers,
     ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  const json = (await res.json()) as Record<string, unknown>;
+  // Every answer is checked against the official identity service definitions.
+  const problems = spec.validateResponse(
+    { method, path: `${IS}${path}` },
+    { status: res.status, body: json, contentType: "application/json" },
+  ).errors;
+  const standardError = res.status >= 400 && typeof json["errcode"] === "string";
+  for (const p of problems) {
+    if (standardError && (p.includes("is not documented") || p.includes("documents no JSON"))) continue;
+    if (p.startsWith("No operation in the Matrix spec") && (path === "" || path === "/nope")) continue;
+    if (!misbehaving) mismatches.push(`${method} ${path} -> ${res.status}: ${p}`);
+  }
+  return { status: res.status, body: json };
 }
+
+const spec = getSpecValidator();
+const mismatches: string[] = [];
+/** Set while the server is told to answer wrongly. */
+let misbehaving = false;
 
 beforeAll(async () => {
   hs = await startTestServer({ seed: "identity-server" });
@@ -48,6 +66,8 @@ beforeAll(async () => {
   token = String(reg.body["token"]);
 });
 afterAll(async () => {
+  // Misbehaviour answers are wrong on purpose; everything else must match the spec.
+  expect(mismatches).toEqual([]);
   await is.stop();
   await hs.stop();
 });
@@ -124,13 +144,23 @@ describe("loopback identity server", () => {
   });
 
   it("misbehaves on request", async () => {
+    misbehaving = true;
     is.misbehave("bad_hash_details");
-    expect((await call("GET", "/hash_details", undefined, token)).body).toEqual({ algorithms: "sha256" });
+    const bad = await call("GET", "/hash_details", undefined, token);
+    expect(bad.body).toEqual({ algorithms: "sha256" });
+    // The validator sees the bad answer for what it is.
+    expect(
+      spec.validateResponse(
+        { method: "GET", path: `${IS}/hash_details` },
+        { status: 200, body: bad.body, contentType: "application/json" },
+      ).errors.length,
+    ).toBeGreaterThan(0);
     is.misbehave("unknown_algorithm");
     expect((await call("GET", "/hash_details", undefined, token)).body).toMatchObject({
       algorithms: ["md5"],
     });
     is.misbehave(undefined);
+    misbehaving = false;
     expect((await call("GET", "/hash_details", undefined, token)).body).toMatchObject({
       algorithms: ["sha256", "none"],
     });
