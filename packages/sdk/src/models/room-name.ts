@@ -55,6 +55,31 @@ export function heroesOf(summary: unknown, userId: string): string[] {
   return heroes;
 }
 
+/**
+ * Heroes computed from a member list, for rooms whose summary has none: the
+ * first five joined or invited members other than the user (in the order
+ * given, which should be the order they joined), else the first five who
+ * left or were banned. Shaped like a summary, to pass as `summary`.
+ */
+export function summaryFromMembers(members: Iterable<NamedMember>, userId: string): Record<string, unknown> {
+  const current: string[] = [];
+  const former: string[] = [];
+  let joined = 0;
+  let invited = 0;
+  for (const m of members) {
+    if (m.membership === "join") joined++;
+    if (m.membership === "invite") invited++;
+    if (m.userId === userId) continue;
+    if (COUNTED_MEMBERSHIPS.has(m.membership)) current.push(m.userId);
+    else if (m.membership === "leave" || m.membership === "ban") former.push(m.userId);
+  }
+  return {
+    "m.heroes": (current.length > 0 ? current : former).slice(0, MAX_HEROES_SHOWN),
+    "m.joined_member_count": joined,
+    "m.invited_member_count": invited,
+  };
+}
+
 /** The display name of a room. */
 export function roomName(input: RoomNameInput): RoomName {
   const name = ownString(input.nameContent, "name")?.trim();

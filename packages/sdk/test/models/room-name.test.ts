@@ -11,7 +11,13 @@ import {
   parseDirect,
   removeDirectRoom,
 } from "../../src/models/direct";
-import { disambiguatedNames, joinNames, roomAvatarUrl, roomName } from "../../src/models/room-name";
+import {
+  disambiguatedNames,
+  joinNames,
+  roomAvatarUrl,
+  roomName,
+  summaryFromMembers,
+} from "../../src/models/room-name";
 
 const ME = "@me:hs";
 const names: Record<string, string> = { "@a:hs": "Alice", "@b:hs": "Bob", "@c:hs": "Carol", "@d:hs": "Dan" };
@@ -75,6 +81,41 @@ describe("roomName", () => {
   it("joins names", () => {
     expect(joinNames([])).toBe("");
     expect(joinNames(["A", "B", "C", "D"])).toBe("A, B, C and D");
+  });
+});
+
+describe("summaryFromMembers", () => {
+  it("names current members first, then former ones, and counts joined and invited", () => {
+    const members = [
+      { userId: ME, membership: "join" },
+      { userId: "@a:hs", membership: "join" },
+      { userId: "@b:hs", membership: "leave" },
+      { userId: "@c:hs", membership: "invite" },
+    ];
+    const summary = summaryFromMembers(members, ME);
+    expect(summary).toEqual({
+      "m.heroes": ["@a:hs", "@c:hs"],
+      "m.joined_member_count": 2,
+      "m.invited_member_count": 1,
+    });
+    expect(roomName({ userId: ME, memberName, summary }).name).toBe("Alice and Carol");
+    const alone = summaryFromMembers(
+      [
+        { userId: ME, membership: "join" },
+        { userId: "@b:hs", membership: "ban" },
+      ],
+      ME,
+    );
+    expect(roomName({ userId: ME, memberName, summary: alone }).name).toBe("Empty room (was Bob)");
+  });
+
+  it("names at most five heroes", () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({ userId: `@u${i}:hs`, membership: "join" }));
+    const summary = summaryFromMembers(many, ME);
+    expect(summary["m.heroes"]).toHaveLength(5);
+    expect(roomName({ userId: ME, summary }).name).toBe(
+      "@u0:hs, @u1:hs, @u2:hs, @u3:hs, @u4:hs and 3 others",
+    );
   });
 });
 
