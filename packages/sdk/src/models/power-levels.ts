@@ -9,7 +9,7 @@ import { roomCreators, rulesOfCreateEvent } from "./creators";
 import { ModelError } from "./errors";
 import { copyObject, isJsonObject, own } from "./json";
 import type { ParsedPowerLevels } from "./power-levels-content";
-import { CREATOR_LEVEL_WITHOUT_EVENT, parsePowerLevels } from "./power-levels-content";
+import { CREATOR_LEVEL_WITHOUT_EVENT, POWER_LEVEL_DEFAULTS, parsePowerLevels } from "./power-levels-content";
 import type { RoomVersionRules } from "./room-versions";
 import { roomVersionRules } from "./room-versions";
 
@@ -99,9 +99,9 @@ export class PowerLevels {
     return this.canModerate(userId, this.levels.ban, targetId);
   }
 
-  /** The level needed to trigger a notification of this key (e.g. "room"); 50 by default. */
+  /** The level needed to trigger a notification of this key (e.g. "room"); 50 when unspecified. */
   notificationLevel(key: string): number {
-    return this.levels.notifications.get(key) ?? this.levels.notifications.get("room") ?? 50;
+    return this.levels.notifications.get(key) ?? POWER_LEVEL_DEFAULTS.notificationsRoom;
   }
 
   /** Whether a user may notify the whole room (@room). */

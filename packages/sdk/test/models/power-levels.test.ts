@@ -122,6 +122,7 @@ describe("PowerLevels redaction and moderation", () => {
       createEvent: create("10"),
     });
     expect(custom.canNotifyRoom(CAROL)).toBe(true);
+    expect(custom.notificationLevel("org.example.other")).toBe(50);
   });
 });
 
