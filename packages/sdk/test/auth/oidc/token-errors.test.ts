@@ -126,6 +126,16 @@ describe("stored sign-in state", () => {
     });
   });
 
+  it("keeps sign-ins in flight apart: each finishes with its own state, in any order", async () => {
+    const first = await signInUntilCallback(metadata, bad.url);
+    const second = await signInUntilCallback(metadata, "http://127.0.0.1:1/other-homeserver");
+    const b = await completeAuthorization({ metadata, storage: second.storage, callback: second.callback });
+    const a = await completeAuthorization({ metadata, storage: first.storage, callback: first.callback });
+    expect(a.homeserverUrl).toBe(bad.url);
+    expect(b.homeserverUrl).toBe("http://127.0.0.1:1/other-homeserver");
+    expect(a.deviceId).not.toBe(b.deviceId);
+  });
+
   it("'Stored state needs homeserverUrl and nonce' for a record without them", async () => {
     const { storage, request, callback } = await signInUntilCallback(metadata, bad.url);
     const record = storage.get(request.state)!;

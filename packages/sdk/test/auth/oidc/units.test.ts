@@ -139,6 +139,22 @@ describe("startAuthorization", () => {
     `);
   });
 
+  it("passes a chosen device id and prompt through", async () => {
+    const request = await startAuthorization({
+      metadata: METADATA,
+      clientId: "c",
+      homeserverUrl: "https://hs",
+      redirectUri: "https://app/cb",
+      storage: new MemorySignInStateStorage(),
+      deviceId: "MYDEVICE01",
+      prompt: "create",
+    });
+    const q = new URL(request.url).searchParams;
+    expect(q.get("prompt")).toBe("create");
+    expect(q.get("scope")).toContain("device:MYDEVICE01");
+    expect(request.deviceId).toBe("MYDEVICE01");
+  });
+
   it("draws fresh randoms for each sign-in", async () => {
     const storage = new MemorySignInStateStorage();
     const params = {
