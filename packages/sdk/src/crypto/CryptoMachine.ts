@@ -298,6 +298,25 @@ export class CryptoMachine {
     return { ed25519: keys.ed25519.toBase64(), curve25519: keys.curve25519.toBase64() };
   }
 
+  /** Exports every room key as the engine's JSON array of exported sessions (a key file's content). */
+  exportRoomKeys(): Promise<string> {
+    return this.machine.exportRoomKeys(() => true);
+  }
+
+  /**
+   * Imports exported room keys (another device's export, a restored
+   * backup); events waiting for those sessions decrypt and are reported to
+   * `onEventDecrypted`. Returns how many keys were new or better.
+   */
+  async importRoomKeys(json: string): Promise<number> {
+    const result = await this.machine.importExportedRoomKeys(json, () => undefined);
+    try {
+      return result.importedCount;
+    } finally {
+      result.free();
+    }
+  }
+
   /** Sends whatever the engine has queued and waits until the processor is idle. */
   async flush(): Promise<void> {
     await this.outgoing.run();
