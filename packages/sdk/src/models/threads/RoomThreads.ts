@@ -91,6 +91,13 @@ export class RoomThreads {
         const rootId = this.take(event);
         if (rootId !== undefined) changed.add(rootId);
       }
+      // A root may come before its first reply in the same batch.
+      for (const event of events) {
+        const record = this.records.get(event.event_id);
+        if (record === undefined || record.root !== undefined) continue;
+        record.root = event;
+        changed.add(event.event_id);
+      }
       for (const id of changed) this.publish(id);
     });
     return [...changed];

@@ -4,6 +4,7 @@
  * number of times, so a flaky connection does not leave the timeline stuck
  * and a dead one does not spin.
  */
+import { MatrixError } from "../../http/errors";
 import type { Scheduler } from "../../sync/scheduler";
 
 /** Events per /messages page when scrolling back (SPEC §9 scrollback default 30). */
@@ -14,6 +15,12 @@ export const PAGINATION_PAGE_SIZE = 30;
 export const SCROLLBACK_RETRY_DELAY_MS = 3000;
 /** Attempts per page, the first one included. */
 export const SCROLLBACK_ATTEMPTS = 3;
+
+/** Whether a failure may pass on retry: not a client error (4xx) other than 429. */
+export function isRetryable(error: unknown): boolean {
+  if (!(error instanceof MatrixError)) return true;
+  return error.httpStatus === 429 || error.httpStatus < 400 || error.httpStatus >= 500;
+}
 
 /** Runs `fn`, retrying after `delayMs` on failure; rethrows the last error. */
 export async function withRetry<T>(
@@ -29,7 +36,7 @@ export async function withRetry<T>(
       return await fn();
     } catch (error) {
       lastError = error;
-      if (attempt === attempts) break;
+      if (attempt === attempts || !isRetryable(error)) break;
       await scheduler.sleep(delayMs, options.signal);
     }
   }

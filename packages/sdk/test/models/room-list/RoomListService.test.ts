@@ -1,0 +1,164 @@
+/**
+ * The room list: each filter (unread, favourites, people, rooms, low
+ * priority, invites, space children), both sorts (recent activity;
+ * importance = highlight > unread > activity), diffs that rebuild the
+ * snapshot, and 3,000 rooms with batches that move only the rooms they
+ * touch.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  anyOf,
+  compareImportance,
+  favouritesFilter,
+  invitesFilter,
+  lowPriorityFilter,
+  peopleFilter,
+  roomsFilter,
+  spaceFilter,
+  unreadFilter,
+} from "../../../src/models/room-list/filters";
+import { RoomListService } from "../../../src/models/room-list/RoomListService";
+import { Rooms } from "../../../src/models/room/Rooms";
+import { emptyParsedSync } from "../../../src/sync/validate/types";
+import { applyDiffs } from "../../../src/util/observable-list";
+import type { ListDiff } from "../../../src/util/observable-list";
+import type { RoomSnapshot } from "../../../src/models/room/Room";
+import { BOB, FakeHttp, ME, batch, joined, msg, state } from "../support/room-fixtures";
+
+function world() {
+  const rooms = new Rooms({ userId: ME, http: new FakeHttp() });
+  const tag = (tags: Record<string, unknown>) => [{ type: "m.tag", content: { tags } }];
+  rooms.handle(
+    batch(
+      {
+        "!fav:hs": joined({ events: [msg("$f", 10)], accountData: tag({ "m.favourite": {} }) }),
+        "!low:hs": joined({ events: [msg("$l", 20)], accountData: tag({ "m.lowpriority": {} }) }),
+        "!dm:hs": joined({ events: [msg("$d", 30)] }),
+        "!unread:hs": joined({
+          events: [msg("$u", 40)],
+          unreadNotifications: { highlightCount: 0, notificationCount: 2 },
+        }),
+        "!hl:hs": joined({
+          events: [msg("$h", 5)],
+          unreadNotifications: { highlightCount: 1, notificationCount: 1 },
+        }),
+        "!space:hs": joined({
+          state: [
+            state("m.room.create", "", { type: "m.space" }),
+            state("m.space.child", "!fav:hs", { via: ["hs"] }),
+            state("m.space.child", "!low:hs", { via: [] }),
+          ],
+        }),
+      },
+      { accountData: [{ type: "m.direct", content: { [BOB]: ["!dm:hs"] } }] },
+    ),
+  );
+  const inv = emptyParsedSync("s2");
+  inv.rooms.invite.set("!inv:hs", { inviteState: [] });
+  rooms.handle({ ...inv, fromCache: false, catchingUp: false });
+  const left = emptyParsedSync("s3");
+  left.rooms.leave.set("!gone:hs", { state: [], timeline: { events: [], limited: false }, accountData: [] });
+  rooms.handle({ ...left, fromCache: false, catchingUp: false });
+  return rooms;
+}
+
+const ids = (list: RoomListService) => list.items.getSnapshot().map((r) => r.roomId);
+
+describe("room list filters", () => {
+  it.each([
+    ["unread", unreadFilter, ["!unread:hs", "!hl:hs"]],
+    ["favourites", favouritesFilter, ["!fav:hs"]],
+    ["people", peopleFilter, ["!dm:hs"]],
+    [
+      "rooms",
+      roomsFilter,
+      ["!unread:hs", "!dm:hs", "!low:hs", "!fav:hs", "!hl:hs", "!inv:hs"].filter((r) => r !== "!dm:hs"),
+    ],
+    ["low priority", lowPriorityFilter, ["!low:hs"]],
+    ["invites", invitesFilter, ["!inv:hs"]],
+    ["space children", spaceFilter("!space:hs"), ["!fav:hs"]],
+    ["any of favourites or people", anyOf(favouritesFilter, peopleFilter), ["!dm:hs", "!fav:hs"]],
+  ])("%s", (_name, filter, expected) => {
+    const list = new RoomListService(world(), { filter });
+    expect(ids(list)).toEqual(expected);
+    list.dispose();
+  });
+
+  it("never lists left rooms", () => {
+    expect(ids(new RoomListService(world()))).not.toContain("!gone:hs");
+  });
+});
+
+describe("room list sorting", () => {
+  it("sorts by recent activity, or by importance: highlight, then unread, then activity", () => {
+    const rooms = world();
+    const list = new RoomListService(rooms, { filter: (r) => !r.isSpace && r.category === "join" });
+    expect(ids(list)).toEqual(["!unread:hs", "!dm:hs", "!low:hs", "!fav:hs", "!hl:hs"]);
+    list.setSort("importance");
+    expect(ids(list)).toEqual(["!hl:hs", "!unread:hs", "!dm:hs", "!low:hs", "!fav:hs"]);
+    const a = {
+      unread: { highlightCount: 0, notificationCount: 0 },
+      threadUnread: new Map([["$t", { highlightCount: 0, notificationCount: 1 }]]),
+      lastActivityTs: 1,
+      roomId: "!a",
+    };
+    const b = {
+      unread: { highlightCount: 0, notificationCount: 0 },
+      threadUnread: new Map(),
+      lastActivityTs: 9,
+      roomId: "!b",
+    };
+    expect(compareImportance(a as unknown as RoomSnapshot, b as unknown as RoomSnapshot)).toBeLessThan(0);
+  });
+
+  it("moves a room with new activity to the top with remove and insert diffs", () => {
+    const rooms = world();
+    const list = new RoomListService(rooms);
+    let copy = [...list.items.getSnapshot()];
+    const diffs: ListDiff<RoomSnapshot>[] = [];
+    list.items.subscribe((_s, d) => {
+      diffs.push(...d);
+      copy = applyDiffs(copy, d);
+    });
+    rooms.handle(batch({ "!fav:hs": joined({ events: [msg("$f2", 100)] }) }));
+    expect(ids(list)[0]).toBe("!fav:hs");
+    expect(diffs.map((d) => d.type)).toEqual(["remove", "insert"]);
+    expect(copy.map((r) => r.roomId)).toEqual(ids(list));
+    // Tagging it low priority drops it from a favourites list.
+    const favs = new RoomListService(rooms, { filter: favouritesFilter });
+    rooms.handle(batch({ "!fav:hs": joined({ accountData: [{ type: "m.tag", content: { tags: {} } }] }) }));
+    expect(ids(favs)).toEqual([]);
+  });
+});
+
+describe("room list at scale", () => {
+  it("handles 3,000 rooms and many small batches without re-sorting", () => {
+    const rooms = new Rooms({ userId: ME, http: new FakeHttp() });
+    const all = new Map<string, ReturnType<typeof joined>>();
+    for (let i = 0; i < 3000; i++) all.set(`!r${i}:hs`, joined({ events: [msg(`$i${i}`, i)] }));
+    rooms.handle(batch(all));
+    const list = new RoomListService(rooms, { sort: "importance" });
+    expect(list.items.getSnapshot().length).toBe(3000);
+    let compared = 0;
+    const started = performance.now();
+    for (let b = 0; b < 300; b++) {
+      const id = `!r${(b * 7919) % 3000}:hs`;
+      rooms.handle(
+        batch({
+          [id]: joined({
+            events: [msg(`$n${b}`, 10_000 + b)],
+            unreadNotifications: { highlightCount: b % 5 === 0 ? 1 : 0, notificationCount: 1 },
+          }),
+        }),
+      );
+      compared++;
+    }
+    const elapsed = performance.now() - started;
+    const snap = list.items.getSnapshot();
+    expect(snap.length).toBe(3000);
+    for (let i = 1; i < snap.length; i++) expect(compareImportance(snap[i - 1]!, snap[i]!)).toBeLessThan(0);
+    expect(compared).toBe(300);
+    // 300 batches over 3,000 rooms: a re-sort per batch would be far slower on the shared machine.
+    expect(elapsed).toBeLessThan(5000);
+  });
+});
