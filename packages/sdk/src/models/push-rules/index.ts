@@ -9,3 +9,5 @@ export type { PushContext } from "./conditions";
 export { defaultPushRuleset, LEGACY_MENTION_RULE_IDS, localpartOf } from "./default-rules";
 export { containsWords, globMatches, globMatchesWords } from "./glob";
 export { splitPath, valueAtPath } from "./path";
+export { countUnread, reconcileUnread } from "./unread";
+export type { UnreadBreakdown } from "./unread";
