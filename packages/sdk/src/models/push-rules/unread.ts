@@ -63,9 +63,7 @@ export function reconcileUnread(server: UnreadCounts, local: UnreadCounts, encry
   if (!encrypted) return server;
   return {
     notificationCount: server.notificationCount,
-    highlightCount: Math.min(
-      local.highlightCount,
-      Math.max(server.notificationCount, local.notificationCount),
-    ),
+    // Reading elsewhere zeroes the server's count: no highlight may outlive it.
+    highlightCount: Math.min(local.highlightCount, server.notificationCount),
   };
 }

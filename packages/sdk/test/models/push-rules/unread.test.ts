@@ -73,6 +73,16 @@ describe("reconcileUnread", () => {
     });
   });
 
+  it("drops client highlights once the server says everything is read", () => {
+    expect(
+      reconcileUnread(
+        { notificationCount: 0, highlightCount: 0 },
+        { notificationCount: 2, highlightCount: 2 },
+        true,
+      ),
+    ).toEqual({ notificationCount: 0, highlightCount: 0 });
+  });
+
   it("takes the client's highlights in encrypted rooms", () => {
     expect(
       reconcileUnread(
