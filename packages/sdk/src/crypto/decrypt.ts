@@ -36,8 +36,11 @@ export interface DecryptionFailure {
    * sender withheld the key, or we were not a member when it was sent.
    */
   expected: boolean;
-  /** The withheld code (m.unverified, m.blacklisted, m.unavailable, ...), when the sender withheld the key. */
-  withheldCode?: string;
+  /**
+   * When the sender withheld the key: the engine's text for the withheld
+   * code (m.blacklisted gives "The sender has blocked you.").
+   */
+  withheld?: string;
 }
 
 /** What the crypto layer attaches to an event it handled. */
@@ -73,11 +76,6 @@ export const REASON_MISSING_KEY = "The sender's device has not sent us the keys 
 export const REASON_HISTORICAL = "This message was sent before this device signed in.";
 export const REASON_NOT_JOINED = "You were not a member of the room when this message was sent.";
 
-/** The reason text for a withheld key (the engine's withheld code). */
-export function withheldReason(code: string): string {
-  return `The sender has withheld the keys for this message (${code}).`;
-}
-
 const CODE_NAMES: readonly DecryptionFailureCode[] = [
   "missing_room_key",
   "unknown_message_index",
@@ -108,7 +106,7 @@ export function classifyFailure(
   if (error.code === C.MissingRoomKey || error.code === C.UnknownMessageIndex) {
     const withheld = error.maybe_withheld;
     if (withheld !== undefined && withheld !== "") {
-      return { code: "withheld", reason: withheldReason(withheld), expected: true, withheldCode: withheld };
+      return { code: "withheld", reason: withheld, expected: true, withheld };
     }
     if (event.origin_server_ts < deviceCreatedAtMs) {
       return { code: "historical_message", reason: REASON_HISTORICAL, expected: true };
