@@ -248,8 +248,17 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       if (this.latestEvent === undefined || e.origin_server_ts >= this.latestEvent.origin_server_ts)
         this.latestEvent = e;
     }
-    this.threads.addEvents(fresh);
+    this.threads.addEvents(fresh, (id) => this.findEvent(id));
     this.timelineSet?.addLive(fresh, limited, prevBatch);
+  }
+
+  /** An event the room holds now (recent sync events or the open timeline). */
+  findEvent(eventId: string): ClientEventWithoutRoomId | undefined {
+    for (const segment of this.segments) {
+      const found = segment.events.find((e) => e.event_id === eventId);
+      if (found !== undefined) return found;
+    }
+    return this.timelineSet?.event(eventId);
   }
 
   /** A redaction arriving later strips its target in the kept events too. */

@@ -82,9 +82,13 @@ export class RoomThreads {
 
   /**
    * Takes in events from any source: roots (with their bundled summary) and
-   * replies. Returns the root ids of threads that changed.
+   * replies; `lookup` finds a root seen earlier. Returns the root ids of
+   * threads that changed.
    */
-  addEvents(events: readonly ClientEventWithoutRoomId[]): string[] {
+  addEvents(
+    events: readonly ClientEventWithoutRoomId[],
+    lookup?: (eventId: string) => ClientEventWithoutRoomId | undefined,
+  ): string[] {
     const changed = new Set<string>();
     this.listValue.batch(() => {
       for (const event of events) {
@@ -97,6 +101,13 @@ export class RoomThreads {
         if (record === undefined || record.root !== undefined) continue;
         record.root = event;
         changed.add(event.event_id);
+      }
+      // Or in an earlier one: the room may still hold it.
+      for (const id of changed) {
+        const record = this.records.get(id);
+        if (record === undefined || record.root !== undefined) continue;
+        const root = lookup?.(id);
+        if (root !== undefined) record.root = root;
       }
       for (const id of changed) this.publish(id);
     });

@@ -105,7 +105,7 @@ export class ThreadList {
       this.done = true;
       return;
     }
-    if (this.token === undefined) room.threads.addEvents(room.recentEvents);
+    if (this.token === undefined) room.threads.addEvents(room.recentEvents, (id) => room.findEvent(id));
     const page = await withRetry(
       () =>
         messages(http, room.roomId, {
@@ -116,7 +116,7 @@ export class ThreadList {
       scheduler,
     );
     const events = Array.isArray(page.chunk) ? page.chunk : [];
-    room.threads.addEvents(events);
+    room.threads.addEvents(events, (id) => room.findEvent(id));
     this.token = events.length > 0 && typeof page.end === "string" ? page.end : null;
     if (this.token === null) this.done = true;
   }

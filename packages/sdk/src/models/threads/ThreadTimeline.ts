@@ -56,7 +56,8 @@ export class ThreadTimeline {
   /** Loads the root and the newest page of replies. */
   async load(): Promise<void> {
     const { room, rootId, http } = this.options;
-    this.root = room.threads.get(rootId)?.root ?? (await getEvent(http, room.roomId, rootId));
+    this.root =
+      room.threads.get(rootId)?.root ?? room.findEvent(rootId) ?? (await getEvent(http, room.roomId, rootId));
     await this.paginate();
   }
 
