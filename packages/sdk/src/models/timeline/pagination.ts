@@ -17,7 +17,7 @@ export const SCROLLBACK_RETRY_DELAY_MS = 3000;
 export const SCROLLBACK_ATTEMPTS = 3;
 
 /** Whether a failure may pass on retry: not a client error (4xx) other than 429. */
-export function isRetryable(error: unknown): boolean {
+export function isPaginationRetryable(error: unknown): boolean {
   if (!(error instanceof MatrixError)) return true;
   return error.httpStatus === 429 || error.httpStatus < 400 || error.httpStatus >= 500;
 }
@@ -36,7 +36,7 @@ export async function withRetry<T>(
       return await fn();
     } catch (error) {
       lastError = error;
-      if (attempt === attempts || !isRetryable(error)) break;
+      if (attempt === attempts || !isPaginationRetryable(error)) break;
       await scheduler.sleep(delayMs, options.signal);
     }
   }
