@@ -11,3 +11,5 @@ export { containsWords, globMatches, globMatchesWords } from "./glob";
 export { splitPath, valueAtPath } from "./path";
 export { countUnread, reconcileUnread } from "./unread";
 export type { UnreadBreakdown } from "./unread";
+export { withDefaultRules } from "./merge";
+export type { MergedRuleset } from "./merge";
