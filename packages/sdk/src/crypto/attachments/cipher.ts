@@ -34,12 +34,16 @@ export interface EncryptedAttachment {
 
 const TWO_POW_64 = 1n << 64n;
 
-function subtle(): SubtleCrypto {
+// The SDK core has no DOM lib; take Web Crypto's types from the global itself.
+type Subtle = typeof globalThis.crypto.subtle;
+type Key = Awaited<ReturnType<Subtle["importKey"]>>;
+
+function subtle(): Subtle {
   const api: unknown = (globalThis as { crypto?: { subtle?: unknown } }).crypto?.subtle;
   if (api === undefined || api === null) {
     throw new AttachmentError("crypto_failure", "Web Crypto is not available in this environment");
   }
-  return api as SubtleCrypto;
+  return api as Subtle;
 }
 
 function defaultRandomBytes(target: Uint8Array<ArrayBuffer>): void {
@@ -60,7 +64,7 @@ async function webCrypto<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-function importKey(raw: Uint8Array<ArrayBuffer>, usage: "encrypt" | "decrypt"): Promise<CryptoKey> {
+function importKey(raw: Uint8Array<ArrayBuffer>, usage: "encrypt" | "decrypt"): Promise<Key> {
   return subtle().importKey("raw", raw, { name: "AES-CTR" }, false, [usage]);
 }
 

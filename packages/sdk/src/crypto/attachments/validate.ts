@@ -131,5 +131,5 @@ export function validateEncryptedFile(value: unknown, options: AttachmentDecodeO
       cause: error,
     });
   }
-  return value as unknown as EncryptedFile;
+  return value as EncryptedFile;
 }
