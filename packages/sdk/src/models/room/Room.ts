@@ -239,7 +239,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       total -= this.segments.shift()?.events.length ?? 0;
     }
     const first = this.segments[0];
-    if (first !== undefined && first.events.length > kept * 2) {
+    if (first !== undefined && first.events.length > kept * 4) {
       // One huge batch: keep its newest events; its token no longer fits them.
       first.events = first.events.slice(-kept);
       first.prevBatch = null;
