@@ -8,3 +8,4 @@ export * from "./sync";
 export * as auth from "./auth";
 export * from "./models";
 export * as api from "./api";
+export * from "./client";

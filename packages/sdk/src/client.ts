@@ -1,0 +1,228 @@
+/**
+ * The client facade (GUIDE rule 2): createClient wires the HTTP client, the
+ * sync service, the room model, the send queue and the room/account
+ * services together, and owns nothing else. Each service takes only the
+ * narrow interfaces it needs; the logic lives in them, not here.
+ *
+ * Calls that need a running client throw 'Client is not running' through
+ * the sync service's guard; calls naming a room the client does not know
+ * throw 'Unknown room' through the Rooms model.
+ */
+import { getVersions } from "./api/versions";
+import type { VersionsResponse } from "./api/types/server";
+import type { Session } from "./auth/session";
+import { ClientServiceError } from "./client/errors";
+import { AccountDataService } from "./client/services/AccountDataService";
+import { DirectoryService } from "./client/services/DirectoryService";
+import { ModerationService } from "./client/services/ModerationService";
+import { PresenceService } from "./client/services/PresenceService";
+import { ProfileService } from "./client/services/ProfileService";
+import { ReceiptService } from "./client/services/ReceiptService";
+import { SearchService } from "./client/services/SearchService";
+import { TypingService } from "./client/services/TypingService";
+import type { Actor } from "./client/services/types";
+import { UrlPreviewService } from "./client/services/UrlPreviewService";
+import { createHttpClient } from "./http/client";
+import type { HttpClient, HttpClientOptions } from "./http/client";
+import { Rooms } from "./models/room/Rooms";
+import { SendQueue } from "./send/SendQueue";
+import type { EncryptFn } from "./send/types";
+import { MemoryStore } from "./store/MemoryStore";
+import type { Store } from "./store/Store";
+import { SyncProcessor } from "./sync/processor/SyncProcessor";
+import { realScheduler } from "./sync/scheduler";
+import type { Scheduler } from "./sync/scheduler";
+import { SyncService } from "./sync/SyncService";
+import type { SyncServiceOptions } from "./sync/SyncService";
+import type { SyncLogger } from "./sync/SyncLoop";
+
+export * from "./client/index";
+
+export interface CreateClientOptions {
+  /** The homeserver; taken from the session when one is given. */
+  baseUrl?: string;
+  /** A signed-in session (tokens, user and device, refresh). */
+  session?: Session;
+  /** Without a session: the token, user and device to act as. */
+  accessToken?: string;
+  userId?: string;
+  deviceId?: string;
+  /** Persistent store; defaults to a MemoryStore (guests always get one). */
+  store?: Store;
+  guest?: boolean;
+  /** Options of the HTTP client (fetch, retries, time-outs). */
+  httpOptions?: Omit<HttpClientOptions, "baseUrl" | "accessToken">;
+  /** Time and randomness for every timer rule; defaults to the real ones. */
+  scheduler?: Scheduler;
+  logger?: SyncLogger;
+  /** The crypto adapter's encrypt, for sending into encrypted rooms. */
+  encrypt?: EncryptFn;
+  /** Further sync service options (poll time-out, presence, capabilities refresh...). */
+  sync?: Partial<Omit<SyncServiceOptions, "http" | "store" | "userId" | "guest" | "processor">>;
+  /** Typing notice time-out; defaults to 20000 ms. */
+  typingTimeoutMs?: number;
+  /** Backoff before the second account data write attempt; defaults to 1000 ms. */
+  accountDataRetryBaseMs?: number;
+}
+
+/** A wired client: the services, and the lifecycle. */
+export interface Client {
+  readonly userId: string;
+  readonly deviceId: string | undefined;
+  readonly guest: boolean;
+  readonly http: HttpClient;
+  readonly sync: SyncService;
+  readonly rooms: Rooms;
+  readonly sendQueue: SendQueue;
+  readonly receipts: ReceiptService;
+  readonly typing: TypingService;
+  readonly presence: PresenceService;
+  readonly accountData: AccountDataService;
+  readonly profile: ProfileService;
+  readonly moderation: ModerationService;
+  readonly search: SearchService;
+  readonly directory: DirectoryService;
+  readonly urlPreviews: UrlPreviewService;
+  /** The server's versions document, fetched once and shared (a failure is not cached). */
+  versions(): Promise<VersionsResponse>;
+  /** Restores the store and starts syncing and sending. */
+  start(): Promise<void>;
+  /** Stops syncing and typing renewals; start() may be called again. */
+  stop(): Promise<void>;
+  /** Stops for good: the send queue and the room model let go of everything. */
+  dispose(): Promise<void>;
+}
+
+interface Identity {
+  http: HttpClient;
+  userId: string;
+  deviceId: string | undefined;
+  guest: boolean;
+}
+
+function identityOf(options: CreateClientOptions): Identity {
+  const { session } = options;
+  if (session !== undefined) {
+    const userId = session.userId;
+    if (userId === undefined) throw new ClientServiceError("INVALID_OPTIONS", "The session is signed out");
+    return {
+      http: session.createHttpClient(options.httpOptions),
+      userId,
+      deviceId: session.deviceId,
+      guest: options.guest ?? session.isGuest,
+    };
+  }
+  if (options.baseUrl === undefined || options.accessToken === undefined || options.userId === undefined) {
+    throw new ClientServiceError(
+      "INVALID_OPTIONS",
+      "createClient needs a session, or baseUrl, accessToken and userId",
+    );
+  }
+  return {
+    http: createHttpClient({
+      ...options.httpOptions,
+      baseUrl: options.baseUrl,
+      accessToken: options.accessToken,
+    }),
+    userId: options.userId,
+    deviceId: options.deviceId,
+    guest: options.guest ?? false,
+  };
+}
+
+/** Creates a client; nothing is fetched until start(). */
+export function createClient(options: CreateClientOptions): Client {
+  const { http, userId, deviceId, guest } = identityOf(options);
+  const scheduler = options.scheduler ?? realScheduler;
+  const actor: Actor = { userId, guest };
+  // The sync service builds its processor over the store it actually uses
+  // (a MemoryStore for guests); the room model and send queue listen to it.
+  const made: { processor?: SyncProcessor } = {};
+  const sync = new SyncService({
+    ...options.sync,
+    http,
+    store: options.store ?? new MemoryStore(),
+    userId,
+    guest,
+    scheduler,
+    ...(options.logger ? { logger: options.logger } : {}),
+    processor: (store) =>
+      (made.processor = new SyncProcessor({ store, ...(options.logger ? { logger: options.logger } : {}) })),
+  });
+  const processor = made.processor;
+  const rooms = new Rooms({ userId, http, scheduler, ...(processor ? { source: processor } : {}) });
+  const sendQueue = new SendQueue({
+    http,
+    store: sync.store,
+    scheduler,
+    connection: sync.state,
+    isRoomEncrypted: (roomId) => rooms.find(roomId)?.getSnapshot().isEncrypted ?? false,
+    ...(options.encrypt ? { encrypt: options.encrypt } : {}),
+  });
+  if (processor) sendQueue.attach(processor);
+
+  let versions: Promise<VersionsResponse> | undefined;
+  const getServerVersions = (): Promise<VersionsResponse> => {
+    versions ??= getVersions(http).catch((err: unknown) => {
+      versions = undefined;
+      throw err;
+    });
+    return versions;
+  };
+
+  const typing = new TypingService({
+    http,
+    actor,
+    rooms,
+    running: sync,
+    scheduler,
+    ...(options.typingTimeoutMs !== undefined ? { timeoutMs: options.typingTimeoutMs } : {}),
+  });
+  return {
+    userId,
+    deviceId,
+    guest,
+    http,
+    sync,
+    rooms,
+    sendQueue,
+    receipts: new ReceiptService({
+      http,
+      actor,
+      rooms,
+      running: sync,
+      isPending: (id) => (sendQueue.get(id)?.status ?? null) !== null,
+    }),
+    typing,
+    presence: new PresenceService({ http, actor }),
+    accountData: new AccountDataService({
+      http,
+      actor,
+      rooms,
+      scheduler,
+      ...(options.accountDataRetryBaseMs !== undefined
+        ? { retryBaseMs: options.accountDataRetryBaseMs }
+        : {}),
+    }),
+    profile: new ProfileService({ http, actor, versions: getServerVersions }),
+    moderation: new ModerationService({ http, actor, rooms, running: sync }),
+    search: new SearchService({ http, rooms }),
+    directory: new DirectoryService({ http, versions: getServerVersions }),
+    urlPreviews: new UrlPreviewService({ http, rooms, now: () => scheduler.now() }),
+    versions: getServerVersions,
+    async start() {
+      await sync.start();
+      await sendQueue.start();
+    },
+    async stop() {
+      typing.dispose();
+      await sync.stop();
+    },
+    async dispose() {
+      typing.dispose();
+      await sync.stop();
+      sendQueue.dispose();
+      rooms.dispose();
+    },
+  };
+}

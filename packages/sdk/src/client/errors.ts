@@ -1,0 +1,40 @@
+/**
+ * Typed errors of the client services: refusals decided locally, before any
+ * request (a receipt on a pending event, an action the user's power level
+ * does not allow, a search with nothing left to fetch). Server refusals are
+ * not wrapped: they surface as the HTTP layer's MatrixError (e.g. M_FORBIDDEN).
+ */
+
+/** 'A read marker or receipt cannot be set to a pending event' (SPEC §5). */
+export const PENDING_RECEIPT_MESSAGE = "A read marker or receipt cannot be set to a pending event";
+/** 'Cannot backpaginate event search any further' (SPEC §8). */
+export const SEARCH_EXHAUSTED_MESSAGE = "Cannot backpaginate event search any further";
+
+export type ClientServiceErrorCode =
+  /** A receipt or read marker named a local echo. */
+  | "PENDING_EVENT"
+  /** The room's power levels do not allow the action; nothing was sent. */
+  | "FORBIDDEN_LOCALLY"
+  /** A search has no next batch. */
+  | "SEARCH_EXHAUSTED"
+  /** createClient was given neither a session nor a token with its user and device. */
+  | "INVALID_OPTIONS";
+
+/** An error a client service raises without (or before) a server answer. */
+export class ClientServiceError extends Error {
+  readonly code: ClientServiceErrorCode;
+
+  constructor(code: ClientServiceErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ClientServiceError";
+    this.code = code;
+  }
+}
+
+/** The error for an action refused by the room's power levels. */
+export function forbiddenLocally(action: string, roomId: string): ClientServiceError {
+  return new ClientServiceError(
+    "FORBIDDEN_LOCALLY",
+    `Your power level in ${roomId} does not allow you to ${action}`,
+  );
+}

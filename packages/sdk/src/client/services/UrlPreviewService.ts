@@ -1,0 +1,65 @@
+/**
+ * URL previews: the server's OpenGraph data for a link, asked with the time
+ * rounded down to the minute (SPEC §7), cached per URL and minute so a
+ * timeline showing one link many times asks once. Never for a link in an
+ * encrypted room: the server would learn what was said there, so the
+ * answer is null without a request. A failed request is not cached.
+ */
+import { getUrlPreview, roundToMinute } from "../../api/media";
+import type { UrlPreview } from "../../api/types/media";
+import type { HttpApi } from "../../http/types";
+import type { RoomLookup } from "./types";
+
+/** Cached previews kept at most; the oldest go first. */
+export const URL_PREVIEW_CACHE_SIZE = 500;
+
+export interface UrlPreviewServiceOptions {
+  http: HttpApi;
+  /** When given, a preview for a link in an encrypted room is refused (null). */
+  rooms?: RoomLookup;
+  now?: () => number;
+  /** Authenticated (v1) or legacy (v3) media; by default v1 with a fallback. */
+  authenticatedMedia?: boolean;
+}
+
+export class UrlPreviewService {
+  private readonly cache = new Map<string, Promise<UrlPreview>>();
+
+  constructor(private readonly options: UrlPreviewServiceOptions) {}
+
+  /** The preview of a URL, or null when the link was posted in an encrypted room. */
+  async preview(url: string, roomId?: string): Promise<UrlPreview | null> {
+    if (roomId !== undefined && this.options.rooms?.get(roomId).getSnapshot().isEncrypted === true) {
+      return null;
+    }
+    const ts = roundToMinute((this.options.now ?? Date.now)());
+    const key = `${ts} ${url}`;
+    let pending = this.cache.get(key);
+    if (pending === undefined) {
+      const choice =
+        this.options.authenticatedMedia !== undefined
+          ? { authenticatedMedia: this.options.authenticatedMedia }
+          : {};
+      pending = getUrlPreview(this.options.http, url, ts, choice);
+      this.cache.set(key, pending);
+      this.evict();
+      pending.catch(() => {
+        if (this.cache.get(key) === pending) this.cache.delete(key);
+      });
+    }
+    return await pending;
+  }
+
+  /** Drops every cached preview. */
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private evict(): void {
+    while (this.cache.size > URL_PREVIEW_CACHE_SIZE) {
+      const oldest = this.cache.keys().next();
+      if (oldest.done === true) return;
+      this.cache.delete(oldest.value);
+    }
+  }
+}
