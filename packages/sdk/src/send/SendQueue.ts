@@ -19,7 +19,7 @@ import { createTxnIdGenerator } from "../http/txn";
 import type { TxnIdGenerator } from "../http/txn";
 import type { RetryPolicy } from "../http/retry";
 import type { HttpApi } from "../http/types";
-import { cancel as cancelStatus, transition } from "../models/event-status";
+import { cancel as cancelStatus } from "../models/event-status";
 import type { EventStatus } from "../models/event-status";
 import type { JsonObject, Store, StoredPendingEvent } from "../store/Store";
 import type { SyncBatchListener, ProcessedSync } from "../sync/processor/types";
@@ -39,17 +39,9 @@ import {
 } from "./failure";
 import type { SendFailure, SendFailureKind } from "./failure";
 import { echoCandidates, roomsTurningOnEncryption } from "./remote-echo";
-import { RoomQueue, snapshotOf } from "./room-queue";
-import type { Entry } from "./room-queue";
+import { PendingEntries } from "./PendingEntries";
+import type { Entry, RoomQueue } from "./room-queue";
 import type { EncryptFn, PendingEvent, RemoteEcho, SendQueueOptions } from "./types";
-
-/** Statuses a caller waiting on an event hears about (null: the remote echo arrived). */
-const SETTLED: ReadonlySet<EventStatus | null> = new Set<EventStatus | null>([
-  "sent",
-  "not_sent",
-  "cancelled",
-  null,
-]);
 
 function isConnectionDown(state: SyncState | null): boolean {
   return state === "reconnecting" || state === "error";
@@ -62,12 +54,8 @@ export class SendQueue {
   private readonly txnIds: TxnIdGenerator;
   private readonly encrypt: EncryptFn | undefined;
   private readonly policy: RetryPolicy;
-  private readonly rooms = new Map<string, RoomQueue>();
-  private readonly byTxn = new Map<string, Entry>();
-  /** Txn ids the server has accepted, with their event ids: later redactions and reactions of them resolve. */
-  private readonly sentTxns = new Map<string, string>();
+  private readonly pending: PendingEntries;
   private readonly encryptedRooms = new Set<string>();
-  private readonly waiters = new Map<string, Array<(event: PendingEvent) => void>>();
   private readonly echoListeners = new Set<(echo: RemoteEcho) => void>();
   private readonly teardown: Array<() => void> = [];
   private readonly ready: Promise<void>;
@@ -85,6 +73,14 @@ export class SendQueue {
     this.txnIds = options.txnIds ?? createTxnIdGenerator(() => this.scheduler.now());
     this.encrypt = options.encrypt;
     this.policy = { ...DEFAULT_SEND_RETRY_POLICY, ...options.retry };
+    this.pending = new PendingEntries(
+      this.store,
+      (room) => {
+        room.wake();
+        this.pump(room.roomId);
+      },
+      options.logger,
+    );
     this.ready = new Promise((resolve) => (this.markReady = resolve));
     const connection = options.connection;
     if (connection) {
@@ -106,25 +102,25 @@ export class SendQueue {
     } finally {
       this.markReady();
     }
-    for (const roomId of this.rooms.keys()) this.pump(roomId);
+    for (const roomId of this.pending.rooms.keys()) this.pump(roomId);
   }
 
   /** Stops the workers; in-flight answers are ignored, persisted events stay for the next run. */
   dispose(): void {
     this.disposed = true;
     for (const stop of this.teardown.splice(0)) stop();
-    for (const room of this.rooms.values()) room.wake();
+    for (const room of this.pending.rooms.values()) room.wake();
     this.markReady();
   }
 
   /** The local echoes of a room, in send order, as a list with diffs. */
   room(roomId: string): ReadonlyObservableList<PendingEvent> {
-    return this.roomQueue(roomId).list;
+    return this.pending.roomQueue(roomId).list;
   }
 
   /** The pending event with this txn id, if it is still pending. */
   get(txnId: string): PendingEvent | undefined {
-    return this.byTxn.get(txnId)?.snapshot;
+    return this.pending.byTxn.get(txnId)?.snapshot;
   }
 
   /** Queues a room event; returns its local echo at once. */
@@ -134,7 +130,7 @@ export class SendQueue {
 
   /** Queues an m.annotation reaction to an event id, or to a local echo's txn id. */
   react(roomId: string, targetId: string, key: string): PendingEvent {
-    const target = this.resolve(targetId);
+    const target = this.pending.resolve(targetId);
     const relates = { rel_type: "m.annotation", event_id: target.eventId ?? targetId, key };
     return this.enqueue(roomId, "event", "m.reaction", { "m.relates_to": relates }, target.txnId).snapshot;
   }
@@ -145,8 +141,8 @@ export class SendQueue {
    * null returned; one being sent is redacted once its id is known.
    */
   redact(roomId: string, targetId: string, reason?: string): PendingEvent | null {
-    const target = this.resolve(targetId);
-    const entry = target.txnId !== undefined ? this.byTxn.get(target.txnId) : undefined;
+    const target = this.pending.resolve(targetId);
+    const entry = target.txnId !== undefined ? this.pending.byTxn.get(target.txnId) : undefined;
     if (entry && target.eventId === undefined && entry.snapshot.status !== "sending") {
       this.cancel(target.txnId as string);
       return null;
@@ -158,45 +154,36 @@ export class SendQueue {
 
   /** Cancels a queued, not_sent or encrypting event ('Events in other states cannot be cancelled'). */
   cancel(txnId: string): void {
-    const entry = this.entry(txnId);
+    const entry = this.pending.entry(txnId);
     cancelStatus(entry.snapshot.status);
-    const room = this.roomQueue(entry.record.roomId);
-    this.setStatus(entry, "cancelled");
-    this.drop(room, entry);
+    const room = this.pending.roomQueue(entry.record.roomId);
+    this.pending.setStatus(entry, "cancelled");
+    this.pending.drop(room, entry);
     // What pointed at it (a reaction, a redaction) has nothing left to point at.
     for (const dependent of room.entries.filter((e) => e.record.dependsOnTxnId === txnId)) {
       if (dependent.snapshot.status !== "sending") this.cancel(dependent.record.txnId);
     }
-    this.unblock(room);
+    this.pending.unblock(room);
   }
 
   /** Sends a not_sent event again; refused while an earlier event of its room is still unsent. */
   resend(txnId: string): void {
-    const entry = this.entry(txnId);
+    const entry = this.pending.entry(txnId);
     if (entry.snapshot.status !== "not_sent") {
       throw new SendQueueError("NOT_FAILED", "Only events that failed to send can be resent");
     }
-    const room = this.roomQueue(entry.record.roomId);
+    const room = this.pending.roomQueue(entry.record.roomId);
     const earlier = room.entries.slice(0, room.entries.indexOf(entry));
     if (earlier.some((e) => e.snapshot.status === "not_sent"))
       throw new SendQueueError("BLOCKED", BLOCKED_MESSAGE);
     entry.attempts = 0;
-    this.setStatus(entry, "queued");
-    this.unblock(room);
+    this.pending.setStatus(entry, "queued");
+    this.pending.unblock(room);
   }
 
   /** Resolves at the event's next settled status: sent, not_sent, cancelled, or null (remote echo). */
   whenSettled(txnId: string): Promise<PendingEvent | undefined> {
-    const entry = this.byTxn.get(txnId);
-    if (!entry) return Promise.resolve(undefined);
-    if (entry.snapshot.status !== "queued" && SETTLED.has(entry.snapshot.status)) {
-      return Promise.resolve(entry.snapshot);
-    }
-    return new Promise((resolve) => {
-      const list = this.waiters.get(txnId) ?? [];
-      list.push(resolve);
-      this.waiters.set(txnId, list);
-    });
+    return this.pending.whenSettled(txnId);
   }
 
   /** Calls `listener` whenever a remote echo replaces a local echo; returns the unsubscribe. */
@@ -214,17 +201,17 @@ export class SendQueue {
   handleSync(batch: ProcessedSync): void {
     for (const roomId of roomsTurningOnEncryption(batch)) this.encryptedRooms.add(roomId);
     for (const candidate of echoCandidates(batch)) {
-      const room = this.rooms.get(candidate.roomId);
+      const room = this.pending.rooms.get(candidate.roomId);
       const entry = room?.entries.find(
         (e) =>
           (candidate.txnId !== undefined && e.record.txnId === candidate.txnId) ||
           e.snapshot.eventId === candidate.eventId,
       );
       if (!room || !entry) continue;
-      this.recordSent(entry, candidate.eventId);
+      this.pending.recordSent(entry, candidate.eventId);
       entry.snapshot = Object.freeze({ ...entry.snapshot, status: null, eventId: candidate.eventId });
-      this.notify(entry);
-      this.drop(room, entry);
+      this.pending.notify(entry);
+      this.pending.drop(room, entry);
       for (const listener of [...this.echoListeners]) {
         try {
           listener({ roomId: room.roomId, txnId: entry.record.txnId, eventId: candidate.eventId });
@@ -233,26 +220,11 @@ export class SendQueue {
         }
       }
       // The echo settles an event the client thought failed (an answer lost on the way back).
-      this.unblock(room);
+      this.pending.unblock(room);
     }
   }
 
   // ---- queue bookkeeping ----
-
-  private roomQueue(roomId: string): RoomQueue {
-    let room = this.rooms.get(roomId);
-    if (!room) {
-      room = new RoomQueue(roomId);
-      this.rooms.set(roomId, room);
-    }
-    return room;
-  }
-
-  private entry(txnId: string): Entry {
-    const entry = this.byTxn.get(txnId);
-    if (!entry) throw new SendQueueError("UNKNOWN_EVENT", `No pending event with transaction id ${txnId}`);
-    return entry;
-  }
 
   private enqueue(
     roomId: string,
@@ -266,7 +238,7 @@ export class SendQueue {
     const now = this.scheduler.now();
     this.nextSeq = Math.max(this.nextSeq + 1, now * 1000);
     const record: StoredPendingEvent = {
-      txnId: this.txnIds(),
+      txnId: this.freshTxnId(),
       roomId,
       seq: this.nextSeq,
       kind,
@@ -277,123 +249,37 @@ export class SendQueue {
       status: "queued",
       createdAt: now,
     };
-    const entry = this.add(record);
-    this.persist(entry);
+    const entry = this.pending.add(record);
+    this.pending.persist(entry);
     this.pump(roomId);
     return entry;
   }
 
+  /** A txn id no pending or sent event of this run has (an injected generator could repeat one). */
+  private freshTxnId(): string {
+    for (;;) {
+      const txnId = this.txnIds();
+      if (!this.pending.byTxn.has(txnId) && !this.pending.sentTxns.has(txnId)) return txnId;
+    }
+  }
+
   private restore(record: StoredPendingEvent): void {
-    if (typeof record.txnId !== "string" || typeof record.roomId !== "string" || this.byTxn.has(record.txnId))
+    if (
+      typeof record.txnId !== "string" ||
+      typeof record.roomId !== "string" ||
+      this.pending.byTxn.has(record.txnId)
+    )
       return;
-    // An event cut off while encrypting or sending goes again with the same txn id: the server de-duplicates it.
-    const status: EventStatus = record.status === "not_sent" ? "not_sent" : "queued";
+    // An event cut off while encrypting or sending goes again with the same txn id: the server
+    // de-duplicates it. A reload is a fresh try for events that failed only for want of a connection.
+    const retry = record.failure?.kind === "unreachable" || record.failure?.kind === "blocked";
+    const status: EventStatus = record.status === "not_sent" && !retry ? "not_sent" : "queued";
     const failure: SendFailure | undefined =
       status === "not_sent" && record.failure
         ? { kind: record.failure.kind as SendFailureKind, message: record.failure.message }
         : undefined;
     this.nextSeq = Math.max(this.nextSeq, record.seq);
-    this.add({ ...record, status }, failure);
-  }
-
-  private add(record: StoredPendingEvent, failure?: SendFailure): Entry {
-    const entry: Entry = {
-      record,
-      snapshot: snapshotOf(record, failure),
-      attempts: 0,
-      persisted: Promise.resolve(),
-      removed: false,
-    };
-    this.byTxn.set(record.txnId, entry);
-    this.roomQueue(record.roomId).insert(entry);
-    return entry;
-  }
-
-  /** Chains a write of the entry's record (or its removal) after the earlier ones. */
-  private persist(entry: Entry, remove = false): void {
-    const record = cloneJson(entry.record);
-    entry.persisted = entry.persisted
-      .then(() => (remove ? this.store.removePendingEvent(record.txnId) : this.store.putPendingEvent(record)))
-      .catch((error: unknown) => this.options.logger?.warn("Send queue: could not persist an event", error));
-  }
-
-  private setStatus(entry: Entry, status: EventStatus, failure?: SendFailure, eventId?: string): void {
-    const from = entry.snapshot.status;
-    if (from !== status) transition(from ?? "sent", status);
-    entry.record = {
-      ...entry.record,
-      status,
-      ...(failure ? { failure: { kind: failure.kind, message: failure.message } } : {}),
-    };
-    if (!failure) delete entry.record.failure;
-    entry.snapshot = snapshotOf(entry.record, failure, eventId ?? entry.snapshot.eventId);
-    this.roomQueue(entry.record.roomId).update(entry);
-    // Only the states a reload must know about are written: queued and not_sent (sent ones are removed).
-    if (status === "queued" || status === "not_sent") this.persist(entry);
-    this.notify(entry);
-  }
-
-  private notify(entry: Entry): void {
-    if (!SETTLED.has(entry.snapshot.status)) return;
-    const waiting = this.waiters.get(entry.record.txnId);
-    if (!waiting) return;
-    this.waiters.delete(entry.record.txnId);
-    for (const resolve of waiting) resolve(entry.snapshot);
-  }
-
-  /** Takes an entry off the queue, its list and the store. */
-  private drop(room: RoomQueue, entry: Entry): void {
-    if (entry.removed) return;
-    entry.removed = true;
-    room.remove(entry);
-    this.byTxn.delete(entry.record.txnId);
-    this.persist(entry, true);
-    room.wake();
-  }
-
-  private recordSent(entry: Entry, eventId: string): void {
-    this.sentTxns.set(entry.record.txnId, eventId);
-    // Redactions and reactions of this local echo can now name it.
-    for (const dependent of this.byTxn.values()) {
-      if (dependent.record.dependsOnTxnId !== entry.record.txnId) continue;
-      this.pointAt(dependent, eventId);
-    }
-  }
-
-  private pointAt(entry: Entry, eventId: string): void {
-    const { dependsOnTxnId: _resolved, ...record } = entry.record;
-    if (record.kind === "redaction") record.redacts = eventId;
-    else {
-      const relates = record.content["m.relates_to"];
-      const relation = relates !== null && typeof relates === "object" ? relates : {};
-      record.content = { ...record.content, "m.relates_to": { ...relation, event_id: eventId } };
-    }
-    entry.record = record;
-    entry.snapshot = snapshotOf(record, entry.snapshot.failure, entry.snapshot.eventId);
-    this.roomQueue(record.roomId).update(entry);
-    this.persist(entry);
-  }
-
-  /** An event id, or the txn id of a pending or sent local echo (with its event id once known). */
-  private resolve(id: string): { eventId?: string; txnId?: string } {
-    const sent = this.sentTxns.get(id);
-    if (sent !== undefined) return { eventId: sent, txnId: id };
-    const entry = this.byTxn.get(id);
-    if (!entry) return { eventId: id };
-    return entry.snapshot.eventId !== undefined
-      ? { eventId: entry.snapshot.eventId, txnId: id }
-      : { txnId: id };
-  }
-
-  /** Events blocked only by a failure that is gone (resent, cancelled, echoed) go back to the queue. */
-  private unblock(room: RoomQueue): void {
-    for (const entry of [...room.entries]) {
-      if (entry.snapshot.status !== "not_sent") continue;
-      if (entry.snapshot.failure?.kind !== "blocked") break;
-      this.setStatus(entry, "queued");
-    }
-    room.wake();
-    this.pump(room.roomId);
+    this.pending.add({ ...record, status }, failure);
   }
 
   private onConnection(state: SyncState | null): void {
@@ -401,14 +287,14 @@ export class SendQueue {
     this.online = !isConnectionDown(state);
     if (wasOnline || !this.online) return;
     // Back online: events that failed only because the server was unreachable go again.
-    for (const room of this.rooms.values()) {
+    for (const room of this.pending.rooms.values()) {
       for (const entry of [...room.entries]) {
         if (entry.snapshot.status === "not_sent" && entry.snapshot.failure?.kind === "unreachable") {
           entry.attempts = 0;
-          this.setStatus(entry, "queued");
+          this.pending.setStatus(entry, "queued");
         }
       }
-      this.unblock(room);
+      this.pending.unblock(room);
     }
   }
 
@@ -419,7 +305,7 @@ export class SendQueue {
   // ---- the per-room worker ----
 
   private pump(roomId: string): void {
-    const room = this.rooms.get(roomId);
+    const room = this.pending.rooms.get(roomId);
     if (!room || room.running || this.disposed) return;
     room.running = true;
     void this.run(room);
@@ -433,7 +319,7 @@ export class SendQueue {
         const head = room.entries.find((e) => e.snapshot.status !== "sent");
         if (!head) return;
         if (head.snapshot.status === "not_sent") {
-          this.blockFollowers(room, head);
+          this.pending.blockFollowers(room, head);
           return;
         }
         if (!this.online) {
@@ -451,12 +337,6 @@ export class SendQueue {
     }
   }
 
-  private blockFollowers(room: RoomQueue, failed: Entry): void {
-    for (const entry of room.entries.slice(room.entries.indexOf(failed) + 1)) {
-      if (entry.snapshot.status === "queued") this.setStatus(entry, "not_sent", failureOf("blocked"));
-    }
-  }
-
   /** One attempt at the head of a room; returns the wait before the next attempt, or null. */
   private async attempt(room: RoomQueue, entry: Entry): Promise<number | null> {
     // Persisted before the first PUT: a reload then resends it rather than losing it.
@@ -464,21 +344,21 @@ export class SendQueue {
     if (entry.removed || this.disposed) return null;
     const { roomId, txnId, kind } = entry.record;
     if (entry.record.dependsOnTxnId !== undefined) {
-      const eventId = this.sentTxns.get(entry.record.dependsOnTxnId);
+      const eventId = this.pending.sentTxns.get(entry.record.dependsOnTxnId);
       if (eventId === undefined) {
         // The local echo it points at is gone without being sent.
         this.cancel(txnId);
         return null;
       }
-      this.pointAt(entry, eventId);
+      this.pending.pointAt(entry, eventId);
     }
     let { eventType: type, content } = entry.record;
     if (kind === "event" && this.isEncrypted(roomId)) {
       if (!this.encrypt) {
-        this.setStatus(entry, "not_sent", failureOf("encryption_unsupported"));
+        this.pending.setStatus(entry, "not_sent", failureOf("encryption_unsupported"));
         return null;
       }
-      this.setStatus(entry, "encrypting");
+      this.pending.setStatus(entry, "encrypting");
       try {
         ({ type, content } = await this.encrypt(roomId, type, cloneJson(content)));
       } catch (error) {
@@ -488,13 +368,13 @@ export class SendQueue {
           message: "The message could not be encrypted",
           error,
         };
-        this.setStatus(entry, "not_sent", failure);
+        this.pending.setStatus(entry, "not_sent", failure);
         return null;
       }
       // Cancelled while encrypting.
       if (entry.removed || entry.snapshot.status !== "encrypting" || this.disposed) return null;
     }
-    this.setStatus(entry, "sending");
+    this.pending.setStatus(entry, "sending");
     try {
       const answer =
         kind === "redaction"
@@ -502,25 +382,25 @@ export class SendQueue {
           : await sendEvent(this.http, roomId, type, txnId, content);
       // A crash here (dispose) records nothing: the next run resends the same txn id.
       if (this.disposed || entry.removed) return null;
-      this.recordSent(entry, answer.event_id);
-      this.setStatus(entry, "sent", undefined, answer.event_id);
-      this.persist(entry, true);
+      this.pending.recordSent(entry, answer.event_id);
+      this.pending.setStatus(entry, "sent", undefined, answer.event_id);
+      this.pending.persist(entry, true);
       return null;
     } catch (error) {
       if (this.disposed || entry.removed) return null;
       if (isTransient(error) && !this.online) {
         // The sync already knows the server is gone: hold without spending an attempt.
-        this.setStatus(entry, "queued");
+        this.pending.setStatus(entry, "queued");
         return 0;
       }
       entry.attempts++;
       const delay = sendRetryDelay(error, entry.attempts, this.policy, () => this.scheduler.random());
       if (delay === null) {
         entry.attempts = 0;
-        this.setStatus(entry, "not_sent", classifyFailure(error));
+        this.pending.setStatus(entry, "not_sent", classifyFailure(error));
         return null;
       }
-      this.setStatus(entry, "queued");
+      this.pending.setStatus(entry, "queued");
       return delay;
     }
   }
