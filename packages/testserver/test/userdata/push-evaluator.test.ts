@@ -372,3 +372,27 @@ describe("power levels", () => {
     expect(toLevel(raw)).toBe(level);
   });
 });
+
+describe("intentional mentions", () => {
+  const rules = defaultRules(ME);
+  it("ignores the legacy display-name, user-name and @room rules when the event has m.mentions", () => {
+    const legacy = evaluatePush(
+      rules,
+      msg("alice: @room look", {}),
+      ctx({ displayName: "alice", senderPowerLevel: 100 }),
+    );
+    expect(legacy.highlight).toBe(true);
+    const withMentions = evaluatePush(
+      rules,
+      msg("alice: @room look", { "m.mentions": {} }),
+      ctx({ displayName: "alice", senderPowerLevel: 100, memberCount: 5 }),
+    );
+    expect(withMentions.highlight).toBe(false);
+    expect(withMentions.ruleId).not.toMatch(/contains_display_name|contains_user_name|roomnotif/);
+  });
+
+  it("still highlights an intentional mention of the user", () => {
+    const out = evaluatePush(rules, msg("hey", { "m.mentions": { user_ids: [ME] } }), ctx());
+    expect(out).toMatchObject({ highlight: true, ruleId: ".m.rule.is_user_mention" });
+  });
+});

@@ -35,11 +35,28 @@ export interface PushOutcome {
 
 const NO_MATCH: PushOutcome = { notify: false, highlight: false, actions: [] };
 
+/**
+ * The deprecated mention rules: since v1.7 they do not apply to an event
+ * that carries m.mentions (intentional mentions decide instead).
+ */
+const LEGACY_MENTION_RULES = new Set([
+  ".m.rule.contains_display_name",
+  ".m.rule.contains_user_name",
+  ".m.rule.roomnotif",
+]);
+
+function hasIntentionalMentions(event: JsonObject): boolean {
+  const content = event["content"];
+  return typeof content === "object" && content !== null && "m.mentions" in content;
+}
+
 /** Evaluates the ruleset against an event (client format: type, sender, content, state_key...). */
 export function evaluatePush(ruleset: PushRuleset, event: JsonObject, ctx: PushEvalContext): PushOutcome {
+  const intentional = hasIntentionalMentions(event);
   for (const kind of PUSH_RULE_KINDS) {
     for (const rule of ruleset[kind]) {
       if (!rule.enabled) continue;
+      if (intentional && LEGACY_MENTION_RULES.has(rule.rule_id)) continue;
       if (!ruleMatches(kind, rule, event, ctx)) continue;
       return { ...outcomeOf(rule.actions), ruleId: rule.rule_id };
     }
