@@ -15,6 +15,7 @@
  * databases on logout.
  */
 import type { OlmMachine, RoomKeyInfo } from "@matrix-org/matrix-sdk-crypto-wasm";
+import { getKeyChanges } from "../api/keys";
 import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../api/types/events";
 import type { HttpApi } from "../http/types";
 import { createTxnIdGenerator } from "../http/txn";
@@ -315,6 +316,24 @@ export class CryptoMachine {
     } finally {
       result.free();
     }
+  }
+
+  /**
+   * Catch-up after a gap in syncing (a stored token from long ago, a
+   * limited sync): asks GET /keys/changes which users' devices changed
+   * between the two tokens, so the engine queries them again.
+   */
+  async catchUpDeviceChanges(from: string, to: string): Promise<void> {
+    const changes = await getKeyChanges(this.http, from, to);
+    const strings = (v: unknown): string[] =>
+      Array.isArray(v) ? (v as unknown[]).filter((u): u is string => typeof u === "string") : [];
+    const lists = new this.engine.DeviceLists(
+      strings(changes.changed).map((u) => new this.engine.UserId(u)),
+      strings(changes.left).map((u) => new this.engine.UserId(u)),
+    );
+    // No key counts: the engine leaves one-time keys alone when it is told none.
+    await this.machine.receiveSyncChanges("[]", lists, new Map(), null);
+    await this.outgoing.run();
   }
 
   /** Sends whatever the engine has queued and waits until the processor is idle. */

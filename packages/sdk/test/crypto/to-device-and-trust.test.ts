@@ -147,4 +147,20 @@ describe("devices and trust", () => {
     const atBob2 = await syncUntil(bob2, (b) => timelineOf(b, roomId).find((e) => e.event_id === event_id));
     expect(atBob2.content["body"]).toBe("for all");
   });
+
+  it("catches up on device changes missed in a sync gap through /keys/changes", async () => {
+    const { from, to: gapStart } = await bob.skipSync();
+    expect(from).not.toBe("");
+    const alice2 = await open(await login(server, aliceAccount)); // uploads keys while bob is away
+    await alice2.crypto.flush();
+    const { to } = await bob.skipSync();
+    expect(to).not.toBe(gapStart);
+    const before = await bob.crypto.getUserDevices(aliceAccount.userId);
+    expect(before.map((d) => d.deviceId)).toEqual([aliceAccount.deviceId]);
+    await bob.crypto.catchUpDeviceChanges(from, to);
+    const after = await bob.crypto.getUserDevices(aliceAccount.userId, 5);
+    expect(after.map((d) => d.deviceId).sort()).toEqual(
+      [aliceAccount.deviceId, alice2.account.deviceId].sort(),
+    );
+  });
 });
