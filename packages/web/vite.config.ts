@@ -1,11 +1,36 @@
 /**
  * Vite configuration for the Lattice web app. JSX is compiled by Vite's own
- * transformer (automatic runtime), so no React plugin is needed.
+ * transformer (automatic runtime), so no React plugin is needed. Every HTML
+ * page served or built gets the Content-Security-Policy meta tag (csp.ts):
+ * strict in the build, with inline styles allowed only by the dev server.
  */
 import { defineConfig } from "vite";
+import type { Plugin } from "vite";
+import { contentSecurityPolicy } from "./csp";
+
+function cspPlugin(): Plugin {
+  let dev = false;
+  return {
+    name: "lattice-csp",
+    configResolved(config) {
+      dev = config.command === "serve";
+    },
+    transformIndexHtml() {
+      const policy = contentSecurityPolicy({ homeserver: process.env["VITE_LATTICE_HOMESERVER"], dev });
+      return [
+        {
+          tag: "meta",
+          attrs: { "http-equiv": "Content-Security-Policy", content: policy },
+          injectTo: "head-prepend",
+        },
+      ];
+    },
+  };
+}
 
 export default defineConfig({
   server: { host: "127.0.0.1", strictPort: true },
   preview: { host: "127.0.0.1", strictPort: true },
   oxc: { jsx: { runtime: "automatic" } },
+  plugins: [cspPlugin()],
 });

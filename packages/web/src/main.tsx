@@ -1,16 +1,34 @@
 /**
- * Entry point of the web app: mounts the root component. The app itself grows
- * in later issues; this placeholder shows which homeserver the app targets.
+ * Entry point of the web app: builds the AppViewModel over the browser's
+ * storage, IndexedDB and location, mounts the root component and starts
+ * the app (session restore). The default homeserver comes from
+ * VITE_LATTICE_HOMESERVER (npm start points it at the demo server).
  */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { AppViewModel } from "./state/AppViewModel";
+import "./styles/global.css";
+
+const env = import.meta.env as Record<string, string | undefined>;
+const app = new AppViewModel({
+  storage: window.localStorage,
+  tabStorage: window.sessionStorage,
+  defaultHomeserver: env["VITE_LATTICE_HOMESERVER"] ?? "matrix.org",
+  currentUrl: window.location.href,
+  replaceUrl: (url) => window.history.replaceState(null, "", url),
+  navigate: (url) => window.location.assign(url),
+  indexedDB: window.indexedDB,
+  themeRoot: document.documentElement,
+  platformScope: window,
+});
 
 const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <App app={app} />
     </StrictMode>,
   );
 }
+void app.start();

@@ -1,0 +1,123 @@
+/**
+ * The sign-in screen: homeserver, password login, SSO buttons when the
+ * server offers SSO, guest access and the way to registration. It renders
+ * the SignInViewModel and sends the user's actions back to it.
+ */
+import { useState } from "react";
+import { Banner } from "../../components/Banner";
+import { Button } from "../../components/Button";
+import { TextField } from "../../components/TextField";
+import type { SignInViewModel } from "../../state/SignInViewModel";
+import type { ThemeViewModel } from "../../state/ThemeViewModel";
+import { useObservable } from "../../state/useObservable";
+import { AuthLayout } from "./AuthLayout";
+import styles from "./AuthForms.module.css";
+import { HomeserverPicker } from "./HomeserverPicker";
+import { RegisterForm } from "./RegisterForm";
+
+export function SignInScreen({
+  vm,
+  theme,
+}: {
+  vm: SignInViewModel;
+  theme: ThemeViewModel;
+}): React.JSX.Element {
+  const mode = useObservable(vm.mode);
+  if (mode === "register" && vm.register !== undefined) {
+    return (
+      <AuthLayout title="Create an account" theme={theme}>
+        <HomeserverPicker vm={vm} />
+        <RegisterForm vm={vm.register} onBack={() => vm.showLogin()} />
+      </AuthLayout>
+    );
+  }
+  return (
+    <AuthLayout title="Sign in" subtitle="Welcome back to your conversations." theme={theme}>
+      {vm.notice !== null && <Banner tone="warning">{vm.notice}</Banner>}
+      <HomeserverPicker vm={vm} />
+      <LoginForm vm={vm} />
+    </AuthLayout>
+  );
+}
+
+function LoginForm({ vm }: { vm: SignInViewModel }): React.JSX.Element {
+  const status = useObservable(vm.server);
+  const busy = useObservable(vm.busy);
+  const error = useObservable(vm.error);
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const ready = status.kind === "ready";
+  const info = ready ? status.info : null;
+  return (
+    <>
+      {error !== null && <Banner tone="error">{error}</Banner>}
+      {(info === null || info.password) && (
+        <form
+          className={styles.form}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void vm.login(username, password);
+          }}
+        >
+          <TextField
+            label="Username"
+            value={username}
+            onChange={setUsername}
+            autoComplete="username"
+            placeholder="alice or @alice:example.org"
+            spellCheck={false}
+            autoCapitalize="none"
+          />
+          <TextField
+            label="Password"
+            type="password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
+          />
+          <Button type="submit" wide busy={busy === "login"} disabled={!ready || busy !== null}>
+            Sign in
+          </Button>
+        </form>
+      )}
+      {info?.sso != null && (
+        <div className={styles.alternatives}>
+          <div className={styles.divider}>
+            <span>or</span>
+          </div>
+          {info.sso.length === 0 ? (
+            <Button variant="secondary" wide busy={busy === "sso"} onClick={() => vm.startSso()}>
+              Continue with single sign-on
+            </Button>
+          ) : (
+            info.sso.map((idp) => (
+              <Button
+                key={idp.id}
+                variant="secondary"
+                wide
+                busy={busy === "sso"}
+                onClick={() => vm.startSso(idp.id)}
+              >
+                Continue with {idp.name}
+              </Button>
+            ))
+          )}
+        </div>
+      )}
+      <div className={styles.footer}>
+        <Button variant="ghost" size="sm" disabled={!ready} onClick={() => vm.showRegister()}>
+          Create an account
+        </Button>
+        <Button
+          variant="ghost"
+          size="sm"
+          disabled={!ready || busy !== null}
+          busy={busy === "guest"}
+          onClick={() => void vm.continueAsGuest()}
+        >
+          Continue as guest
+        </Button>
+      </div>
+    </>
+  );
+}

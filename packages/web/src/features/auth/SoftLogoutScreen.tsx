@@ -1,0 +1,59 @@
+/**
+ * Soft logout: the session was ended by the server but this device and its
+ * local data (messages, keys) are kept; the password resumes it, or the
+ * user signs out for good.
+ */
+import { useState } from "react";
+import { Banner } from "../../components/Banner";
+import { Button } from "../../components/Button";
+import { TextField } from "../../components/TextField";
+import type { SoftLogoutViewModel } from "../../state/SoftLogoutViewModel";
+import type { ThemeViewModel } from "../../state/ThemeViewModel";
+import { useObservable } from "../../state/useObservable";
+import { AuthLayout } from "./AuthLayout";
+import styles from "./AuthForms.module.css";
+
+export function SoftLogoutScreen({
+  vm,
+  theme,
+}: {
+  vm: SoftLogoutViewModel;
+  theme: ThemeViewModel;
+}): React.JSX.Element {
+  const busy = useObservable(vm.busy);
+  const error = useObservable(vm.error);
+  const [password, setPassword] = useState("");
+  return (
+    <AuthLayout
+      title="You're signed out"
+      subtitle={`Sign in again as ${vm.userId} to pick up where you left off.`}
+      theme={theme}
+    >
+      <Banner tone="info">Your messages and keys are still stored on this device.</Banner>
+      {error !== null && <Banner tone="error">{error}</Banner>}
+      <form
+        className={styles.form}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void vm.resume(password);
+        }}
+      >
+        <TextField
+          label="Password"
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+        />
+        <Button type="submit" wide busy={busy}>
+          Sign in
+        </Button>
+      </form>
+      <div className={styles.footer}>
+        <Button variant="ghost" size="sm" onClick={() => void vm.signOut()}>
+          Sign out and clear data
+        </Button>
+      </div>
+    </AuthLayout>
+  );
+}

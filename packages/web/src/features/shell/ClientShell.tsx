@@ -1,0 +1,97 @@
+/**
+ * The signed-in app: spaces bar, room list and main pane in a responsive
+ * grid (three columns on desktop, list or room on phones), the sync banner,
+ * the account menu (theme, sign out), and the Ctrl+K shortcut to the room
+ * search.
+ */
+import { useEffect, useRef, useState } from "react";
+import { Avatar } from "../../components/Avatar";
+import { Button } from "../../components/Button";
+import { Dialog } from "../../components/Dialog";
+import type { ClientViewModel } from "../../state/ClientViewModel";
+import type { ThemeViewModel } from "../../state/ThemeViewModel";
+import { useObservable } from "../../state/useObservable";
+import { MediaContext } from "../timeline/MediaContext";
+import styles from "./ClientShell.module.css";
+import { ConnectionBanner } from "./ConnectionBanner";
+import { RoomList } from "./RoomList";
+import { RoomView } from "./RoomView";
+import { SpacesBar } from "./SpacesBar";
+import { ThemeToggle } from "./ThemeToggle";
+
+export function ClientShell({
+  client,
+  theme,
+}: {
+  client: ClientViewModel;
+  theme: ThemeViewModel;
+}): React.JSX.Element {
+  const search = useRef<HTMLInputElement>(null);
+  const selected = useObservable(client.roomList.selected);
+  const [confirmLogout, setConfirmLogout] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        search.current?.focus();
+        search.current?.select();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <MediaContext.Provider value={client.media}>
+      <div className={`${styles.shell} ${selected !== null ? styles.roomOpen : ""}`}>
+        <SpacesBar list={client.roomList} />
+        <aside className={styles.sidebar} aria-label="Room list">
+          <div className={styles.account}>
+            <Avatar id={client.userId} name={client.userId} size={32} />
+            <span className={styles.userId} title={client.userId}>
+              {client.userId}
+            </span>
+            <ThemeToggle theme={theme} />
+            <Button variant="ghost" size="sm" onClick={() => setConfirmLogout(true)}>
+              Sign out
+            </Button>
+          </div>
+          <ConnectionBanner client={client} />
+          <RoomList ref={search} list={client.roomList} />
+        </aside>
+        <main className={styles.main}>
+          <RoomView client={client} />
+        </main>
+      </div>
+      <Dialog
+        open={confirmLogout}
+        title="Sign out?"
+        onClose={() => setConfirmLogout(false)}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setConfirmLogout(false)}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              busy={leaving}
+              onClick={() => {
+                setLeaving(true);
+                void client.logout().finally(() => setLeaving(false));
+              }}
+            >
+              Sign out
+            </Button>
+          </>
+        }
+      >
+        <p>
+          This device's copy of your messages will be deleted.{" "}
+          {client.isGuest ? "Guest accounts cannot sign back in." : ""}
+        </p>
+      </Dialog>
+    </MediaContext.Provider>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * One-line summaries of events, for the room list's preview and for state
+ * events in the timeline ("alice joined"). Content is untrusted JSON: every
+ * field is checked before it is read.
+ */
+
+interface EventLike {
+  readonly type: string;
+  readonly sender: string;
+  readonly content: Readonly<Record<string, unknown>>;
+  readonly state_key?: string;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A member's name from a resolver, the id otherwise. */
+export type NameOf = (userId: string) => string;
+
+/** The text of a message event (emotes as "* name text"), or a summary of any other event. */
+export function previewOf(event: EventLike, nameOf: NameOf = (id) => id): string {
+  const c = event.content;
+  const who = nameOf(event.sender);
+  switch (event.type) {
+    case "m.room.message": {
+      const body = str(c["body"]) ?? "";
+      const msgtype = str(c["msgtype"]);
+      if (msgtype === "m.emote") return `* ${who} ${body}`;
+      if (msgtype === "m.image") return `${who} sent an image`;
+      if (msgtype === "m.file") return `${who} sent a file`;
+      if (msgtype === "m.video") return `${who} sent a video`;
+      if (msgtype === "m.audio") return `${who} sent an audio clip`;
+      return body;
+    }
+    case "m.room.encrypted":
+      return "Encrypted message";
+    case "m.sticker":
+      return `${who} sent a sticker`;
+    case "m.room.member":
+      return memberChange(event, nameOf);
+    case "m.room.name":
+      return `${who} changed the room name to ${str(c["name"]) ?? ""}`.trim();
+    case "m.room.topic":
+      return `${who} changed the topic`;
+    case "m.room.create":
+      return `${who} created the room`;
+    case "m.room.avatar":
+      return `${who} changed the room avatar`;
+    case "m.room.encryption":
+      return `${who} turned on end-to-end encryption`;
+    default:
+      return `${who} sent ${event.type}`;
+  }
+}
+
+function memberChange(event: EventLike, nameOf: NameOf): string {
+  const target = event.state_key ?? event.sender;
+  const name = str(event.content["displayname"]) ?? nameOf(target);
+  switch (str(event.content["membership"])) {
+    case "join":
+      return `${name} joined`;
+    case "leave":
+      return target === event.sender ? `${name} left` : `${nameOf(event.sender)} removed ${name}`;
+    case "invite":
+      return `${nameOf(event.sender)} invited ${name}`;
+    case "ban":
+      return `${nameOf(event.sender)} banned ${name}`;
+    case "knock":
+      return `${name} asked to join`;
+    default:
+      return `${name} changed their membership`;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The app's root view model: restores the stored session (localStorage
+ * through the SDK's WebSessionStorage), completes an SSO return, and maps
+ * the Session's state to the screen: sign-in, soft logout (local data
+ * kept, sign in again with the same device), or the signed-in client. It
+ * lives as long as the page.
+ */
+import { completeSsoLogin, createHttpClient, loginTokenFromUrl, Session, WebSessionStorage } from "../sdk";
+import type { FetchFn, KeyValueStorage, SessionState } from "../sdk";
+import { ClientViewModel } from "./ClientViewModel";
+import { describeError } from "./errors";
+import { ObservableValue } from "./observables";
+import { SignInViewModel, SSO_HOMESERVER_KEY } from "./SignInViewModel";
+import { SoftLogoutViewModel } from "./SoftLogoutViewModel";
+import { ThemeViewModel } from "./ThemeViewModel";
+import type { ThemeTarget } from "./ThemeViewModel";
+
+export type AppScreen =
+  | { kind: "loading" }
+  | { kind: "signin"; vm: SignInViewModel }
+  | { kind: "soft_logout"; vm: SoftLogoutViewModel }
+  | { kind: "client"; vm: ClientViewModel };
+
+export interface AppOptions {
+  storage: KeyValueStorage;
+  /** Survives a redirect within the tab (sessionStorage). */
+  tabStorage: KeyValueStorage;
+  defaultHomeserver: string;
+  /** The page's current URL (SSO returns carry ?loginToken=). */
+  currentUrl: string;
+  /** Replaces the URL without reloading (drops the loginToken). */
+  replaceUrl: (url: string) => void;
+  navigate: (url: string) => void;
+  indexedDB: object;
+  themeRoot: ThemeTarget;
+  platformScope?: unknown;
+  fetch?: FetchFn;
+}
+
+const SIGNED_OUT_NOTICES: Record<string, string> = {
+  token_invalid: "Your session ended on the server. Sign in again.",
+  refresh_failed: "Your session expired. Sign in again.",
+  deactivated: "This account has been deactivated.",
+};
+
+export class AppViewModel {
+  readonly screen = new ObservableValue<AppScreen>({ kind: "loading" });
+  readonly theme: ThemeViewModel;
+  private session: Session | undefined;
+  private client: ClientViewModel | undefined;
+
+  constructor(private readonly options: AppOptions) {
+    this.theme = new ThemeViewModel(options.storage, options.themeRoot);
+  }
+
+  async start(): Promise<void> {
+    const session = await Session.restore(new WebSessionStorage(this.options.storage));
+    this.session = session;
+    session.state.subscribe((state) => this.show(state));
+    const ssoError = await this.completeSso(session);
+    this.show(session.state.getSnapshot(), ssoError);
+  }
+
+  /** A returning SSO redirect: trade the loginToken for a session. */
+  private async completeSso(session: Session): Promise<string | undefined> {
+    const url = this.options.currentUrl;
+    if (loginTokenFromUrl(url) === undefined) return undefined;
+    const clean = new URL(url);
+    clean.searchParams.delete("loginToken");
+    this.options.replaceUrl(clean.href);
+    const baseUrl = this.options.tabStorage.getItem(SSO_HOMESERVER_KEY);
+    this.options.tabStorage.removeItem(SSO_HOMESERVER_KEY);
+    if (baseUrl === null) return "The single sign-on could not be completed: start again.";
+    try {
+      const http = createHttpClient({
+        baseUrl,
+        retry: false,
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      });
+      await session.signIn(await completeSsoLogin(http, url, { initialDeviceDisplayName: "Lattice Web" }));
+      return undefined;
+    } catch (err) {
+      return describeError(err, "single sign-on");
+    }
+  }
+
+  private show(state: SessionState, notice?: string): void {
+    const session = this.session;
+    if (session === undefined) return;
+    if (state.kind === "signed_in") {
+      if (this.client?.userId === state.userId && this.screen.getSnapshot().kind === "client") return;
+      void this.client?.dispose();
+      const client = new ClientViewModel({
+        session,
+        indexedDB: this.options.indexedDB,
+        platformScope: this.options.platformScope,
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      });
+      this.client = client;
+      this.screen.set({ kind: "client", vm: client });
+      void client.start();
+      return;
+    }
+    // Soft logout and sign-out both stop syncing; only a logout deletes local data (ClientViewModel.logout).
+    void this.client?.dispose();
+    this.client = undefined;
+    if (state.kind === "soft_logged_out") {
+      this.screen.set({
+        kind: "soft_logout",
+        vm: new SoftLogoutViewModel(session, this.options.indexedDB, this.options.fetch),
+      });
+      return;
+    }
+    const why = notice ?? (state.reason !== undefined ? SIGNED_OUT_NOTICES[state.reason] : undefined);
+    const vm = new SignInViewModel({
+      session,
+      defaultHomeserver: this.options.defaultHomeserver,
+      navigate: this.options.navigate,
+      returnUrl: this.options.currentUrl.split("?")[0] ?? this.options.currentUrl,
+      pendingStorage: this.options.tabStorage,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(why !== undefined ? { notice: why } : {}),
+    });
+    this.screen.set({ kind: "signin", vm });
+    void vm.start();
+  }
+}

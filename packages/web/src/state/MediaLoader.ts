@@ -1,0 +1,63 @@
+/**
+ * Authenticated media for the page: an mxc URI is fetched from the
+ * homeserver's /_matrix/client/v1/media endpoints with the session's
+ * Authorization header (never a token in a URL), and shown through an
+ * object URL. Loads are shared and cached per URL; dispose() revokes every
+ * object URL. Only mxc URIs are accepted: remote HTML cannot make the app
+ * request anything else.
+ */
+import type { FetchFn, Session } from "../sdk";
+
+const MXC = /^mxc:\/\/[A-Za-z0-9.:[\]-]+\/[A-Za-z0-9_-]+$/;
+
+export interface MediaRequest {
+  mxc: string;
+  /** A thumbnail of about this size instead of the full file. */
+  thumbnail?: { width: number; height: number };
+}
+
+export class MediaLoader {
+  private readonly cache = new Map<string, Promise<string>>();
+  private readonly urls = new Set<string>();
+  private disposed = false;
+
+  constructor(
+    private readonly session: Session,
+    private readonly fetchFn: FetchFn = (input, init) => fetch(input, init),
+  ) {}
+
+  /** An object URL for the media; rejects for anything that is not an mxc URI. */
+  load(request: MediaRequest): Promise<string> {
+    if (!MXC.test(request.mxc)) return Promise.reject(new Error("Not an mxc URI"));
+    const url = this.session.mediaUrl(
+      request.mxc,
+      request.thumbnail ? { thumbnail: { ...request.thumbnail, method: "scale" } } : {},
+    );
+    let pending = this.cache.get(url);
+    if (pending === undefined) {
+      pending = this.fetchObjectUrl(url);
+      this.cache.set(url, pending);
+      pending.catch(() => this.cache.delete(url));
+    }
+    return pending;
+  }
+
+  private async fetchObjectUrl(url: string): Promise<string> {
+    const res = await this.fetchFn(url, { headers: this.session.authorizationFor(url) });
+    if (!res.ok) throw new Error(`Media request failed (${res.status})`);
+    const objectUrl = URL.createObjectURL(await res.blob());
+    if (this.disposed) {
+      URL.revokeObjectURL(objectUrl);
+      throw new Error("Media loader disposed");
+    }
+    this.urls.add(objectUrl);
+    return objectUrl;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const url of this.urls) URL.revokeObjectURL(url);
+    this.urls.clear();
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The room list's view model over the SDK's RoomListService: the spaces bar
+ * (joined spaces, "Home" for all), section filters (all, people, rooms,
+ * favourites, low priority, invites), search by name, and the selected
+ * room. The list itself is the service's ObservableList of room snapshots,
+ * so a sync batch moves only the rooms it changed.
+ */
+import {
+  allOf,
+  favouritesFilter,
+  invitesFilter,
+  lowPriorityFilter,
+  peopleFilter,
+  RoomListService,
+  roomsFilter,
+  spaceFilter,
+} from "../sdk";
+import type { ReadonlyObservableList, RoomFilter, Rooms, RoomSnapshot } from "../sdk";
+import { ObservableValue } from "./observables";
+import type { Scope } from "./Scope";
+
+export type RoomSection = "all" | "people" | "rooms" | "favourites" | "low" | "invites";
+
+export const SECTIONS: ReadonlyArray<{ id: RoomSection; label: string }> = [
+  { id: "all", label: "All" },
+  { id: "people", label: "People" },
+  { id: "rooms", label: "Rooms" },
+  { id: "favourites", label: "Favourites" },
+  { id: "low", label: "Low priority" },
+  { id: "invites", label: "Invites" },
+];
+
+const SECTION_FILTERS: Record<RoomSection, RoomFilter | undefined> = {
+  all: undefined,
+  people: peopleFilter,
+  rooms: roomsFilter,
+  favourites: favouritesFilter,
+  low: lowPriorityFilter,
+  invites: invitesFilter,
+};
+
+/** A space in the spaces bar. */
+export interface SpaceEntry {
+  roomId: string;
+  name: string;
+}
+
+export class RoomListViewModel {
+  readonly section = new ObservableValue<RoomSection>("all");
+  readonly search = new ObservableValue("");
+  readonly space = new ObservableValue<string | null>(null);
+  readonly spaces = new ObservableValue<readonly SpaceEntry[]>([]);
+  readonly selected = new ObservableValue<string | null>(null);
+  private readonly service: RoomListService;
+
+  constructor(
+    private readonly rooms: Rooms,
+    scope: Scope,
+  ) {
+    this.service = new RoomListService(rooms, { filter: (room) => !room.isSpace });
+    scope.add(() => this.service.dispose());
+    scope.add(rooms.onChange(() => this.refreshSpaces()));
+    this.refreshSpaces();
+  }
+
+  /** The rooms shown, in order. */
+  get items(): ReadonlyObservableList<RoomSnapshot> {
+    return this.service.items;
+  }
+
+  setSection(section: RoomSection): void {
+    this.section.set(section);
+    this.applyFilter();
+  }
+
+  setSearch(text: string): void {
+    this.search.set(text);
+    this.applyFilter();
+  }
+
+  setSpace(spaceId: string | null): void {
+    this.space.set(spaceId);
+    this.applyFilter();
+  }
+
+  select(roomId: string | null): void {
+    this.selected.set(roomId);
+  }
+
+  /** Moves the selection `delta` rooms up or down the list (keyboard navigation). */
+  move(delta: number): void {
+    const list = this.items.getSnapshot();
+    if (list.length === 0) return;
+    const at = list.findIndex((r) => r.roomId === this.selected.getSnapshot());
+    const next =
+      at < 0 ? (delta > 0 ? 0 : list.length - 1) : Math.min(list.length - 1, Math.max(0, at + delta));
+    this.select(list[next]?.roomId ?? null);
+  }
+
+  private applyFilter(): void {
+    const filters: RoomFilter[] = [(room) => !room.isSpace];
+    const section = SECTION_FILTERS[this.section.getSnapshot()];
+    if (section !== undefined) filters.push(section);
+    const space = this.space.getSnapshot();
+    if (space !== null) filters.push(spaceFilter(space));
+    const needle = this.search.getSnapshot().trim().toLocaleLowerCase();
+    if (needle !== "") filters.push((room) => room.name.name.toLocaleLowerCase().includes(needle));
+    this.service.setFilter(allOf(...filters));
+  }
+
+  private refreshSpaces(): void {
+    const out: SpaceEntry[] = [];
+    for (const room of this.rooms.all.getSnapshot().values()) {
+      const snap = room.getSnapshot();
+      if (snap.isSpace && snap.category === "join") out.push({ roomId: snap.roomId, name: snap.name.name });
+    }
+    out.sort((a, b) => a.name.localeCompare(b.name));
+    const before = this.spaces.getSnapshot();
+    const same =
+      before.length === out.length &&
+      before.every((s, i) => s.roomId === out[i]?.roomId && s.name === out[i]?.name);
+    if (!same) this.spaces.set(out);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The sign-in screen's view model: the homeserver (discovered from a server
+ * name, user id or URL, defaulting to VITE_LATTICE_HOMESERVER), password
+ * login, SSO (when the server advertises it, with the homeserver kept
+ * across the redirect), guest access, and the switch to registration. A
+ * successful login hands its SessionData to the Session; the app reacts to
+ * the Session's state, not to this view model.
+ */
+import { loginWithPassword, registerGuest, createHttpClient, ssoLoginUrl } from "../sdk";
+import type { FetchFn, HttpClient, Session } from "../sdk";
+import { describeError, MESSAGES } from "./errors";
+import { resolveHomeserver } from "./homeserver";
+import type { HomeserverInfo } from "./homeserver";
+import { ObservableValue } from "./observables";
+import { RegisterViewModel } from "./RegisterViewModel";
+
+/** Where the chosen homeserver waits while the browser is away at the SSO provider. */
+export const SSO_HOMESERVER_KEY = "lattice.sso.homeserver";
+
+export type ServerStatus =
+  | { kind: "checking"; input: string }
+  | { kind: "ready"; info: HomeserverInfo }
+  | { kind: "error"; input: string; message: string };
+
+export interface SignInOptions {
+  session: Session;
+  defaultHomeserver: string;
+  /** Navigates the page (SSO redirect). */
+  navigate: (url: string) => void;
+  /** The URL SSO returns to (the app's own page). */
+  returnUrl: string;
+  /** Survives the SSO redirect (sessionStorage in the browser). */
+  pendingStorage: { setItem(key: string, value: string): void };
+  fetch?: FetchFn;
+  /** A notice to show above the form (e.g. why the previous session ended). */
+  notice?: string;
+}
+
+export const DEVICE_DISPLAY_NAME = "Lattice Web";
+
+export class SignInViewModel {
+  readonly server: ObservableValue<ServerStatus>;
+  readonly mode = new ObservableValue<"login" | "register">("login");
+  readonly busy = new ObservableValue<"login" | "guest" | "sso" | null>(null);
+  readonly error = new ObservableValue<string | null>(null);
+  readonly notice: string | null;
+  private registerVm: RegisterViewModel | undefined;
+  private check = 0;
+
+  constructor(private readonly options: SignInOptions) {
+    this.server = new ObservableValue<ServerStatus>({ kind: "checking", input: options.defaultHomeserver });
+    this.notice = options.notice ?? null;
+  }
+
+  /** Checks the default homeserver (call once the screen shows). */
+  start(): Promise<void> {
+    return this.setHomeserver(this.options.defaultHomeserver);
+  }
+
+  /** Discovers and checks a homeserver; a newer call wins over an older one still running. */
+  async setHomeserver(input: string): Promise<void> {
+    const ticket = ++this.check;
+    this.server.set({ kind: "checking", input });
+    this.error.set(null);
+    try {
+      const info = await resolveHomeserver(input, this.options.fetch);
+      if (ticket === this.check) this.server.set({ kind: "ready", info });
+    } catch (err) {
+      if (ticket === this.check)
+        this.server.set({ kind: "error", input, message: describeError(err, "server check") });
+    }
+  }
+
+  private http(): HttpClient | null {
+    const status = this.server.getSnapshot();
+    if (status.kind !== "ready") return null;
+    return createHttpClient({
+      baseUrl: status.info.baseUrl,
+      retry: false,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+    });
+  }
+
+  /** Password login; on success the Session signs in. */
+  async login(username: string, password: string): Promise<void> {
+    const http = this.http();
+    if (http === null || this.busy.getSnapshot() !== null) return;
+    if (username.trim() === "" || password === "") {
+      this.error.set(MESSAGES.missingFields);
+      return;
+    }
+    this.busy.set("login");
+    this.error.set(null);
+    try {
+      const data = await loginWithPassword(http, { userId: username.trim() }, password, {
+        initialDeviceDisplayName: DEVICE_DISPLAY_NAME,
+      });
+      await this.options.session.signIn(data);
+    } catch (err) {
+      this.error.set(describeError(err, "sign-in"));
+    } finally {
+      this.busy.set(null);
+    }
+  }
+
+  /** Guest access (kind=guest registration). */
+  async continueAsGuest(): Promise<void> {
+    const http = this.http();
+    if (http === null || this.busy.getSnapshot() !== null) return;
+    this.busy.set("guest");
+    this.error.set(null);
+    try {
+      const data = await registerGuest(http, { initialDeviceDisplayName: DEVICE_DISPLAY_NAME });
+      await this.options.session.signIn(data);
+    } catch (err) {
+      this.error.set(describeError(err, "guest access"));
+    } finally {
+      this.busy.set(null);
+    }
+  }
+
+  /** Leaves for the server's SSO page (optionally straight to one provider). */
+  startSso(idpId?: string): void {
+    const status = this.server.getSnapshot();
+    if (status.kind !== "ready" || status.info.sso === null) return;
+    this.busy.set("sso");
+    this.options.pendingStorage.setItem(SSO_HOMESERVER_KEY, status.info.baseUrl);
+    this.options.navigate(
+      ssoLoginUrl(status.info.baseUrl, this.options.returnUrl, idpId !== undefined ? { idpId } : {}),
+    );
+  }
+
+  /** The registration view model for the current homeserver (made on first use). */
+  showRegister(): RegisterViewModel | null {
+    const http = this.http();
+    if (http === null) return null;
+    this.registerVm?.cancel();
+    this.registerVm = new RegisterViewModel({ http, session: this.options.session });
+    this.mode.set("register");
+    return this.registerVm;
+  }
+
+  get register(): RegisterViewModel | undefined {
+    return this.registerVm;
+  }
+
+  showLogin(): void {
+    this.registerVm?.cancel();
+    this.mode.set("login");
+  }
+}
