@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendEvent } from "../../src/api/send";
+import { messages } from "../../src/api/timeline";
 import type { ClientEventWithoutRoomId } from "../../src/api/types/events";
 import { decryptionInfoOf } from "../../src/crypto/decrypt";
 import type { DecryptedUpdate } from "../../src/crypto/CryptoMachine";
@@ -115,6 +116,17 @@ describe("room messages", () => {
     const reply = await sendEncrypted(bob, "hi alice");
     const back = await syncUntil(alice, findEvent(reply.eventId));
     expect(back.content["body"]).toBe("hi alice");
+  });
+
+  it("decrypts a back-pagination page (/messages) the same way", async () => {
+    const page = await messages(bob.http, roomId, { dir: "b", limit: 50 });
+    const encrypted = page.chunk.filter((e) => e.type === "m.room.encrypted");
+    expect(encrypted.length).toBeGreaterThanOrEqual(2);
+    const clear = await bob.crypto.decryptEvents(roomId, page.chunk);
+    expect(clear).toHaveLength(page.chunk.length);
+    expect(clear.filter((e) => e.type === "m.room.encrypted")).toEqual([]);
+    const bodies = clear.filter((e) => e.type === "m.room.message").map((e) => e.content["body"]);
+    expect(bodies).toEqual(expect.arrayContaining(["hello bob", "hi alice"]));
   });
 
   it("keeps relations from the clear wire content (an edit)", async () => {
