@@ -13,9 +13,11 @@ import type { HttpApi } from "../../http/types";
 import type { Scheduler } from "../../sync/scheduler";
 import { ObservableList } from "../../util/observable-list";
 import type { ReadonlyObservableList } from "../../util/observable-list";
+import { own } from "../json";
 import type { Room } from "../room/Room";
 import { PAGINATION_PAGE_SIZE, withRetry } from "../timeline/pagination";
 import type { Thread } from "./RoomThreads";
+import { usableEvents } from "../timeline/validate";
 import type { ThreadSupport } from "./support";
 
 export type ThreadListInclude = "all" | "participated";
@@ -92,8 +94,9 @@ export class ThreadList {
       limit: this.options.pageSize ?? PAGINATION_PAGE_SIZE,
       ...(typeof this.token === "string" ? { from: this.token } : {}),
     });
-    room.threads.addEvents(Array.isArray(page.chunk) ? page.chunk : []);
-    this.token = typeof page.next_batch === "string" ? page.next_batch : null;
+    room.threads.addEvents(usableEvents(own(page, "chunk")), (id) => room.findEvent(id));
+    const next = own(page, "next_batch");
+    this.token = typeof next === "string" && next !== "" ? next : null;
     if (this.token === null) this.done = true;
   }
 
@@ -115,9 +118,10 @@ export class ThreadList {
         }),
       scheduler,
     );
-    const events = Array.isArray(page.chunk) ? page.chunk : [];
+    const events = usableEvents(own(page, "chunk"));
     room.threads.addEvents(events, (id) => room.findEvent(id));
-    this.token = events.length > 0 && typeof page.end === "string" ? page.end : null;
+    const end = own(page, "end");
+    this.token = events.length > 0 && typeof end === "string" && end !== "" ? end : null;
     if (this.token === null) this.done = true;
   }
 

@@ -14,10 +14,12 @@ import type { Scheduler } from "../../sync/scheduler";
 import { ObservableList } from "../../util/observable-list";
 import type { ReadonlyObservableList } from "../../util/observable-list";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
+import { own } from "../json";
 import type { Room } from "../room/Room";
 import { PAGINATION_PAGE_SIZE, withRetry } from "../timeline/pagination";
 import { RelationIndex } from "../timeline/RelationIndex";
 import { buildItem } from "../timeline/TimelineItem";
+import { isUsableEvent, usableEvents } from "../timeline/validate";
 import type { TimelineItem } from "../timeline/TimelineItem";
 
 export interface ThreadTimelineOptions {
@@ -55,17 +57,22 @@ export class ThreadTimeline {
 
   /** Loads the root and the newest page of replies. */
   async load(): Promise<void> {
-    const { room, rootId, http } = this.options;
-    this.root =
-      room.threads.get(rootId)?.root ?? room.findEvent(rootId) ?? (await getEvent(http, room.roomId, rootId));
+    const { room, rootId } = this.options;
+    this.root = room.threads.get(rootId)?.root ?? room.findEvent(rootId) ?? (await this.fetchRoot());
     await this.paginate();
+  }
+
+  private async fetchRoot(): Promise<ClientEventWithoutRoomId | undefined> {
+    const { room, rootId, http } = this.options;
+    const event: unknown = await getEvent(http, room.roomId, rootId);
+    return isUsableEvent(event) ? event : undefined;
   }
 
   /** Loads one older page of replies; resolves with whether more may remain. */
   async paginate(): Promise<boolean> {
     if (this.token === null) return false;
     const { room, rootId, http, scheduler } = this.options;
-    let page: { chunk: ClientEventWithoutRoomId[]; next_batch?: string };
+    let page: unknown;
     try {
       page = await withRetry(
         () =>
@@ -85,8 +92,9 @@ export class ThreadTimeline {
       this.addOlder(seen.filter((e) => belongsTo(e, rootId)).reverse());
       return false;
     }
-    const chunk = Array.isArray(page.chunk) ? page.chunk : [];
-    this.token = typeof page.next_batch === "string" && chunk.length > 0 ? page.next_batch : null;
+    const chunk = usableEvents(own(page, "chunk"));
+    const next = own(page, "next_batch");
+    this.token = typeof next === "string" && next !== "" && chunk.length > 0 ? next : null;
     this.addOlder(chunk);
     return this.token !== null;
   }

@@ -11,6 +11,7 @@ import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import { eventContext, messages, timestampToEvent } from "../../api/timeline";
 import type { HttpApi } from "../../http/types";
 import type { Scheduler } from "../../sync/scheduler";
+import { own } from "../json";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
 import type { RoomVersionRules } from "../room-versions";
 import { NO_LATEST_TIMELINE_MESSAGE, RoomModelError } from "../room/errors";
@@ -18,6 +19,7 @@ import { EventChunk } from "./EventChunk";
 import { SCROLLBACK_PAGE_SIZE, withRetry } from "./pagination";
 import { RelationIndex } from "./RelationIndex";
 import { buildItem } from "./TimelineItem";
+import { isUsableEvent, usableEvents } from "./validate";
 import type { TimelineItem } from "./TimelineItem";
 
 export interface TimelineSetOptions {
@@ -140,9 +142,10 @@ export class TimelineSet {
       this.options.scheduler,
       this.options.retryDelayMs !== undefined ? { delayMs: this.options.retryDelayMs } : {},
     );
-    const events = Array.isArray(page.chunk) ? page.chunk : [];
+    const events = usableEvents(own(page, "chunk"));
     // No end token, or an empty page, means this edge of the room is reached.
-    const next = events.length > 0 && typeof page.end === "string" && page.end !== from ? page.end : null;
+    const end = tokenOf(own(page, "end"));
+    const next = events.length > 0 && end !== from ? end : null;
     return dir === "b" ? this.ingestBackward(chunk, events, next) : this.ingestForward(chunk, events, next);
   }
 
@@ -203,21 +206,25 @@ export class TimelineSet {
       this.options.scheduler,
       this.options.retryDelayMs !== undefined ? { delayMs: this.options.retryDelayMs } : {},
     );
-    const event = ctx.event;
+    const raw: unknown = own(ctx, "event");
+    const event = isUsableEvent(raw) ? raw : undefined;
     if (event === undefined || event.event_id !== eventId) {
       throw new RoomModelError("EVENT_NOT_FOUND", `Event ${eventId} not found`, { cause: ctx });
     }
     const again = this.index.get(eventId);
     if (again !== undefined) return again;
-    const chunk = new EventChunk({ backToken: ctx.start ?? null, forwardToken: ctx.end ?? null });
+    const chunk = new EventChunk({
+      backToken: tokenOf(own(ctx, "start")),
+      forwardToken: tokenOf(own(ctx, "end")),
+    });
     this.place(chunk, "f", [event]);
     let home = chunk;
     const unsubscribe = chunk.on((change) => {
       if (change.type === "merged") home = change.into;
     });
     try {
-      this.ingestBackward(home, ctx.events_before ?? [], ctx.start ?? null);
-      this.ingestForward(home, ctx.events_after ?? [], ctx.end ?? null);
+      this.ingestBackward(home, usableEvents(own(ctx, "events_before")), tokenOf(own(ctx, "start")));
+      this.ingestForward(home, usableEvents(own(ctx, "events_after")), tokenOf(own(ctx, "end")));
     } finally {
       unsubscribe();
     }
@@ -226,8 +233,12 @@ export class TimelineSet {
 
   /** Jumps to the event closest to `ts` (timestamp_to_event, then /context). */
   async jumpToDate(ts: number, dir: "f" | "b" = "f"): Promise<{ chunk: EventChunk; eventId: string }> {
-    const found = await timestampToEvent(this.options.http, this.options.roomId, ts, dir);
-    return { chunk: await this.jumpToEvent(found.event_id), eventId: found.event_id };
+    const found: unknown = await timestampToEvent(this.options.http, this.options.roomId, ts, dir);
+    const eventId = (found as { event_id?: unknown } | null)?.event_id;
+    if (typeof eventId !== "string") {
+      throw new RoomModelError("EVENT_NOT_FOUND", `No event found at ${ts}`, { cause: found });
+    }
+    return { chunk: await this.jumpToEvent(eventId), eventId };
   }
 
   /**
@@ -237,7 +248,7 @@ export class TimelineSet {
    */
   async loadLatest(): Promise<{ chunk: EventChunk; eventId: string }> {
     const page = await messages(this.options.http, this.options.roomId, { dir: "b", limit: 1 });
-    const latest = Array.isArray(page.chunk) ? page.chunk[0] : undefined;
+    const latest = usableEvents(own(page, "chunk"))[0];
     if (latest === undefined) throw new RoomModelError("NO_LATEST_TIMELINE", NO_LATEST_TIMELINE_MESSAGE);
     return { chunk: await this.jumpToEvent(latest.event_id), eventId: latest.event_id };
   }
@@ -301,4 +312,9 @@ export class TimelineSet {
   private emit(change: TimelineSetChange): void {
     for (const listener of [...this.listeners]) listener(change);
   }
+}
+
+/** A pagination token from untrusted JSON, or null. */
+function tokenOf(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
 }
