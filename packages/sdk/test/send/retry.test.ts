@@ -26,7 +26,7 @@ async function setup(options: Partial<SendQueueOptions> = {}) {
 }
 
 /** Fails the first `n` requests with `error`, then accepts. */
-function failing(http: ScriptedHttp, n: number, error: () => unknown): void {
+function failing(http: ScriptedHttp, n: number, error: () => Error): void {
   let left = n;
   http.handler = () => (left-- > 0 ? Promise.reject(error()) : Promise.resolve({ event_id: "$ok" }));
 }
