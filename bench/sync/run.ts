@@ -9,8 +9,11 @@
  * `npx tsx bench/sync/run.ts [--rooms 100,1000,3000] [--repeats 3] [--seed 1]`
  * `--profile` writes a V8 CPU profile of every child to bench/results/profiles/
  * (open it in Chrome DevTools); profiled timings are not comparable.
+ * `--only lattice` (or `--only js-sdk`) runs one client and prints its lines
+ * without ratios, for profiling one side quickly.
  */
 import { fork } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_SEED, DEFAULT_SIZES, ensureFixture } from "./fixture";
@@ -39,7 +42,8 @@ let profile = false;
 function runChild(client: ClientName, job: ChildJob): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const profiling = profile
-      ? ["--cpu-prof", "--cpu-prof-dir", PROFILES, "--cpu-prof-name", `${client}-${Date.now()}.cpuprofile`]
+      ? // One directory per client and Node's default file names: the tsx loader thread writes its own profile too.
+        ["--cpu-prof", "--cpu-prof-dir", join(PROFILES, client)]
       : [];
     const child = fork(ENTRY[client], [], {
       cwd: ROOT,
@@ -67,14 +71,19 @@ function runChild(client: ClientName, job: ChildJob): Promise<ChildResult> {
   });
 }
 
-async function benchSize(rooms: number, seed: number, repeats: number): Promise<SizeSummary> {
+async function benchSize(
+  rooms: number,
+  seed: number,
+  repeats: number,
+  clients: readonly ClientName[],
+): Promise<SizeSummary | undefined> {
   const { dir, meta } = ensureFixture(rooms, seed);
   const server = await startBenchServer({ dir });
   try {
     const runs: Record<ClientName, ChildResult[]> = { lattice: [], "js-sdk": [] };
     for (let r = 0; r < repeats; r++) {
       // Alternate the order, so neither side always runs on a warmer (or busier) machine.
-      const order = r % 2 === 0 ? CLIENTS : [...CLIENTS].reverse();
+      const order = r % 2 === 0 ? clients : [...clients].reverse();
       for (const client of order) {
         const result = await runChild(client, {
           url: server.url,
@@ -94,7 +103,7 @@ async function benchSize(rooms: number, seed: number, repeats: number): Promise<
         `  answered M_UNRECOGNIZED: ${[...server.stats.unrecognised].map(([p, n]) => `${p} x${n}`).join(", ")}`,
       );
     }
-    return summarise(meta, runs);
+    return clients.length === CLIENTS.length ? summarise(meta, runs) : undefined;
   } finally {
     await server.close();
   }
@@ -115,8 +124,14 @@ async function main(): Promise<void> {
       repeats: { type: "string", default: "3" },
       seed: { type: "string", default: String(DEFAULT_SEED) },
       profile: { type: "boolean", default: false },
+      only: { type: "string" },
     },
   });
+  const only = values.only;
+  if (only !== undefined && !CLIENTS.some((c) => c === only)) {
+    throw new Error(`--only takes one of ${CLIENTS.join(", ")}`);
+  }
+  const clients = CLIENTS.filter((c) => only === undefined || c === only);
   profile = values.profile;
   const sizes = values.rooms.split(",").map(Number);
   const repeats = Math.max(1, Number(values.repeats));
@@ -129,7 +144,9 @@ async function main(): Promise<void> {
   const summaries: SizeSummary[] = [];
   let file = "";
   for (const rooms of sizes) {
-    summaries.push(await benchSize(rooms, seed, repeats));
+    const summary = await benchSize(rooms, seed, repeats, clients);
+    if (!summary) continue;
+    summaries.push(summary);
     // Written after every size, so a long run that is cut short still leaves its figures.
     const includes = Object.fromEntries(CLIENTS.map((c) => [c, summaries[0]?.runs[c][0]?.includes ?? ""]));
     file = writeResults(
@@ -137,6 +154,7 @@ async function main(): Promise<void> {
       at,
     );
   }
+  if (summaries.length === 0) return;
   console.log(`\n${formatTable(summaries)}`);
   console.log(`\nLattice figure covers: ${summaries[0]?.runs.lattice[0]?.includes ?? ""}`);
   console.log(`results: ${file}`);

@@ -4,9 +4,54 @@
  */
 import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "./Store";
 
-/** Deep copy through JSON, so callers never share mutable state with the store. */
+/**
+ * Deep copy of a JSON value, so callers never share mutable state with the
+ * store. Immutability contract: a frozen object or array is taken as deeply
+ * frozen and shared, not copied (the sync pipeline deep-freezes every
+ * validated event and the accumulator's snapshot documents, so storing a
+ * snapshot copies only its mutable wrappers, not every event). Anything
+ * else is copied as JSON would: undefined members and functions dropped,
+ * non-finite numbers become null, `__proto__` stays an own key.
+ */
 export function cloneJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+  return copyJson(value) as T;
+}
+
+function copyJson(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) {
+    return typeof value === "number" && !Number.isFinite(value) ? null : value;
+  }
+  if (Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    // Indexed, so holes become null as in JSON.
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      items.push(isSkipped(item) ? null : copyJson(item));
+    }
+    return items;
+  }
+  // Dates and other toJSON holders: let JSON decide, as before.
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return JSON.parse(JSON.stringify(value));
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = (value as Record<string, unknown>)[key];
+    if (isSkipped(item)) continue;
+    const copy = copyJson(item);
+    // A `__proto__` key is data: defined, never assigned (that would set the prototype).
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, { value: copy, writable: true, enumerable: true, configurable: true });
+    } else {
+      out[key] = copy;
+    }
+  }
+  return out;
+}
+
+/** What JSON.stringify leaves out of an object (and turns into null in an array). */
+function isSkipped(value: unknown): boolean {
+  return value === undefined || typeof value === "function" || typeof value === "symbol";
 }
 
 export class MemoryStore implements Store {

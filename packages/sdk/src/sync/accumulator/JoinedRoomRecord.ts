@@ -4,6 +4,10 @@
  * data, receipts, unread counts and the summary. Folding the same batch twice
  * leaves it unchanged (timeline entries are de-duplicated by event id), so a
  * batch the loop fetches again after a failed write is harmless.
+ *
+ * The stored shape of the room is built once per change and kept, deeply
+ * frozen (its events are frozen by validation), so saving the snapshot
+ * rebuilds only the rooms a batch touched and the Store shares the rest.
  */
 import type { BasicEvent, ClientEventWithoutRoomId } from "../../api/types/events";
 import type { ParsedJoinedRoom, ParsedSummary, ParsedTimeline, UnreadCounts } from "../validate/types";
@@ -32,11 +36,14 @@ export class JoinedRoomRecord {
   readonly receipts = new ReceiptAccumulator();
   unread: UnreadCounts | undefined;
   threadUnread: Map<string, UnreadCounts> | undefined;
+  /** toStored's last result, until the room changes. */
+  private stored: StoredJoinedRoom | undefined;
 
   constructor(private readonly maxTimeline = MAX_TIMELINE_ENTRIES) {}
 
   /** Folds one sync's update of this room in. `since` is the token the sync continued from. */
   fold(update: ParsedJoinedRoom, since: string | undefined): void {
+    this.stored = undefined;
     if (update.summary) this.summary = { ...this.summary, ...update.summary };
     this.foldStateAndTimeline(update.state, update.stateAfter, update.timeline, since);
     for (const event of update.accountData) this.accountData.set(event.type, event);
@@ -113,35 +120,56 @@ export class JoinedRoomRecord {
     return { events: this.timeline.slice(start).map((e) => e.event), prevBatch: first.token };
   }
 
-  /** The stored shape of this room. */
+  /** Must be called after changing the public fields directly (restoring), so toStored rebuilds. */
+  changed(): void {
+    this.stored = undefined;
+  }
+
+  /** The stored shape of this room, deeply frozen; the same object until the room changes. */
   toStored(roomId: string): StoredJoinedRoom {
+    if (this.stored?.room_id === roomId) return this.stored;
     const timeline = this.persistedTimeline();
     const stored: StoredJoinedRoom = {
       room_id: roomId,
       summary: storedSummary(this.summary),
-      state: this.stateEvents(),
-      timeline:
+      state: frozen(this.stateEvents()),
+      timeline: Object.freeze(
         timeline.prevBatch !== undefined
-          ? { events: timeline.events, prev_batch: timeline.prevBatch }
-          : { events: timeline.events },
-      account_data: [...this.accountData.values()],
-      receipts: this.receipts.list(),
+          ? { events: frozen(timeline.events), prev_batch: timeline.prevBatch }
+          : { events: frozen(timeline.events) },
+      ),
+      account_data: frozen([...this.accountData.values()]),
+      receipts: frozen(this.receipts.list()),
     };
     if (this.unread) {
-      stored.unread_notifications = {
+      stored.unread_notifications = Object.freeze({
         highlight_count: this.unread.highlightCount,
         notification_count: this.unread.notificationCount,
-      };
+      });
     }
     if (this.threadUnread) {
-      stored.unread_thread_notifications = [...this.threadUnread].map(([threadId, counts]) => ({
-        thread_id: threadId,
-        highlight_count: counts.highlightCount,
-        notification_count: counts.notificationCount,
-      }));
+      stored.unread_thread_notifications = frozen(
+        [...this.threadUnread].map(([threadId, counts]) =>
+          Object.freeze({
+            thread_id: threadId,
+            highlight_count: counts.highlightCount,
+            notification_count: counts.notificationCount,
+          }),
+        ),
+      );
     }
-    return stored;
+    this.stored = Object.freeze(stored);
+    return this.stored;
   }
+}
+
+/**
+ * Freezes an array in place and keeps its mutable type, so the stored-types
+ * stay plain JSON shapes; what toStored returns is frozen whatever the type says.
+ */
+function frozen<T>(items: T[]): T[] {
+  Object.freeze(items);
+  return items;
 }
 
 function storedSummary(summary: ParsedSummary): StoredSummary {
@@ -149,5 +177,6 @@ function storedSummary(summary: ParsedSummary): StoredSummary {
   if (summary.heroes) out["m.heroes"] = [...summary.heroes];
   if (summary.joinedMemberCount !== undefined) out["m.joined_member_count"] = summary.joinedMemberCount;
   if (summary.invitedMemberCount !== undefined) out["m.invited_member_count"] = summary.invitedMemberCount;
-  return out;
+  if (out["m.heroes"]) frozen(out["m.heroes"]);
+  return Object.freeze(out);
 }

@@ -90,14 +90,21 @@ export class SyncAccumulator {
     this.rooms.set(roomId, { category, state });
   }
 
-  /** The versioned, JSON-safe document for StoredSync.roomsData. */
+  /**
+   * The versioned, JSON-safe document for StoredSync.roomsData, deeply
+   * frozen so a Store can keep it without copying. Each joined room's part
+   * is rebuilt only when the room changed since the last call.
+   */
   serialise(): StoredRoomsData {
     const data: StoredRoomsData = { version: ROOMS_DATA_VERSION, join: [], invite: [], knock: [] };
     for (const [roomId, record] of this.rooms) {
       if (record.category === "join") data.join.push(record.room.toStored(roomId));
-      else data[record.category].push({ room_id: roomId, state: record.state });
+      else data[record.category].push(Object.freeze({ room_id: roomId, state: frozenCopy(record.state) }));
     }
-    return data;
+    Object.freeze(data.join);
+    Object.freeze(data.invite);
+    Object.freeze(data.knock);
+    return Object.freeze(data);
   }
 
   /**
@@ -115,6 +122,11 @@ export class SyncAccumulator {
     }
     return batch;
   }
+}
+
+/** A frozen copy of a list of (frozen) events: the batch's own array stays the subscribers'. */
+function frozenCopy<T>(items: readonly T[]): T[] {
+  return Object.freeze([...items]) as T[];
 }
 
 function snapshotRoom(room: JoinedRoomRecord): ParsedJoinedRoom {

@@ -6,7 +6,7 @@
  * Map and rebuilt content uses null-prototype objects.
  */
 import type { EphemeralEvent } from "../../api/types/events";
-import { isJsonObject } from "../validate/json";
+import { freezeJson, isJsonObject } from "../validate/json";
 import type { StoredReceipt } from "./stored-types";
 
 export const RECEIPT_EVENT_TYPE = "m.receipt";
@@ -29,8 +29,10 @@ export class ReceiptAccumulator {
     }
   }
 
-  /** Adds one receipt (also used when restoring). */
+  /** Adds one receipt (also used when restoring). It is kept deeply frozen, as the stored snapshot shares it. */
   add(receipt: StoredReceipt): void {
+    freezeJson(receipt.data);
+    Object.freeze(receipt);
     const thread = typeof receipt.data["thread_id"] === "string" ? receipt.data["thread_id"] : "";
     // NUL cannot occur in a JSON-decoded id the server would issue, so the key is unambiguous.
     const key = `${receipt.receipt_type}\u0000${thread}\u0000${receipt.user_id}`;

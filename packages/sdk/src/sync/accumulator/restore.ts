@@ -1,22 +1,18 @@
 /**
- * Reading a stored snapshot back into a SyncAccumulator. Stored data is
- * trusted no more than the network: a record of another version, or not an
- * object, is refused (the caller discards the cache and syncs afresh), and a
- * malformed room or event inside it is dropped with a log line.
+ * Reading a stored snapshot back into a SyncAccumulator. A record of
+ * another version, or not an object, is refused (the caller discards the
+ * cache and syncs afresh). The events inside were validated before we stored
+ * them, so they get a cheap structural check only (stored-events.ts), not a
+ * second validation; a malformed room or event is dropped with a log line.
  */
 import type { DropLogger, ParseContext } from "../validate/events";
-import {
-  DropLog,
-  parseBasicEvent,
-  parseRoomEvent,
-  parseStateEvent,
-  parseStrippedEvent,
-} from "../validate/events";
+import { DropLog } from "../validate/events";
 import { isBoundedString, isCount, isJsonObject } from "../validate/json";
 import { DEFAULT_VALIDATION_LIMITS } from "../validate/limits";
 import type { UnreadCounts } from "../validate/types";
 import { SyncAccumulator } from "./SyncAccumulator";
 import type { SyncAccumulatorOptions } from "./SyncAccumulator";
+import { storedBasicEvent, storedRoomEvent, storedStrippedEvent } from "./stored-events";
 import { ROOMS_DATA_VERSION } from "./stored-types";
 
 /** The stored snapshot cannot be read (wrong version or shape). */
@@ -43,7 +39,7 @@ export function restoreAccumulator(
   }
   const ctx: ParseContext = { limits: DEFAULT_VALIDATION_LIMITS, drops: new DropLog(options.logger) };
   const acc = new SyncAccumulator(options);
-  acc.setAccountData(list(accountData, (e) => parseBasicEvent(e, ctx, "stored account data event")));
+  acc.setAccountData(list(accountData, (e) => storedBasicEvent(e, ctx, "stored account data event")));
 
   for (const raw of arrayOf(roomsData["join"])) {
     const roomId = roomIdOf(raw, ctx, "join");
@@ -58,14 +54,12 @@ export function restoreAccumulator(
     if (isCount(summary["m.invited_member_count"])) {
       room.summary.invitedMemberCount = summary["m.invited_member_count"];
     }
-    const state = list(arrayOf(stored["state"]), (e) =>
-      parseStateEvent(e, ctx, `stored state event in ${roomId}`),
-    );
+    const stateWhere = `stored state event in ${roomId}`;
+    const state = list(arrayOf(stored["state"]), (e) => storedRoomEvent(e, ctx, stateWhere, true));
     const timeline = isJsonObject(stored["timeline"]) ? stored["timeline"] : {};
-    const seen = new Set<string>();
-    const events = list(arrayOf(timeline["events"]), (e) =>
-      parseRoomEvent(e, ctx, `stored timeline event in ${roomId}`, seen),
-    );
+    // Repeated ids are harmless: the fold keeps the first timeline entry of each id.
+    const timelineWhere = `stored timeline event in ${roomId}`;
+    const events = list(arrayOf(timeline["events"]), (e) => storedRoomEvent(e, ctx, timelineWhere));
     const prevBatch = isBoundedString(timeline["prev_batch"], ctx.limits.maxStringLength)
       ? timeline["prev_batch"]
       : undefined;
@@ -78,7 +72,7 @@ export function restoreAccumulator(
           prevBatch !== undefined ? { events, limited: true, prevBatch } : { events: [], limited: true },
         ephemeral: [],
         accountData: list(arrayOf(stored["account_data"]), (e) =>
-          parseBasicEvent(e, ctx, `stored account data event in ${roomId}`),
+          storedBasicEvent(e, ctx, `stored account data event in ${roomId}`),
         ),
       },
       undefined,
@@ -99,6 +93,7 @@ export function restoreAccumulator(
         if (c && isJsonObject(t) && isNonEmpty(t["thread_id"])) room.threadUnread.set(t["thread_id"], c);
       }
     }
+    room.changed();
   }
   for (const category of ["invite", "knock"] as const) {
     for (const raw of arrayOf(roomsData[category])) {
@@ -108,7 +103,7 @@ export function restoreAccumulator(
       acc.setStrippedRoom(
         roomId,
         category,
-        list(state, (e) => parseStrippedEvent(e, ctx, `stored ${category}_state event in ${roomId}`)),
+        list(state, (e) => storedStrippedEvent(e, ctx, `stored ${category}_state event in ${roomId}`)),
       );
     }
   }

@@ -2,6 +2,12 @@
  * Validation of single events from untrusted sync JSON. Each parser returns a
  * fresh object holding only the validated fields, or null after recording
  * why the event was dropped in the batch's DropLog. Nothing here throws.
+ *
+ * Immutability contract: a returned event is deeply frozen (its content and
+ * unsigned are frozen while they are checked). Events flow unchanged from
+ * here into the accumulator, the emitted batches and the Store, which can
+ * therefore share them instead of copying them; whoever needs a changed
+ * event (decryption, redaction) builds a new one.
  */
 import type {
   BasicEvent,
@@ -91,12 +97,12 @@ export function parseRoomEvent(
   ) {
     return reject(ctx, where, "invalid state_key", id);
   }
-  const bad = checkJson(content, ctx.limits);
+  const bad = checkJson(content, ctx.limits, true);
   if (bad !== null) return reject(ctx, where, `content has ${bad}`, id);
   // A malformed unsigned block is extra data the server adds: ignore it rather than lose the event.
   const unsigned = isJsonObject(raw["unsigned"]) ? raw["unsigned"] : undefined;
   if (unsigned !== undefined) {
-    const badUnsigned = checkJson(unsigned, ctx.limits);
+    const badUnsigned = checkJson(unsigned, ctx.limits, true);
     if (badUnsigned !== null) return reject(ctx, where, `unsigned has ${badUnsigned}`, id);
   }
   if (seen) {
@@ -114,7 +120,7 @@ export function parseRoomEvent(
   if (unsigned !== undefined) event.unsigned = unsigned;
   const redacts = raw["redacts"];
   if (isSigilId(redacts, "$", ctx.limits)) event.redacts = redacts;
-  return event;
+  return Object.freeze(event);
 }
 
 /** A state event: a room event that carries a state key. */
@@ -144,9 +150,9 @@ export function parseStrippedEvent(
   }
   if (!isSigilId(sender, "@", ctx.limits)) return reject(ctx, where, "missing or invalid sender", type);
   if (!isJsonObject(content)) return reject(ctx, where, "content is not an object", type);
-  const bad = checkJson(content, ctx.limits);
+  const bad = checkJson(content, ctx.limits, true);
   if (bad !== null) return reject(ctx, where, `content has ${bad}`, type);
-  return { type, state_key: stateKey, sender, content };
+  return Object.freeze({ type, state_key: stateKey, sender, content });
 }
 
 /** A basic event: account data and ephemeral events. */
@@ -155,9 +161,9 @@ export function parseBasicEvent(raw: unknown, ctx: ParseContext, where: string):
   const { type, content } = raw;
   if (!isBoundedString(type, ctx.limits.maxIdLength)) return reject(ctx, where, "missing or invalid type");
   if (!isJsonObject(content)) return reject(ctx, where, "content is not an object", type);
-  const bad = checkJson(content, ctx.limits);
+  const bad = checkJson(content, ctx.limits, true);
   if (bad !== null) return reject(ctx, where, `content has ${bad}`, type);
-  return { type, content };
+  return Object.freeze({ type, content });
 }
 
 /** A basic event with a sender: presence and to-device events. */
@@ -166,7 +172,7 @@ export function parseSenderEvent(raw: unknown, ctx: ParseContext, where: string)
   if (!basic) return null;
   const sender = (raw as Record<string, unknown>)["sender"];
   if (!isSigilId(sender, "@", ctx.limits)) return reject(ctx, where, "missing or invalid sender", basic.type);
-  return { ...basic, sender };
+  return Object.freeze({ ...basic, sender });
 }
 
 function reject(ctx: ParseContext, where: string, reason: string, id?: unknown): null {

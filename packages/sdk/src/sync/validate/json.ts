@@ -28,47 +28,26 @@ export function isCount(value: unknown): value is number {
 
 /**
  * Checks that `value` is plain JSON within `limits`. Returns null when it is,
- * or why not. Iterative, so hostile nesting cannot overflow the stack; scalars
- * are checked in place, so only objects and arrays are queued.
+ * or why not. With `freeze`, every object and array is frozen as it passes,
+ * so the validated value is deeply immutable and can be shared (the stores
+ * keep frozen values by reference instead of copying them).
+ *
+ * Hot path (every event of every sync): no per-call or per-object
+ * allocation. It recurses, but only as deep as `limits.maxDepth` (it refuses
+ * anything deeper before descending), so hostile nesting cannot overflow the
+ * stack.
  */
-export function checkJson(value: unknown, limits: ValidationLimits): string | null {
-  const values: unknown[] = [value];
-  const depths: number[] = [0];
-  let nodes = 0;
-  while (values.length > 0) {
-    const v = values.pop();
-    const depth = depths.pop() as number;
-    nodes += 1;
-    const scalar = checkScalar(v, limits);
-    if (scalar !== undefined) {
-      if (scalar !== null) return scalar;
-      continue;
-    }
-    if (depth >= limits.maxDepth) return `nesting deeper than ${limits.maxDepth}`;
-    const children: unknown[] = Array.isArray(v) ? v : Object.values(v as object);
-    if (!Array.isArray(v)) {
-      for (const key of Object.keys(v as object)) {
-        if (key.length > limits.maxStringLength) return `a key longer than ${limits.maxStringLength}`;
-      }
-    }
-    nodes += children.length;
-    if (nodes > limits.maxNodes) return `more than ${limits.maxNodes} JSON values`;
-    for (const child of children) {
-      const childScalar = checkScalar(child, limits);
-      if (childScalar === undefined) {
-        values.push(child);
-        depths.push(depth + 1);
-        nodes -= 1; // counted again when popped
-      } else if (childScalar !== null) {
-        return childScalar;
-      }
-    }
-  }
-  return null;
+export function checkJson(value: unknown, limits: ValidationLimits, freeze = false): string | null {
+  nodeCount = 0;
+  return checkValue(value, limits, 0, freeze);
 }
 
-/** null for a good scalar, a reason for a bad value, undefined for an object or array. */
-function checkScalar(v: unknown, limits: ValidationLimits): string | null | undefined {
+/** Values seen by the running checkJson (it is synchronous and not re-entrant). */
+let nodeCount = 0;
+
+function checkValue(v: unknown, limits: ValidationLimits, depth: number, freeze: boolean): string | null {
+  nodeCount += 1;
+  if (nodeCount > limits.maxNodes) return `more than ${limits.maxNodes} JSON values`;
   switch (typeof v) {
     case "string":
       return v.length > limits.maxStringLength ? `a string longer than ${limits.maxStringLength}` : null;
@@ -77,8 +56,45 @@ function checkScalar(v: unknown, limits: ValidationLimits): string | null | unde
     case "number":
       return Number.isFinite(v) ? null : "a non-finite number";
     case "object":
-      return v === null ? null : undefined;
+      if (v === null) return null;
+      break;
     default:
       return `a value of type ${typeof v}`;
   }
+  // Already frozen: validated before (a stored value, a repeated receipt) or frozen on purpose.
+  if (freeze && Object.isFrozen(v)) return null;
+  if (depth >= limits.maxDepth) return `nesting deeper than ${limits.maxDepth}`;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const bad = checkValue(v[i], limits, depth + 1, freeze);
+      if (bad !== null) return bad;
+    }
+  } else {
+    const object = v as Record<string, unknown>;
+    // for-in walks V8's enum cache without building a key array; own keys only (`__proto__` is data).
+    for (const key in object) {
+      if (!Object.hasOwn(object, key)) continue;
+      if (key.length > limits.maxStringLength) return `a key longer than ${limits.maxStringLength}`;
+      const bad = checkValue(object[key], limits, depth + 1, freeze);
+      if (bad !== null) return bad;
+    }
+  }
+  if (freeze) Object.freeze(v);
+  return null;
+}
+
+/**
+ * Deep-freezes a JSON value we wrote ourselves (a stored snapshot read back),
+ * without the checks of checkJson. A frozen object or array is taken as
+ * already deeply frozen and not walked again.
+ */
+export function freezeJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) freezeJson(item);
+  } else {
+    const object = value as Record<string, unknown>;
+    for (const key in object) if (Object.hasOwn(object, key)) freezeJson(object[key]);
+  }
+  return Object.freeze(value);
 }

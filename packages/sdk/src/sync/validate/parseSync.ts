@@ -147,15 +147,19 @@ function strippedList(
   roomId: string,
   section: string,
 ): StrippedStateEvent[] {
-  return eventList(batch, (e) => parseStrippedEvent(e, ctx, `event in ${roomId} ${section}`));
+  const where = `event in ${roomId} ${section}`;
+  return eventList(batch, (e) => parseStrippedEvent(e, ctx, where));
 }
 
 function accountDataList(batch: unknown, ctx: ParseContext, roomId: string): BasicEvent[] {
-  return eventList(batch, (e) => parseBasicEvent(e, ctx, `account data event in ${roomId}`));
+  const where = `account data event in ${roomId}`;
+  return eventList(batch, (e) => parseBasicEvent(e, ctx, where));
 }
 
 function parseTimeline(batch: unknown, ctx: ParseContext, roomId: string, seen: Set<string>): ParsedTimeline {
-  const events = eventList(batch, (e) => parseRoomEvent(e, ctx, `event in ${roomId} timeline`, seen));
+  // Built once per room, not once per event (a template literal in the callback allocates per call).
+  const where = `event in ${roomId} timeline`;
+  const events = eventList(batch, (e) => parseRoomEvent(e, ctx, where, seen));
   const timeline: ParsedTimeline = { events, limited: false };
   if (isJsonObject(batch)) {
     timeline.limited = batch["limited"] === true;
@@ -177,10 +181,11 @@ function parseJoinedRoom(
   ctx: ParseContext,
   seen: Set<string>,
 ): ParsedJoinedRoom {
+  const ephemeralWhere = `ephemeral event in ${roomId}`;
   const parsed: ParsedJoinedRoom = {
     state: stateList(room["state"], ctx, `event in ${roomId} state`),
     timeline: parseTimeline(room["timeline"], ctx, roomId, seen),
-    ephemeral: eventList(room["ephemeral"], (e) => parseBasicEvent(e, ctx, `ephemeral event in ${roomId}`)),
+    ephemeral: eventList(room["ephemeral"], (e) => parseBasicEvent(e, ctx, ephemeralWhere)),
     accountData: accountDataList(room["account_data"], ctx, roomId),
   };
   const after = stateAfter(room, ctx, roomId);

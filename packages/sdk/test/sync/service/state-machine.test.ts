@@ -35,6 +35,9 @@ beforeAll(async () => {
 afterEach(async () => {
   await service?.stop();
   service = undefined;
+  // A long-poll the stopped client had already written can reach the server a moment later; let it
+  // arrive now, or it would take the next test's first fault.
+  await new Promise((resolve) => setTimeout(resolve, 50));
   server.faults.reset();
 });
 afterAll(async () => {
