@@ -25,6 +25,8 @@ export interface SearchOptions {
   roomIds?: readonly string[];
   orderBy?: "recent" | "rank";
   keys?: SearchKey[];
+  /** Results per page (the server's default otherwise). */
+  limit?: number;
 }
 
 /** Every page of one search so far. */
@@ -51,7 +53,14 @@ export class SearchService {
       event_context: { before_limit: SEARCH_CONTEXT_EVENTS, after_limit: SEARCH_CONTEXT_EVENTS },
       ...(options.orderBy ? { order_by: options.orderBy } : {}),
       ...(options.keys ? { keys: options.keys } : {}),
-      ...(options.roomIds ? { filter: { rooms: [...options.roomIds] } } : {}),
+      ...(options.roomIds || options.limit !== undefined
+        ? {
+            filter: {
+              ...(options.roomIds ? { rooms: [...options.roomIds] } : {}),
+              ...(options.limit !== undefined ? { limit: options.limit } : {}),
+            },
+          }
+        : {}),
     };
     return this.page(term, criteria, [], undefined);
   }

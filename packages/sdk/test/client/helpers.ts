@@ -1,0 +1,68 @@
+/**
+ * Test helpers for the client integration tests: a started client per test
+ * homeserver user, and polling for a condition that sync makes true.
+ */
+import type { TestServerHandle } from "@lattice/testserver";
+import { createClient } from "../../src/client";
+import type { Client, CreateClientOptions } from "../../src/client";
+import { registerUser } from "../../../testserver/test/helpers";
+
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+/** Registers `name` and starts a client for it (short polls, so stop() is quick). */
+export async function startClient(
+  server: TestServerHandle,
+  name: string,
+  options: Partial<CreateClientOptions> = {},
+): Promise<Client> {
+  const user = await registerUser(server, name);
+  const client = createClient({
+    baseUrl: server.url,
+    accessToken: user.accessToken,
+    userId: user.userId,
+    deviceId: user.deviceId,
+    logger: quiet,
+    sync: { pollTimeoutMs: 1_000 },
+    ...options,
+  });
+  await client.start();
+  return client;
+}
+
+/** Resolves with the first truthy value of `probe`, polling; fails after `timeoutMs`. */
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let value: T | undefined | null | false;
+    try {
+      value = probe();
+    } catch {
+      value = undefined;
+    }
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Waits until `client` sees `userId` with `membership` in the room. */
+export function waitForMembership(
+  client: Client,
+  roomId: string,
+  userId: string,
+  membership: string,
+): Promise<true> {
+  return waitFor(
+    () => client.rooms.find(roomId)?.getSnapshot().state.membershipOf(userId) === membership,
+    `${userId} ${membership} in ${roomId} as seen by ${client.userId}`,
+  );
+}
