@@ -134,6 +134,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
         http: this.ctx.http,
         scheduler: this.ctx.scheduler,
         rules: () => this.state.rules,
+        onMembers: (events) => this.addLazyMembers(events),
       },
       this.seed(),
     );
@@ -207,6 +208,18 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
         : this.state.withEvents([...update.state, ...timelineState]);
     this.applyAccountData(update.accountData);
     this.addTimeline(update.timeline.events, update.timeline.limited, update.timeline.prevBatch);
+    this.publish();
+  }
+
+  /**
+   * Members lazy-loaded with a page of history: only members the state does
+   * not know yet are added, so historic events never override current state.
+   */
+  addLazyMembers(events: readonly ClientEventWithoutRoomId[]): void {
+    const known = this.state.ofType("m.room.member");
+    const unknown = events.filter((e) => e.state_key !== undefined && !known.has(e.state_key));
+    if (unknown.length === 0) return;
+    this.state = this.state.withEvents(unknown);
     this.publish();
   }
 

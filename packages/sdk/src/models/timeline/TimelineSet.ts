@@ -30,6 +30,8 @@ export interface TimelineSetOptions {
   rules: () => RoomVersionRules;
   pageSize?: number;
   retryDelayMs?: number;
+  /** Lazy-loaded member events that came with a page (/messages and /context `state`). */
+  onMembers?: (events: ClientEventWithoutRoomId[]) => void;
 }
 
 /** The live events a set starts from (the room's recent sync events). */
@@ -142,6 +144,7 @@ export class TimelineSet {
       this.options.scheduler,
       this.options.retryDelayMs !== undefined ? { delayMs: this.options.retryDelayMs } : {},
     );
+    this.reportMembers(own(page, "state"));
     const events = usableEvents(own(page, "chunk"));
     // No end token, or an empty page, means this edge of the room is reached.
     const end = tokenOf(own(page, "end"));
@@ -211,6 +214,7 @@ export class TimelineSet {
     if (event === undefined || event.event_id !== eventId) {
       throw new RoomModelError("EVENT_NOT_FOUND", `Event ${eventId} not found`, { cause: ctx });
     }
+    this.reportMembers(own(ctx, "state"));
     const again = this.index.get(eventId);
     if (again !== undefined) return again;
     const chunk = new EventChunk({
@@ -251,6 +255,13 @@ export class TimelineSet {
     const latest = usableEvents(own(page, "chunk"))[0];
     if (latest === undefined) throw new RoomModelError("NO_LATEST_TIMELINE", NO_LATEST_TIMELINE_MESSAGE);
     return { chunk: await this.jumpToEvent(latest.event_id), eventId: latest.event_id };
+  }
+
+  private reportMembers(state: unknown): void {
+    const members = usableEvents(state).filter(
+      (e) => e.type === "m.room.member" && e.state_key !== undefined,
+    );
+    if (members.length > 0) this.options.onMembers?.(members);
   }
 
   /** Puts events at one end of a chunk, indexes them and applies their relations. */

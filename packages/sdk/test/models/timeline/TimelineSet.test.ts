@@ -10,7 +10,8 @@ import { roomVersionRules } from "../../../src/models/room-versions";
 import { SCROLLBACK_PAGE_SIZE, SCROLLBACK_RETRY_DELAY_MS } from "../../../src/models/timeline/pagination";
 import { TimelineSet } from "../../../src/models/timeline/TimelineSet";
 import { FakeScheduler, flush } from "../../support/fake-scheduler";
-import { FakeHttp, edit, reaction, redaction } from "../support/room-fixtures";
+import { Rooms } from "../../../src/models/room/Rooms";
+import { FakeHttp, ME, batch, edit, joined, member, reaction, redaction } from "../support/room-fixtures";
 import { ROOM, historyEvent, historyHttp } from "./history";
 
 function makeSet(http: FakeHttp, scheduler = new FakeScheduler(), seedFrom?: number, n = 100) {
@@ -163,5 +164,37 @@ describe("TimelineSet", () => {
     set.addLive([redaction("$y", "$e2", 8000)], false, undefined);
     set.ingestBackward(set.live, [historyEvent(2)], null);
     expect(set.event("$e2")?.content).toEqual({});
+  });
+});
+
+describe("lazy-loaded members from pagination", () => {
+  it("adds members a page brings that the room does not know, never overriding current state", async () => {
+    const history = historyHttp(100);
+    const state = [
+      { ...member("@alice:hs", "join", { displayname: "Old Alice" }), room_id: ROOM },
+      { ...member("@carol:hs", "join", { displayname: "Carol" }), room_id: ROOM },
+      { not: "an event" },
+    ];
+    const http = historyHttp(100).on(/\/messages$/, async (req) => ({
+      ...(await history.request<Record<string, unknown>>(req)),
+      state,
+    }));
+    const rooms = new Rooms({ userId: ME, http, scheduler: new FakeScheduler() });
+    rooms.handle(
+      batch({
+        [ROOM]: joined({
+          state: [member("@alice:hs", "join", { displayname: "Alice" })],
+          events: [historyEvent(99)],
+          prevBatch: "p99",
+        }),
+      }),
+    );
+    const room = rooms.get(ROOM);
+    const w = room.openTimeline();
+    await w.load();
+    const members = room.getSnapshot().members;
+    expect(members.get("@carol:hs")?.name).toBe("Carol");
+    expect(members.get("@alice:hs")?.name).toBe("Alice");
+    w.close();
   });
 });
