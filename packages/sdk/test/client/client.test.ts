@@ -1,0 +1,83 @@
+/**
+ * The facade itself: option checking, a guest client (no receipts, no
+ * typing, no state events, nothing sent), and the lifecycle (stop, start
+ * again, dispose) against the test homeserver.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { api, ClientServiceError, createClient, GuestForbiddenError } from "../../src";
+import type { Client } from "../../src";
+import { registerUser } from "../../../testserver/test/helpers";
+import { startClient, waitFor } from "./helpers";
+
+let server: TestServerHandle;
+let host: Client;
+let roomId: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: "client-facade" });
+  host = await startClient(server, "host");
+  roomId = (await api.rooms.createRoom(host.http, { preset: "public_chat" })).room_id;
+});
+
+afterAll(async () => {
+  await host?.dispose();
+  await server?.stop();
+});
+
+it("needs a session or a token with its user", () => {
+  expect(() => createClient({ baseUrl: server.url, accessToken: "t" })).toThrow(ClientServiceError);
+  expect(() => createClient({ accessToken: "t", userId: "@u:test" })).toThrow(
+    "createClient needs a session, or baseUrl, accessToken and userId",
+  );
+});
+
+it("sends no receipts, typing or state events as a guest", async () => {
+  const user = await registerUser(server, "visitor");
+  const fetched: string[] = [];
+  const guest = createClient({
+    baseUrl: server.url,
+    accessToken: user.accessToken,
+    userId: user.userId,
+    guest: true,
+    sync: { pollTimeoutMs: 1_000 },
+    httpOptions: {
+      fetch: (input, init) => {
+        fetched.push(`${init.method ?? "GET"} ${input}`);
+        return fetch(input, init);
+      },
+    },
+  });
+  try {
+    await guest.start();
+    expect(guest.sync.guest).toBe(true);
+    await guest.moderation.join(roomId);
+    await waitFor(() => guest.rooms.find(roomId), "the guest's room");
+    const last = host.rooms.find(roomId)?.getSnapshot().latestEvent?.event_id;
+    const eventId =
+      last ?? (await api.timeline.messages(guest.http, roomId, { dir: "b", limit: 1 })).chunk[0]?.event_id;
+    expect(eventId).toMatch(/^\$/);
+    expect(await guest.receipts.sendReceipt(roomId, eventId ?? "$none")).toBe(false);
+    expect(await guest.receipts.setReadMarkers(roomId, { fullyRead: eventId ?? "$none" })).toBe(false);
+    expect(await guest.typing.setTyping(roomId, true)).toBe(false);
+    await expect(guest.moderation.setPowerLevel(roomId, user.userId, 0)).rejects.toBeInstanceOf(
+      GuestForbiddenError,
+    );
+    expect(
+      fetched.filter((f) => /\/(receipt|read_markers|typing|state)\//.test(f) || f.includes("/read_markers")),
+    ).toEqual([]);
+  } finally {
+    await guest.dispose();
+  }
+});
+
+it("stops, refuses calls while stopped, and starts again", async () => {
+  await host.stop();
+  expect(host.sync.isRunning).toBe(false);
+  await expect(host.moderation.invite(roomId, "@x:test")).rejects.toThrow("Client is not running");
+  await host.start();
+  expect(host.sync.isRunning).toBe(true);
+  const versions = await host.versions();
+  expect(await host.versions()).toBe(versions);
+});
