@@ -28,6 +28,7 @@ import type { DeviceInfo, DeviceVerification } from "./devices";
 import { listUserDevices, setDeviceVerification } from "./devices";
 import type { Engine } from "./load";
 import { loadCryptoEngine } from "./load";
+import { KeyBackup } from "./KeyBackup";
 import { KeyedLock } from "./lock";
 import type { CryptoLogger } from "./OutgoingRequests";
 import { OutgoingRequests, silentCryptoLogger } from "./OutgoingRequests";
@@ -93,6 +94,8 @@ export class CryptoMachine {
   readonly userId: string;
   readonly deviceId: string;
   readonly rooms: RoomCryptoState;
+  /** Server-side key backup: create, upload, restore, delete. */
+  readonly backup: KeyBackup;
   private readonly outgoing: OutgoingRequests;
   private readonly encryptor: RoomEncryptor;
   private readonly deps: EncryptorDeps;
@@ -116,6 +119,7 @@ export class CryptoMachine {
     this.outgoing = new OutgoingRequests(engine, machine, http, this.logger);
     this.deps = { engine, machine, outgoing: this.outgoing, rooms: this.rooms, locks: new KeyedLock() };
     this.encryptor = new RoomEncryptor(this.deps);
+    this.backup = new KeyBackup({ engine, machine, outgoing: this.outgoing, http });
   }
 
   /** Loads the engine (once per process) and opens the device's OlmMachine. */
@@ -172,7 +176,23 @@ export class CryptoMachine {
       out.rooms.leave.set(roomId, { ...room, timeline: await this.decryptTimeline(roomId, room.timeline) });
     }
     void this.outgoing.run();
+    void this.backUpNewKeys();
     return out;
+  }
+
+  private backingUp: Promise<void> | undefined;
+  /** Uploads keys not yet in the backup, when backup is on; one upload at a time. */
+  private backUpNewKeys(): Promise<void> {
+    this.backingUp ??= (async () => {
+      try {
+        if (await this.machine.isBackupEnabled()) await this.backup.upload();
+      } catch (error) {
+        this.logger.warn("crypto: key backup upload failed", error);
+      } finally {
+        this.backingUp = undefined;
+      }
+    })();
+    return this.backingUp;
   }
 
   private readonly tracked = new Set<string>();
@@ -340,6 +360,7 @@ export class CryptoMachine {
   async flush(): Promise<void> {
     await this.outgoing.run();
     await this.outgoing.idle();
+    await this.backingUp;
   }
 
   /** Closes the engine (and its IndexedDB connections). The machine is unusable afterwards. */
@@ -347,6 +368,7 @@ export class CryptoMachine {
     this.closed = true;
     this.listeners.clear();
     await this.outgoing.idle();
+    await this.backingUp;
     this.machine.close();
   }
 }

@@ -36,4 +36,7 @@ export {
 } from "./errors";
 export type { CryptoErrorCode } from "./errors";
 export { OutgoingRequests } from "./OutgoingRequests";
+export { KeyBackup, BACKUP_ALGORITHM } from "./KeyBackup";
+export type { BackupCounts, CreatedBackup } from "./KeyBackup";
+export { decodeRecoveryKey, encodeRecoveryKey, RecoveryKeyError } from "./recovery-key";
 export type { CryptoLogger } from "./OutgoingRequests";
