@@ -155,3 +155,38 @@ it("manages aliases, directory visibility, reports and leaving", async () => {
   await waitForCategory(carol, roomId, "leave");
   await carol.moderation.forget(roomId);
 });
+
+it("knocks with a reason and joins by alias through via", async () => {
+  const knockRoom = (
+    await api.rooms.createRoom(alice.http, {
+      preset: "private_chat",
+      room_version: "10",
+      initial_state: [{ type: "m.room.join_rules", state_key: "", content: { join_rule: "knock" } }],
+    })
+  ).room_id;
+  await waitFor(() => alice.rooms.find(knockRoom), "alice's knock room");
+  expect(await carol.moderation.knock(knockRoom, "let me in", [server.serverName])).toBe(knockRoom);
+  await waitForMembership(alice, knockRoom, carol.userId, "knock");
+  const reason = alice.rooms.get(knockRoom).getSnapshot().state.content("m.room.member", carol.userId)?.[
+    "reason"
+  ];
+  expect(reason).toBe("let me in");
+  await alice.moderation.invite(knockRoom, carol.userId);
+  await waitFor(() => carol.rooms.find(knockRoom)?.getSnapshot().category === "invite", "carol invited");
+
+  const alias = `#lobby:${server.serverName}`;
+  await alice.moderation.addAlias(knockRoom, alias);
+  expect(await carol.moderation.join(alias, { via: [server.serverName] })).toBe(knockRoom);
+  await waitForMembership(alice, knockRoom, carol.userId, "join");
+});
+
+it("upgrades a room as its admin, and needs a version", async () => {
+  await expect(alice.moderation.upgrade(roomId, "")).rejects.toThrow("A room upgrade needs a version");
+  const replacement = await alice.moderation.upgrade(roomId, "11");
+  expect(replacement).toMatch(/^!/);
+  expect(replacement).not.toBe(roomId);
+  await waitFor(
+    () => alice.rooms.find(roomId)?.getSnapshot().state.get("m.room.tombstone") !== undefined,
+    "tombstone synced",
+  );
+});
