@@ -26,7 +26,7 @@ export { RECEIPT_TYPES, RoomReceipts, parseReceiptEvent } from "./room/receipts"
 export type { Receipt } from "./room/receipts";
 export { Room, RECENT_EVENTS_KEPT, tagsOf } from "./room/Room";
 export type { RoomCategory, RoomContext, RoomSnapshot } from "./room/Room";
-export { Rooms } from "./room/Rooms";
+export { Rooms, batchSourceOf } from "./room/Rooms";
 export type { RoomsOptions, SyncBatchSource } from "./room/Rooms";
 export { EventChunk } from "./timeline/EventChunk";
 export type { ChunkChange } from "./timeline/EventChunk";

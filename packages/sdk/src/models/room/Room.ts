@@ -262,6 +262,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
         this.latestEvent = e;
     }
     this.threads.addEvents(fresh, (id) => this.findEvent(id));
+    this.threads.notifyRelated(fresh);
     this.timelineSet?.addLive(fresh, limited, prevBatch);
   }
 
@@ -292,7 +293,15 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       const ids = own(event.content, "user_ids");
       this.typing = Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
     } else if (event.type === "m.receipt") {
-      this.receipts = this.receipts.with(parseReceiptEvent(event));
+      const receipts = parseReceiptEvent(event);
+      this.receipts = this.receipts.with(receipts);
+      // The user's threaded receipts mark how far each thread was read.
+      const own = new Map<string, string>();
+      for (const r of receipts) {
+        if (r.userId !== this.ctx.userId || r.threadId === undefined || r.threadId === "main") continue;
+        own.set(r.threadId, r.eventId);
+      }
+      if (own.size > 0) this.threads.setReadReceipts(own);
     }
   }
 

@@ -23,6 +23,17 @@ export interface SyncBatchSource {
   subscribe(listener: SyncBatchListener): () => void;
 }
 
+/**
+ * The batch source of a sync processor (SyncService.processor is typed by
+ * what the service needs; the real SyncProcessor also has subscribe).
+ * Throws when the processor cannot feed the model.
+ */
+export function batchSourceOf(processor: unknown): SyncBatchSource {
+  const subscribe: unknown = (processor as { subscribe?: unknown } | null)?.subscribe;
+  if (typeof subscribe !== "function") throw new TypeError("The sync processor has no subscribe(listener)");
+  return processor as SyncBatchSource;
+}
+
 export interface RoomsOptions {
   userId: string;
   http: HttpApi;

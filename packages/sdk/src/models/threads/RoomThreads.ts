@@ -11,6 +11,7 @@ import { ObservableList } from "../../util/observable-list";
 import type { ReadonlyObservableList } from "../../util/observable-list";
 import { isJsonObject } from "../json";
 import { bundledThreadSummary, threadMembershipOf } from "../replies";
+import { RelationIndex } from "../timeline/RelationIndex";
 
 /** A thread as the UI shows it. */
 export interface Thread {
@@ -23,6 +24,8 @@ export interface Thread {
   readonly lastEvent?: ClientEventWithoutRoomId;
   /** The thread's unread counts from sync. */
   readonly unread: UnreadCounts;
+  /** The event the user's threaded read receipt (thread_id = root) points at. */
+  readonly readUpTo?: string;
 }
 
 interface ThreadRecord {
@@ -34,6 +37,7 @@ interface ThreadRecord {
   /** Replies seen, with their timestamps. */
   seen: Map<string, ClientEventWithoutRoomId>;
   unread: UnreadCounts;
+  readUpTo?: string;
   snapshot: Thread;
 }
 
@@ -54,6 +58,7 @@ export class RoomThreads {
   private readonly records = new Map<string, ThreadRecord>();
   private readonly listValue = new ObservableList<Thread>();
   private readonly replyListeners = new Set<(rootId: string, event: ClientEventWithoutRoomId) => void>();
+  private readonly relatedListeners = new Set<(event: ClientEventWithoutRoomId) => void>();
 
   constructor(private readonly userId: string) {}
 
@@ -73,6 +78,27 @@ export class RoomThreads {
     return () => {
       this.replyListeners.delete(listener);
     };
+  }
+
+  /**
+   * Listens for live edits, reactions and redactions, which carry no thread
+   * relation of their own (thread timelines apply those aimed at their
+   * events); returns the unsubscribe.
+   */
+  onRelated(listener: (event: ClientEventWithoutRoomId) => void): () => void {
+    this.relatedListeners.add(listener);
+    return () => {
+      this.relatedListeners.delete(listener);
+    };
+  }
+
+  /** Hands live edits, reactions and redactions to the thread timelines. */
+  notifyRelated(events: readonly ClientEventWithoutRoomId[]): void {
+    if (this.relatedListeners.size === 0) return;
+    for (const event of events) {
+      if (event.type !== "m.room.redaction" && !RelationIndex.isAggregation(event)) continue;
+      for (const listener of [...this.relatedListeners]) listener(event);
+    }
   }
 
   /** The number of threads known. */
@@ -130,6 +156,18 @@ export class RoomThreads {
       for (const [rootId, unread] of counts) {
         if (this.records.has(rootId)) continue;
         this.record(rootId).unread = unread;
+        this.publish(rootId);
+      }
+    });
+  }
+
+  /** Sets the user's threaded read receipts (root id -> event id). */
+  setReadReceipts(receipts: ReadonlyMap<string, string>): void {
+    this.listValue.batch(() => {
+      for (const [rootId, eventId] of receipts) {
+        const record = this.record(rootId);
+        if (record.readUpTo === eventId) continue;
+        record.readUpTo = eventId;
         this.publish(rootId);
       }
     });
@@ -198,6 +236,7 @@ export class RoomThreads {
       participated,
       ...(last !== undefined ? { lastEvent: last } : {}),
       unread: record.unread,
+      ...(record.readUpTo !== undefined ? { readUpTo: record.readUpTo } : {}),
     };
     const old = record.snapshot;
     record.snapshot = snapshot;

@@ -14,6 +14,7 @@ import type { Scheduler } from "../../sync/scheduler";
 import { ObservableList } from "../../util/observable-list";
 import type { ReadonlyObservableList } from "../../util/observable-list";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
+import { relationOf } from "../relations";
 import { own } from "../json";
 import type { Room } from "../room/Room";
 import { PAGINATION_PAGE_SIZE, withRetry } from "../timeline/pagination";
@@ -38,12 +39,20 @@ export class ThreadTimeline {
   private readonly ids = new Set<string>();
   private token: string | null | undefined;
   private root: ClientEventWithoutRoomId | undefined;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: Array<() => void>;
 
   constructor(private readonly options: ThreadTimelineOptions) {
-    this.unsubscribe = options.room.threads.onReply((rootId, event) => {
-      if (rootId === options.rootId) this.addLive([event]);
-    });
+    this.unsubscribe = [
+      options.room.threads.onReply((rootId, event) => {
+        if (rootId === options.rootId) this.addLive([event]);
+      }),
+      options.room.threads.onRelated((event) => {
+        // Edits, reactions and redactions of this thread's events.
+        const target =
+          event.type === "m.room.redaction" ? redactedEventId(event) : relationOf(event)?.eventId;
+        if (target !== undefined && this.ids.has(target)) this.addLive([event]);
+      }),
+    ];
   }
 
   get items(): ReadonlyObservableList<TimelineItem> {
@@ -101,7 +110,7 @@ export class ThreadTimeline {
 
   /** Stops following live replies. */
   dispose(): void {
-    this.unsubscribe();
+    for (const off of this.unsubscribe) off();
   }
 
   /** Adds older events (newest first). */

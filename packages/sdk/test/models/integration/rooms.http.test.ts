@@ -6,7 +6,7 @@
  * the gap a limited sync leaves; jumps to an event and to a date.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Rooms } from "../../../src/models/room/Rooms";
+import { Rooms, batchSourceOf } from "../../../src/models/room/Rooms";
 import { ThreadList } from "../../../src/models/threads/ThreadList";
 import { ThreadTimeline } from "../../../src/models/threads/ThreadTimeline";
 import type { TimelineWindow } from "../../../src/models/timeline/TimelineWindow";
@@ -54,7 +54,7 @@ async function client(user: TestUser, initialSyncLimit?: number): Promise<Client
   const rooms = new Rooms({
     userId: user.userId,
     http,
-    source: service.processor as SyncProcessor,
+    source: batchSourceOf(service.processor),
     scheduler: realScheduler,
   });
   services.push(service);

@@ -198,3 +198,71 @@ describe("ThreadTimeline", () => {
     expect(t.items.getSnapshot().map((i) => i.eventId)).toEqual(["$B", "$b1"]);
   });
 });
+
+describe("threaded receipts and thread relations", () => {
+  it("records the user's threaded read receipt on the thread and leaves main and others' receipts out", () => {
+    const http = new FakeHttp();
+    const room = roomWithThreads(http);
+    room.applyJoined(
+      joined({
+        ephemeral: [
+          {
+            type: "m.receipt",
+            content: {
+              $a1: { "m.read": { [ME]: { ts: 1, thread_id: "$A" }, [ALICE]: { ts: 1, thread_id: "$B" } } },
+              $B: { "m.read": { [ME]: { ts: 1, thread_id: "main" } } },
+            },
+          },
+        ],
+      }),
+    );
+    expect(room.threads.get("$A")?.readUpTo).toBe("$a1");
+    expect(room.threads.get("$B")?.readUpTo).toBeUndefined();
+    expect(room.getSnapshot().receipts.of(ME, "m.read", "main")?.eventId).toBe("$B");
+  });
+
+  it("applies live edits and redactions of thread events to an open thread timeline", async () => {
+    const http = new FakeHttp().on(/\/relations\//, () => ({ chunk: [] }));
+    const room = roomWithThreads(http);
+    const t = new ThreadTimeline({ room, rootId: "$A", http, scheduler: new FakeScheduler() });
+    await t.load();
+    room.applyJoined(joined({ events: [threadReply("$a2", "$A", 5, ME)] }));
+    room.applyJoined(
+      joined({
+        events: [
+          {
+            event_id: "$edit",
+            type: "m.room.message",
+            sender: ME,
+            origin_server_ts: 6,
+            content: {
+              msgtype: "m.text",
+              body: "* fixed",
+              "m.new_content": { msgtype: "m.text", body: "fixed" },
+              "m.relates_to": { rel_type: "m.replace", event_id: "$a2" },
+            },
+          },
+          {
+            event_id: "$red",
+            type: "m.room.redaction",
+            sender: ALICE,
+            origin_server_ts: 7,
+            content: { redacts: "$A" },
+          },
+          {
+            event_id: "$elsewhere",
+            type: "m.room.redaction",
+            sender: ALICE,
+            origin_server_ts: 8,
+            content: { redacts: "$zz" },
+          },
+        ],
+      }),
+    );
+    const items = t.items.getSnapshot();
+    expect(items.map((i) => i.eventId)).toEqual(["$A", "$a2"]);
+    expect(items[1]?.content["body"]).toBe("fixed");
+    expect(items[0]?.redacted).toBe(true);
+    t.dispose();
+  });
+});
