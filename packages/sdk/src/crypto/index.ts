@@ -40,3 +40,4 @@ export { KeyBackup, BACKUP_ALGORITHM } from "./KeyBackup";
 export type { BackupCounts, CreatedBackup } from "./KeyBackup";
 export { decodeRecoveryKey, encodeRecoveryKey, RecoveryKeyError } from "./recovery-key";
 export type { CryptoLogger } from "./OutgoingRequests";
+export * from "./attachments";

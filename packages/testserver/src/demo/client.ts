@@ -100,7 +100,8 @@ export class DemoClient {
       {
         method: "POST",
         headers: { Authorization: `Bearer ${this.session.accessToken}`, "Content-Type": contentType },
-        body: data,
+        // A plain Uint8Array view: DOM and Node typings both accept it as a body.
+        body: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
       },
     );
     const json = (await res.json()) as Record<string, unknown>;
