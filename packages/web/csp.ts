@@ -14,8 +14,9 @@
  * - style-src: 'self' in the built page; the dev server injects CSS modules
  *   as <style> elements, so it also needs 'unsafe-inline' there (styles
  *   only, scripts stay strict).
- * - object-src 'none', base-uri 'none', form-action 'none'; frame-src none
- *   until widgets arrive.
+ * - frame-src 'self': only the app's own blank parser frame (see
+ *   parserFrame.ts); widgets will widen it when they arrive.
+ * - object-src 'none', base-uri 'none', form-action 'none'.
  */
 
 /** The directives, for the given homeserver and mode. */
@@ -39,7 +40,7 @@ export function contentSecurityPolicy(options: { homeserver?: string | undefined
     "font-src": ["'self'"],
     "connect-src": connect,
     "worker-src": ["'self'", "blob:"],
-    "frame-src": ["'none'"],
+    "frame-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
     "form-action": ["'none'"],

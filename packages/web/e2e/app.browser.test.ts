@@ -112,7 +112,7 @@ describe("sign-in and the room list", () => {
     await page.getByTestId("homeserver").filter({ hasText: server.url }).waitFor();
     await page.getByRole("button", { name: "Change", exact: true }).click();
     await page.getByLabel("Homeserver").fill("http://127.0.0.1:9");
-    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
     await page.getByText("Cannot reach the homeserver", { exact: false }).waitFor({ timeout: 30_000 });
   });
 
@@ -131,6 +131,11 @@ describe("sign-in and the room list", () => {
     await signIn(phone, "carol", "lattice-carol");
     const phoneList = phone.getByRole("listbox", { name: "Rooms" });
     await phoneList.getByText("Lattice Lounge").waitFor({ timeout: 30_000 });
+    // Nothing of the list pane is cut off at 360 px (the shell clips overflow, so check the edges).
+    const signOut = await phone.getByRole("button", { name: "Sign out" }).boundingBox();
+    const searchBox = await phone.getByLabel("Search rooms").boundingBox();
+    expect(signOut !== null && signOut.x + signOut.width <= 360).toBe(true);
+    expect(searchBox !== null && searchBox.x + searchBox.width <= 360).toBe(true);
     await phone.screenshot({ path: `${SHOTS}list-phone.png` });
     await phoneList.getByText("Lattice Lounge").click();
     await phone.getByRole("button", { name: "Back to rooms" }).waitFor();

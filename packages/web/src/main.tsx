@@ -7,6 +7,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { startParserFrame } from "./features/timeline/html/parserFrame";
 import { AppViewModel } from "./state/AppViewModel";
 import "./styles/global.css";
 
@@ -31,4 +32,5 @@ if (root) {
     </StrictMode>,
   );
 }
+startParserFrame(import.meta.env.BASE_URL);
 void app.start();

@@ -6,7 +6,13 @@
  * /versions, and the server's login flows tell the sign-in screen what to
  * offer (password, SSO providers, token).
  */
-import { checkHomeserver, createHttpClient, discoverHomeserver, getLoginFlows } from "../sdk";
+import {
+  checkHomeserver,
+  ConnectionError,
+  createHttpClient,
+  discoverHomeserver,
+  getLoginFlows,
+} from "../sdk";
 import type { FetchFn } from "../sdk";
 
 /** An SSO identity provider the server offers. */
@@ -51,11 +57,13 @@ export async function resolveHomeserver(input: string, fetch?: FetchFn): Promise
   }
   if (discovery.homeserver.state === "SUCCESS" && discovery.homeserver.baseUrl !== null) {
     baseUrl = discovery.homeserver.baseUrl;
-  } else if (discovery.homeserver.state === "IGNORE" || discovery.homeserver.state === "PROMPT") {
-    // No well-known: the server is what the user typed.
+  } else if (isUrl || discovery.homeserver.state === "IGNORE" || discovery.homeserver.state === "PROMPT") {
+    // No usable well-known: the server is what the user typed (a typed URL needs none at all).
     const name = typed.startsWith("@") ? typed.slice(typed.indexOf(":") + 1) : typed;
     baseUrl = isUrl ? trimUrl(typed) : `https://${name}`;
     await checkHomeserver(http, baseUrl, { timeoutMs: 15_000 });
+  } else if (discovery.homeserver.cause instanceof ConnectionError) {
+    throw discovery.homeserver.cause;
   } else {
     throw new Error(discovery.homeserver.error ?? UNUSABLE);
   }

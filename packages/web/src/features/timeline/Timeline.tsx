@@ -52,8 +52,10 @@ function MessageBody({ item }: { item: TimelineEntry }): React.JSX.Element {
         c["msgtype"] === "m.notice" ? styles.notice : c["msgtype"] === "m.emote" ? styles.emote : undefined
       }
     >
-      <FormattedBody content={c} />
-      {item.edited && <span className={styles.edited}> (edited)</span>}
+      <FormattedBody
+        content={c}
+        suffix={item.edited ? <span className={styles.edited}> (edited)</span> : null}
+      />
     </div>
   );
 }
@@ -106,17 +108,19 @@ export function Timeline({
       <ol className={styles.list} aria-label="Messages" aria-live="polite" aria-relevant="additions">
         {items.map((item, i) => {
           if (!isMessage(item)) {
+            const summary = previewOf(
+              {
+                type: item.type,
+                sender: item.sender,
+                content: item.content,
+                ...(item.stateKey !== undefined ? { state_key: item.stateKey } : {}),
+              },
+              nameOf,
+            );
+            if (summary === null) return null;
             return (
               <li key={item.eventId} className={styles.state}>
-                {previewOf(
-                  {
-                    type: item.type,
-                    sender: item.sender,
-                    content: item.content,
-                    ...(item.stateKey !== undefined ? { state_key: item.stateKey } : {}),
-                  },
-                  nameOf,
-                )}
+                {summary}
               </li>
             );
           }

@@ -18,8 +18,25 @@ function str(value: unknown): string | undefined {
 /** A member's name from a resolver, the id otherwise. */
 export type NameOf = (userId: string) => string;
 
-/** The text of a message event (emotes as "* name text"), or a summary of any other event. */
-export function previewOf(event: EventLike, nameOf: NameOf = (id) => id): string {
+/** Event types the timeline summarises; other non-message events are not shown. */
+export const SUMMARISED_TYPES: ReadonlySet<string> = new Set([
+  "m.room.message",
+  "m.room.encrypted",
+  "m.sticker",
+  "m.room.member",
+  "m.room.name",
+  "m.room.topic",
+  "m.room.create",
+  "m.room.avatar",
+  "m.room.encryption",
+]);
+
+/**
+ * The text of a message event (emotes as "* name text"), a summary of a
+ * state change, or null for an event the timeline does not show.
+ */
+export function previewOf(event: EventLike, nameOf: NameOf = (id) => id): string | null {
+  if (!SUMMARISED_TYPES.has(event.type)) return null;
   const c = event.content;
   const who = nameOf(event.sender);
   switch (event.type) {
@@ -50,7 +67,7 @@ export function previewOf(event: EventLike, nameOf: NameOf = (id) => id): string
     case "m.room.encryption":
       return `${who} turned on end-to-end encryption`;
     default:
-      return `${who} sent ${event.type}`;
+      return null;
   }
 }
 

@@ -62,11 +62,3 @@ export function createSanitiser(win: WindowLike): Sanitiser {
   };
   return (html) => purify.sanitize(html.slice(0, MAX_HTML_LENGTH), config);
 }
-
-let appSanitiser: Sanitiser | undefined;
-
-/** The sanitiser over the page's own window (created on first use). */
-export function pageSanitiser(): Sanitiser {
-  appSanitiser ??= createSanitiser(window);
-  return appSanitiser;
-}

@@ -1,0 +1,55 @@
+/**
+ * Where the page parses remote HTML: DOMPurify bound to a hidden, sandboxed
+ * (no scripts), same-origin blank frame (public/parser-frame.html, served
+ * without a CSP). Chromium checks the page's CSP while it parses markup,
+ * even into inert documents, so parsing hostile HTML in the page itself
+ * would file a CSP violation for every blocked event handler; parsing in
+ * the frame keeps the page's violation reports for real attacks. The parse
+ * is inert either way (DOMParser documents run nothing), and the output is
+ * never inserted as HTML: htmlToReact rebuilds it from the allowlist.
+ * Until the frame has loaded (or if it cannot), there is a fallback to the
+ * page's own window after a short wait.
+ */
+import { ObservableValue } from "../../../state/observables";
+import type { ReadonlyObservable } from "../../../sdk";
+import { createSanitiser } from "./sanitise";
+import type { Sanitiser } from "./sanitise";
+
+/** The blank page the frame loads (in public/, so it is served as is). */
+export const PARSER_FRAME_FILE = "parser-frame.html";
+/** How long to wait for the frame before parsing in the page. */
+export const PARSER_FRAME_TIMEOUT_MS = 3_000;
+
+const sanitiser = new ObservableValue<Sanitiser | null>(null);
+let started = false;
+
+/** The page's sanitiser, null until the parser frame is ready. */
+export const pageSanitiser: ReadonlyObservable<Sanitiser | null> = sanitiser;
+
+/** Creates the parser frame (once); `baseUrl` is the app's base (import.meta.env.BASE_URL). */
+export function startParserFrame(baseUrl: string): void {
+  if (started) return;
+  started = true;
+  const frame = document.createElement("iframe");
+  frame.src = `${baseUrl}${PARSER_FRAME_FILE}`;
+  // No allow-scripts: nothing can ever run in the frame; same origin so the page can use its DOMParser.
+  frame.setAttribute("sandbox", "allow-same-origin");
+  frame.setAttribute("aria-hidden", "true");
+  frame.tabIndex = -1;
+  frame.title = "HTML parser";
+  frame.style.display = "none";
+  const fallback = window.setTimeout(() => {
+    if (sanitiser.getSnapshot() === null) sanitiser.set(createSanitiser(window));
+  }, PARSER_FRAME_TIMEOUT_MS);
+  frame.addEventListener("load", () => {
+    const win = frame.contentWindow;
+    if (win === null || sanitiser.getSnapshot() !== null) return;
+    try {
+      sanitiser.set(createSanitiser(win as unknown as Window & typeof globalThis));
+      window.clearTimeout(fallback);
+    } catch {
+      // Not same-origin after all (a misconfigured server): the timer falls back to the page.
+    }
+  });
+  document.body.appendChild(frame);
+}
