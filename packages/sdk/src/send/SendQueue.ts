@@ -28,6 +28,7 @@ import type { Scheduler } from "../sync/scheduler";
 import type { SyncState } from "../sync/SyncLoop";
 import { withoutRetries } from "../sync/transport";
 import type { ReadonlyObservableList } from "../util/observable-list";
+import { isConnectionDown } from "./connection";
 import { SendQueueError } from "./errors";
 import {
   BLOCKED_MESSAGE,
@@ -42,10 +43,6 @@ import { echoCandidates, roomsTurningOnEncryption } from "./remote-echo";
 import { PendingEntries } from "./PendingEntries";
 import type { Entry, RoomQueue } from "./room-queue";
 import type { EncryptFn, PendingEvent, RemoteEcho, SendQueueOptions } from "./types";
-
-function isConnectionDown(state: SyncState | null): boolean {
-  return state === "reconnecting" || state === "error";
-}
 
 export class SendQueue {
   private readonly http: HttpApi;

@@ -1,9 +1,12 @@
 /**
- * The send queue: local echo, txn ids, statuses, retries, persistence and
- * remote echo for everything this client sends into rooms.
+ * The send queues: room events (local echo, txn ids, statuses, retries,
+ * persistence, remote echo) and the persistent to-device queue.
  */
 export { SendQueue } from "./SendQueue";
 export type { EncryptFn, PendingEvent, RemoteEcho, SendQueueOptions } from "./types";
+export { ToDeviceQueue, toWireMessages } from "./ToDeviceQueue";
+export type { ToDeviceQueueOptions } from "./ToDeviceQueue";
+export { isConnectionDown } from "./connection";
 export { SendQueueError } from "./errors";
 export type { SendQueueErrorCode } from "./errors";
 export {

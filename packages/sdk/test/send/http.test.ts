@@ -17,7 +17,7 @@ import type { TestUser } from "../../../testserver/test/helpers";
 import { createHttpClient } from "../../src/http/client";
 import type { HttpApi } from "../../src/http/types";
 import { MatrixError } from "../../src/http/errors";
-import { BLOCKED_MESSAGE, ENCRYPTION_UNSUPPORTED_MESSAGE, SendQueue } from "../../src/send";
+import { BLOCKED_MESSAGE, ENCRYPTION_UNSUPPORTED_MESSAGE, SendQueue, ToDeviceQueue } from "../../src/send";
 import type { SendQueueOptions } from "../../src/send";
 import { IndexedDbStore } from "../../src/store/indexeddb/IndexedDbStore";
 import { MemoryStore } from "../../src/store/MemoryStore";
@@ -261,5 +261,49 @@ describe("send queue over HTTP", () => {
     expect(await timelineBodies(plain)).toEqual(["echo me"]);
     q.dispose();
     await svc.stop();
+  });
+
+  it("the to-device queue survives offline time and a crash after acceptance: the device gets the message once", async () => {
+    const dbName = `send-${++dbCounter}`;
+    let store = idbStore(dbName);
+    await store.open();
+    const real = http();
+    let accepted = 0;
+    const crashing: HttpApi = {
+      request: async <T>(options: Parameters<HttpApi["request"]>[0]): Promise<T> => {
+        await real.request(options);
+        accepted++;
+        first.dispose();
+        return new Promise<T>(() => undefined);
+      },
+    };
+    const first = new ToDeviceQueue({ http: crashing, store, scheduler: fastScheduler(100) });
+    first.start();
+    server.faults.setOffline(true);
+    const batch = await first.queue("org.lattice.test", [
+      { userId: bob.userId, deviceId: bob.deviceId, payload: { n: "only once" } },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(accepted).toBe(0);
+    server.faults.setOffline(false);
+    await waitFor(() => accepted === 1, 5_000, "the server to accept");
+    await store.close();
+
+    store = idbStore(dbName);
+    await store.open();
+    expect((await store.nextToDevice())?.txnId).toBe(batch.txnId);
+    const second = new ToDeviceQueue({ http: http(), store, scheduler: fastScheduler(100) });
+    second.start();
+    await second.whenIdle();
+    expect(await store.nextToDevice()).toBeNull();
+    const sync = await call(bob, "GET", "/sync?timeout=0");
+    const events = ((sync["to_device"] as Record<string, unknown> | undefined)?.["events"] ?? []) as Array<
+      Record<string, unknown>
+    >;
+    expect(events.filter((e) => e["type"] === "org.lattice.test").map((e) => e["content"])).toEqual([
+      { n: "only once" },
+    ]);
+    second.dispose();
+    await store.close();
   });
 });
