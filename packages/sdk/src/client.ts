@@ -22,8 +22,10 @@ import { SearchService } from "./client/services/SearchService";
 import { TypingService } from "./client/services/TypingService";
 import type { Actor } from "./client/services/types";
 import { UrlPreviewService } from "./client/services/UrlPreviewService";
+import { TokenRefresher } from "./auth/refresh";
 import { createHttpClient } from "./http/client";
-import type { HttpClient, HttpClientOptions } from "./http/client";
+import type { HttpClientOptions } from "./http/client";
+import type { HttpApi } from "./http/types";
 import { Rooms } from "./models/room/Rooms";
 import { SendQueue } from "./send/SendQueue";
 import type { EncryptFn } from "./send/types";
@@ -41,7 +43,7 @@ export * from "./client/index";
 export interface CreateClientOptions {
   /** The homeserver; taken from the session when one is given. */
   baseUrl?: string;
-  /** A signed-in session (tokens, user and device, refresh). */
+  /** A signed-in session (tokens, user and device); requests go through its TokenRefresher. */
   session?: Session;
   /** Without a session: the token, user and device to act as. */
   accessToken?: string;
@@ -70,7 +72,8 @@ export interface Client {
   readonly userId: string;
   readonly deviceId: string | undefined;
   readonly guest: boolean;
-  readonly http: HttpClient;
+  /** The homeserver API: with a session, tokens are refreshed ahead of expiry and on M_UNKNOWN_TOKEN. */
+  readonly http: HttpApi;
   readonly sync: SyncService;
   readonly rooms: Rooms;
   readonly sendQueue: SendQueue;
@@ -94,7 +97,7 @@ export interface Client {
 }
 
 interface Identity {
-  http: HttpClient;
+  http: HttpApi;
   userId: string;
   deviceId: string | undefined;
   guest: boolean;
@@ -106,7 +109,7 @@ function identityOf(options: CreateClientOptions): Identity {
     const userId = session.userId;
     if (userId === undefined) throw new ClientServiceError("INVALID_OPTIONS", "The session is signed out");
     return {
-      http: session.createHttpClient(options.httpOptions),
+      http: TokenRefresher.forSession(session, options.httpOptions),
       userId,
       deviceId: session.deviceId,
       guest: options.guest ?? session.isGuest,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
-import { api, ClientServiceError, createClient, GuestForbiddenError } from "../../src";
+import { api, auth, ClientServiceError, createClient, GuestForbiddenError } from "../../src";
 import type { Client } from "../../src";
 import { registerUser } from "../../../testserver/test/helpers";
 import { startClient, waitFor } from "./helpers";
@@ -80,4 +80,31 @@ it("stops, refuses calls while stopped, and starts again", async () => {
   expect(host.sync.isRunning).toBe(true);
   const versions = await host.versions();
   expect(await host.versions()).toBe(versions);
+});
+
+it("runs from a signed-in session", async () => {
+  const user = await registerUser(server, "sessioned");
+  const session = new auth.Session(new auth.MemorySessionStorage(), {
+    homeserverUrl: server.url,
+    userId: user.userId,
+    deviceId: user.deviceId,
+    accessToken: user.accessToken,
+  });
+  const client = createClient({ session, sync: { pollTimeoutMs: 1_000 } });
+  try {
+    expect(client.userId).toBe(user.userId);
+    expect(client.deviceId).toBe(user.deviceId);
+    await client.start();
+    await client.moderation.join(roomId);
+    await waitFor(() => client.rooms.find(roomId)?.getSnapshot().category === "join", "joined");
+    await client.typing.setTyping(roomId, true);
+    await waitFor(
+      () => host.rooms.find(roomId)?.getSnapshot().typing.includes(user.userId),
+      "host sees the session user typing",
+    );
+  } finally {
+    await client.dispose();
+  }
+  await session.clear("logout");
+  expect(() => createClient({ session })).toThrow("The session is signed out");
 });
