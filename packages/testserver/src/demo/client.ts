@@ -101,7 +101,7 @@ export class DemoClient {
         method: "POST",
         headers: { Authorization: `Bearer ${this.session.accessToken}`, "Content-Type": contentType },
         // A plain Uint8Array view: DOM and Node typings both accept it as a body.
-        body: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        body: Uint8Array.from(data),
       },
     );
     const json = (await res.json()) as Record<string, unknown>;
