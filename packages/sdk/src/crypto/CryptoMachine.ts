@@ -30,6 +30,7 @@ import type { Engine } from "./load";
 import { loadCryptoEngine } from "./load";
 import { KeyBackup } from "./KeyBackup";
 import { KeyedLock } from "./lock";
+import { userIds } from "./ids";
 import type { CryptoLogger } from "./OutgoingRequests";
 import { OutgoingRequests, silentCryptoLogger } from "./OutgoingRequests";
 import { PendingDecryptions } from "./PendingDecryptions";
@@ -153,8 +154,8 @@ export class CryptoMachine {
   async processSync(batch: ParsedSync): Promise<ParsedSync> {
     const { engine, machine } = this;
     const lists = new engine.DeviceLists(
-      batch.deviceLists.changed.map((u) => new engine.UserId(u)),
-      batch.deviceLists.left.map((u) => new engine.UserId(u)),
+      userIds(engine, batch.deviceLists.changed),
+      userIds(engine, batch.deviceLists.left),
     );
     const counts = new Map(batch.oneTimeKeysCount ?? []);
     // Absent means the server did not say; an empty set would make the engine upload fallback keys every time.
@@ -200,7 +201,7 @@ export class CryptoMachine {
     // Tracking is idempotent in the engine; only users not handed over yet cross the boundary.
     const fresh = this.rooms.usersToTrack().filter((u) => !this.tracked.has(u));
     if (fresh.length === 0) return;
-    await this.machine.updateTrackedUsers(fresh.map((u) => new this.engine.UserId(u)));
+    await this.machine.updateTrackedUsers(userIds(this.engine, fresh));
     for (const u of fresh) this.tracked.add(u);
   }
 
@@ -302,7 +303,7 @@ export class CryptoMachine {
   /** A user's devices with their verification value; waits up to `waitSecs` for a stale list. */
   async getUserDevices(userId: string, waitSecs?: number): Promise<DeviceInfo[]> {
     if (waitSecs !== undefined) {
-      await this.machine.updateTrackedUsers([new this.engine.UserId(userId)]);
+      await this.machine.updateTrackedUsers(userIds(this.engine, [userId]));
       void this.outgoing.run();
     }
     return listUserDevices(this.engine, this.machine, userId, waitSecs);
@@ -348,8 +349,8 @@ export class CryptoMachine {
     const strings = (v: unknown): string[] =>
       Array.isArray(v) ? (v as unknown[]).filter((u): u is string => typeof u === "string") : [];
     const lists = new this.engine.DeviceLists(
-      strings(changes.changed).map((u) => new this.engine.UserId(u)),
-      strings(changes.left).map((u) => new this.engine.UserId(u)),
+      userIds(this.engine, strings(changes.changed)),
+      userIds(this.engine, strings(changes.left)),
     );
     // No key counts: the engine leaves one-time keys alone when it is told none.
     await this.machine.receiveSyncChanges("[]", lists, new Map(), null);

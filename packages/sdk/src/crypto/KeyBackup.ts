@@ -17,6 +17,7 @@ import {
 import type { KeyBackupAuthData } from "../api/types/room-keys";
 import type { HttpApi } from "../http/types";
 import { CryptoError } from "./errors";
+import { roomIdOrUndefined } from "./ids";
 import type { Engine } from "./load";
 import type { OutgoingRequests } from "./OutgoingRequests";
 import { base64ToBytes, bytesToBase64, decodeRecoveryKey, encodeRecoveryKey } from "./recovery-key";
@@ -156,7 +157,8 @@ export class KeyBackup {
             // A corrupt or foreign entry must not stop the restore of the others.
           }
         }
-        if (sessions.size > 0) byRoom.set(new engine.RoomId(roomId), sessions);
+        const id = roomIdOrUndefined(engine, roomId);
+        if (id && sessions.size > 0) byRoom.set(id, sessions);
       }
       const result = await machine.importBackedUpRoomKeys(byRoom, null, info.version);
       try {

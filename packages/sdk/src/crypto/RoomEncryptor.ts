@@ -12,6 +12,7 @@
 import type { OlmMachine } from "@matrix-org/matrix-sdk-crypto-wasm";
 import type { EventContent } from "../api/types/events";
 import { CryptoError } from "./errors";
+import { userIds } from "./ids";
 import type { Engine } from "./load";
 import type { KeyedLock } from "./lock";
 import type { OutgoingRequests } from "./OutgoingRequests";
@@ -43,10 +44,10 @@ export interface EncryptorDeps {
  */
 export async function ensureOlmSessions(deps: EncryptorDeps, users: readonly string[]): Promise<void> {
   const { engine, machine, outgoing } = deps;
-  await machine.updateTrackedUsers(users.map((u) => new engine.UserId(u)));
+  await machine.updateTrackedUsers(userIds(engine, users));
   await outgoing.run();
   await deps.locks.run(SESSIONS_LOCK_KEY, async () => {
-    const claim = await machine.getMissingSessions(users.map((u) => new engine.UserId(u)));
+    const claim = await machine.getMissingSessions(userIds(engine, users));
     if (claim) await sendOrThrow(outgoing, claim, "keys claim");
   });
 }
@@ -142,7 +143,7 @@ export class RoomEncryptor {
     await ensureOlmSessions(this.deps, users);
     const requests = await machine.shareRoomKey(
       new engine.RoomId(roomId),
-      users.map((u) => new engine.UserId(u)),
+      userIds(engine, users),
       encryptionSettings(engine, settings, rooms.historyVisibility(roomId)),
     );
     for (const request of requests as Array<Parameters<OutgoingRequests["send"]>[0]>) {

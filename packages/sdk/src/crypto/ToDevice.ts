@@ -10,6 +10,7 @@ import type { Device } from "@matrix-org/matrix-sdk-crypto-wasm";
 import { sendToDevice } from "../api/to-device";
 import type { ToDeviceMessages } from "../api/types/to-device";
 import type { HttpApi } from "../http/types";
+import { userIdOrUndefined } from "./ids";
 import type { EncryptorDeps } from "./RoomEncryptor";
 import { ensureOlmSessions } from "./RoomEncryptor";
 
@@ -46,11 +47,10 @@ export async function encryptToDevice(
   const messages: ToDeviceMessages = Object.create(null) as ToDeviceMessages;
   const result: ToDeviceResult = { sent: [], skipped: [] };
   for (const target of targets) {
-    const device: Device | undefined = await machine.getDevice(
-      new engine.UserId(target.userId),
-      new engine.DeviceId(target.deviceId),
-      DEVICE_WAIT_SECS,
-    );
+    const userId = userIdOrUndefined(engine, target.userId);
+    const device: Device | undefined = userId
+      ? await machine.getDevice(userId, new engine.DeviceId(target.deviceId), DEVICE_WAIT_SECS)
+      : undefined;
     if (!device || device.isBlacklisted()) {
       device?.free();
       result.skipped.push(target);

@@ -5,6 +5,7 @@
  */
 import type { Device, OlmMachine } from "@matrix-org/matrix-sdk-crypto-wasm";
 import type { Engine } from "./load";
+import { userIdOrUndefined } from "./ids";
 
 /** SPEC §3 device verification values. */
 export const DeviceVerification = { Blocked: -1, Unverified: 0, Verified: 1 } as const;
@@ -50,7 +51,9 @@ export async function listUserDevices(
   userId: string,
   waitSecs?: number,
 ): Promise<DeviceInfo[]> {
-  const devices = await machine.getUserDevices(new engine.UserId(userId), waitSecs ?? null);
+  const id = userIdOrUndefined(engine, userId);
+  if (!id) return [];
+  const devices = await machine.getUserDevices(id, waitSecs ?? null);
   try {
     return (devices.devices() as Device[]).map((d) => {
       try {
@@ -75,7 +78,8 @@ export async function setDeviceVerification(
   deviceId: string,
   value: DeviceVerification,
 ): Promise<boolean> {
-  const device = await machine.getDevice(new engine.UserId(userId), new engine.DeviceId(deviceId));
+  const id = userIdOrUndefined(engine, userId);
+  const device = id ? await machine.getDevice(id, new engine.DeviceId(deviceId)) : undefined;
   if (!device) return false;
   try {
     const T = engine.LocalTrust;
