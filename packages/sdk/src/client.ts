@@ -181,6 +181,16 @@ export function createClient(options: CreateClientOptions): Client {
     scheduler,
     ...(options.typingTimeoutMs !== undefined ? { timeoutMs: options.typingTimeoutMs } : {}),
   });
+  const stop = async (): Promise<void> => {
+    typing.dispose();
+    await sync.stop();
+  };
+  // A session that ends under the client (revoked token, failed refresh, logout) stops it.
+  const endSessionWatch =
+    options.session?.state.subscribe((state) => {
+      if (state.kind === "signed_out") void stop();
+    }) ?? ((): void => undefined);
+
   return {
     userId,
     deviceId,
@@ -217,13 +227,10 @@ export function createClient(options: CreateClientOptions): Client {
       await sync.start();
       await sendQueue.start();
     },
-    async stop() {
-      typing.dispose();
-      await sync.stop();
-    },
+    stop,
     async dispose() {
-      typing.dispose();
-      await sync.stop();
+      endSessionWatch();
+      await stop();
       sendQueue.dispose();
       rooms.dispose();
     },

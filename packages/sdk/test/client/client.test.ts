@@ -102,9 +102,14 @@ it("runs from a signed-in session", async () => {
       () => host.rooms.find(roomId)?.getSnapshot().typing.includes(user.userId),
       "host sees the session user typing",
     );
+    // The token is revoked elsewhere: the next sync meets M_UNKNOWN_TOKEN, the session ends and the client stops.
+    await api.login.logout(
+      createClient({ baseUrl: server.url, accessToken: user.accessToken, userId: user.userId }).http,
+    );
+    await waitFor(() => session.state.getSnapshot().kind === "signed_out", "session signed out");
+    await waitFor(() => !client.sync.isRunning, "client stopped");
   } finally {
     await client.dispose();
   }
-  await session.clear("logout");
   expect(() => createClient({ session })).toThrow("The session is signed out");
 });
