@@ -153,15 +153,17 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     };
   }
 
-  /** Opens a timeline window at the live end; dispose() releases the timeline. */
-  openTimeline(options?: TimelineWindowOptions): TimelineWindow & { close: () => void } {
+  /** Opens a timeline window (call load()); close() releases the timeline. */
+  openTimeline(options: TimelineWindowOptions = {}): TimelineWindow {
     const { set, release } = this.acquireTimeline();
-    const window = new TimelineWindow(set, options) as TimelineWindow & { close: () => void };
-    window.close = () => {
-      window.dispose();
-      release();
-    };
-    return window;
+    const onDispose = options.onDispose;
+    return new TimelineWindow(set, {
+      ...options,
+      onDispose: () => {
+        release();
+        onDispose?.();
+      },
+    });
   }
 
   /** Applies a joined room's update. */

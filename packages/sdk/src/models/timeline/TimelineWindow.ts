@@ -27,6 +27,8 @@ export interface TimelineWindowOptions {
   maxPaginationsPerStep?: number;
   /** Which events get an item; defaults to the main timeline's rule. */
   shown?: (item: TimelineItem) => boolean;
+  /** Called once when the window is disposed (Room releases its hold on the timeline). */
+  onDispose?: () => void;
 }
 
 export class TimelineWindow {
@@ -41,6 +43,7 @@ export class TimelineWindow {
   private readonly unsubscribeSet: () => void;
   private readonly shown: (item: TimelineItem) => boolean;
   private disposed = false;
+  private readonly onDispose: (() => void) | undefined;
 
   constructor(
     private readonly set: TimelineSet,
@@ -50,6 +53,7 @@ export class TimelineWindow {
     this.initialLoad = options.initialLoad ?? TIMELINE_WINDOW_INITIAL_LOAD;
     this.maxPaginations = options.maxPaginationsPerStep ?? TIMELINE_WINDOW_MAX_PAGINATIONS;
     this.shown = options.shown ?? ((item) => isShownInMain(item.event));
+    this.onDispose = options.onDispose;
     this.chunk = set.live;
     this.unsubscribeSet = set.on((change) => this.onSetChange(change));
     this.attach(set.live);
@@ -134,11 +138,18 @@ export class TimelineWindow {
     else this.setRange(this.start, this.end - n);
   }
 
-  /** Stops following the timeline. */
+  /** Stops following the timeline (and releases it when opened through a Room). Idempotent. */
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
     this.unsubscribeChunk();
     this.unsubscribeSet();
+    this.onDispose?.();
+  }
+
+  /** The same as dispose(). */
+  close(): void {
+    this.dispose();
   }
 
   private attach(chunk: EventChunk): void {

@@ -90,7 +90,7 @@ const bodies = (w: TimelineWindow) =>
     .filter((i) => i.type === "m.room.message")
     .map((i) => String(i.content["body"]));
 
-async function openWhenKnown(c: Client, roomId: string): Promise<TimelineWindow & { close: () => void }> {
+async function openWhenKnown(c: Client, roomId: string): Promise<TimelineWindow> {
   await waitFor(
     () => c.rooms.find(roomId)?.getSnapshot().category === "join",
     10_000,

@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   warm.close();
 
   const before = heap();
-  const windows: Array<TimelineWindow & { close: () => void }> = [];
+  const windows: TimelineWindow[] = [];
   for (const id of picked) {
     const w = rooms.get(id).openTimeline();
     await w.load();
