@@ -41,3 +41,5 @@ export type { BackupCounts, CreatedBackup } from "./KeyBackup";
 export { decodeRecoveryKey, encodeRecoveryKey, RecoveryKeyError } from "./recovery-key";
 export type { CryptoLogger } from "./OutgoingRequests";
 export * from "./attachments";
+export { CRYPTO_STORE_SUFFIXES, deleteCryptoStore } from "./store";
+export type { DatabaseDeleter } from "./store";
