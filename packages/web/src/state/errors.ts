@@ -24,7 +24,7 @@ export function describeError(error: unknown, action = "sign-in"): string {
   if (error instanceof MatrixError) {
     switch (error.errcode) {
       case "M_FORBIDDEN":
-        return action === "sign-in" ? MESSAGES.wrongPassword : error.message || MESSAGES.registrationDisabled;
+        return action === "sign-in" ? MESSAGES.wrongPassword : error.error || MESSAGES.registrationDisabled;
       case "M_USER_DEACTIVATED":
         return MESSAGES.deactivated;
       case "M_LIMIT_EXCEEDED": {
@@ -38,7 +38,7 @@ export function describeError(error: unknown, action = "sign-in"): string {
       case "M_GUEST_ACCESS_FORBIDDEN":
         return MESSAGES.guestForbidden;
       default:
-        return error.message || `The homeserver refused the ${action} (${error.errcode}).`;
+        return error.error || `The homeserver refused the ${action} (${error.errcode}).`;
     }
   }
   if (error instanceof ConnectionError) return MESSAGES.unreachable;

@@ -1,0 +1,165 @@
+/**
+ * The small pieces of the view-model layer: Scope ownership, the theme
+ * choice, the connection banner's mapping and text, error sentences, the
+ * media loader's mxc-only and header-only rules, and the page's CSP.
+ */
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy } from "../../csp";
+import { offlineText } from "../features/shell/ConnectionBanner";
+import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
+import { ConnectionError, MatrixError, Session } from "../sdk";
+import { connectionStatusOf } from "./ClientViewModel";
+import { describeError, MESSAGES } from "./errors";
+import { MediaLoader } from "./MediaLoader";
+import { ObservableValue } from "./observables";
+import { Scope } from "./Scope";
+import { ThemeViewModel } from "./ThemeViewModel";
+
+describe("Scope", () => {
+  it("ends its subscriptions and children, once, and ends late additions at once", () => {
+    const source = new ObservableValue(0);
+    const scope = new Scope();
+    const seen: number[] = [];
+    scope.subscribe(source, (v: number) => seen.push(v));
+    const child = scope.child();
+    let childEnded = 0;
+    child.add(() => childEnded++);
+    source.set(1);
+    scope.end();
+    scope.end();
+    source.set(2);
+    expect(seen).toEqual([1]);
+    expect(childEnded).toBe(1);
+    let late = 0;
+    scope.add(() => late++);
+    expect(late).toBe(1);
+  });
+
+  it("keeps running cleanups when one throws", () => {
+    const scope = new Scope();
+    let ran = false;
+    scope.add(() => {
+      ran = true;
+    });
+    scope.add(() => {
+      throw new Error("boom");
+    });
+    const error = console.error;
+    console.error = () => undefined;
+    try {
+      scope.end();
+    } finally {
+      console.error = error;
+    }
+    expect(ran).toBe(true);
+  });
+});
+
+describe("ThemeViewModel", () => {
+  it("applies, persists and cycles the choice", () => {
+    const store = new Map<string, string>();
+    const attrs = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    };
+    const root = {
+      setAttribute: (k: string, v: string) => void attrs.set(k, v),
+      removeAttribute: (k: string) => void attrs.delete(k),
+    };
+    const theme = new ThemeViewModel(storage, root);
+    expect(theme.choice.getSnapshot()).toBe("system");
+    expect(attrs.has("data-theme")).toBe(false);
+    theme.cycle();
+    expect(attrs.get("data-theme")).toBe("dark");
+    expect(new ThemeViewModel(storage, root).choice.getSnapshot()).toBe("dark");
+    theme.cycle();
+    theme.cycle();
+    expect(theme.choice.getSnapshot()).toBe("system");
+    expect(attrs.has("data-theme")).toBe(false);
+    store.set("lattice.theme", "<script>");
+    expect(new ThemeViewModel(storage, root).choice.getSnapshot()).toBe("system");
+  });
+});
+
+describe("connection banner", () => {
+  it("maps the sync state to online, offline with the last sync, or connecting", () => {
+    expect(connectionStatusOf("syncing", 5)).toEqual({ kind: "online" });
+    expect(connectionStatusOf("catchup", 5)).toEqual({ kind: "online" });
+    expect(connectionStatusOf("reconnecting", 5)).toEqual({ kind: "offline", since: 5 });
+    expect(connectionStatusOf("error", null)).toEqual({ kind: "offline", since: null });
+    expect(connectionStatusOf(null, null)).toEqual({ kind: "connecting" });
+  });
+
+  it("says since when, with the day when it was not today", () => {
+    const now = new Date(2026, 10, 22, 15, 0).getTime();
+    expect(offlineText(null, now)).toBe("Not syncing: cannot reach the homeserver.");
+    const at = new Date(2026, 10, 22, 14, 5);
+    const today = offlineText(at.getTime(), now);
+    const clock = at.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+    expect(today).toBe(`Not syncing: offline since ${clock}. Messages may be out of date.`);
+    const earlier = offlineText(new Date(2026, 10, 20, 9, 30).getTime(), now);
+    expect(earlier).toMatch(/20/);
+    expect(earlier).not.toBe(today);
+  });
+});
+
+describe("describeError", () => {
+  it("gives one clear sentence per known failure", () => {
+    const m = (errcode: string): MatrixError =>
+      new MatrixError({ errcode, error: "server text", httpStatus: 403 });
+    expect(describeError(m("M_FORBIDDEN"))).toBe(MESSAGES.wrongPassword);
+    expect(describeError(m("M_USER_DEACTIVATED"))).toBe(MESSAGES.deactivated);
+    expect(describeError(new ConnectionError("network", "down"))).toBe(MESSAGES.unreachable);
+    expect(describeError(m("M_UNKNOWN"))).toBe("server text");
+    expect(
+      describeError(
+        new MatrixError({ errcode: "M_LIMIT_EXCEEDED", error: "", httpStatus: 429, retryAfterMs: 2500 }),
+      ),
+    ).toBe("Too many attempts. Try again in 3 seconds.");
+    expect(describeError(new Error("specific"))).toBe("specific");
+    expect(describeError("weird")).toBe("Something went wrong during sign-in.");
+  });
+});
+
+describe("MediaLoader", () => {
+  it("fetches only mxc URIs, from the homeserver, with the token as a header", async () => {
+    const session = new Session(new MemorySessionStorage(), {
+      homeserverUrl: "https://hs.example",
+      userId: "@a:hs.example",
+      deviceId: "D",
+      accessToken: "secret",
+    });
+    const calls: Array<{ url: string; headers: unknown }> = [];
+    const loader = new MediaLoader(session, (url, init) => {
+      calls.push({ url, headers: init.headers });
+      return Promise.resolve(new Response(new Blob(["x"])));
+    });
+    await expect(loader.load({ mxc: "https://evil.example/x.png" })).rejects.toThrow("Not an mxc URI");
+    await expect(loader.load({ mxc: "mxc://hs.example/../../x" })).rejects.toThrow();
+    const url = await loader.load({ mxc: "mxc://hs.example/abc" });
+    expect(url.startsWith("blob:")).toBe(true);
+    await loader.load({ mxc: "mxc://hs.example/abc" });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.url.startsWith("https://hs.example/_matrix/client/v1/media/")).toBe(true);
+    expect(calls[0]?.url).not.toContain("secret");
+    expect(calls[0]?.headers).toEqual({ Authorization: "Bearer secret" });
+    loader.dispose();
+  });
+});
+
+describe("contentSecurityPolicy", () => {
+  it("is strict in the build and only relaxes styles for the dev server", () => {
+    const built = contentSecurityPolicy({ homeserver: "http://10.0.0.5:8008", dev: false });
+    expect(built).not.toContain("unsafe-inline");
+    expect(built).not.toMatch(/ 'unsafe-eval'/);
+    expect(built).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(built).toContain("object-src 'none'");
+    expect(built).toContain("base-uri 'none'");
+    expect(built).toMatch(/connect-src [^;]*https:[^;]*http:\/\/10\.0\.0\.5:8008/);
+    expect(built).toMatch(/img-src 'self' blob: data:;/);
+    const dev = contentSecurityPolicy({ homeserver: "not a url", dev: true });
+    expect(dev).toMatch(/style-src 'self' 'unsafe-inline'/);
+    expect(dev).not.toMatch(/script-src[^;]*unsafe-inline/);
+  });
+});
