@@ -24,6 +24,9 @@ const SETTLED: ReadonlySet<EventStatus | null> = new Set<EventStatus | null>([
   null,
 ]);
 
+/** How many accepted txn ids are remembered for redactions and reactions of local echoes. */
+const SENT_TXNS_KEPT = 1000;
+
 export class PendingEntries {
   readonly rooms = new Map<string, RoomQueue>();
   readonly byTxn = new Map<string, Entry>();
@@ -124,6 +127,11 @@ export class PendingEntries {
 
   recordSent(entry: Entry, eventId: string): void {
     this.sentTxns.set(entry.record.txnId, eventId);
+    // Only recent local echoes get redacted or reacted to by txn id; keep the map bounded.
+    if (this.sentTxns.size > SENT_TXNS_KEPT) {
+      const oldest = this.sentTxns.keys().next();
+      if (!oldest.done) this.sentTxns.delete(oldest.value);
+    }
     // Redactions and reactions of this local echo can now name it.
     for (const dependent of this.byTxn.values()) {
       if (dependent.record.dependsOnTxnId !== entry.record.txnId) continue;

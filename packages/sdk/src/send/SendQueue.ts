@@ -264,6 +264,10 @@ export class SendQueue {
     if (
       typeof record.txnId !== "string" ||
       typeof record.roomId !== "string" ||
+      typeof record.seq !== "number" ||
+      (record.kind !== "event" && record.kind !== "redaction") ||
+      typeof record.content !== "object" ||
+      record.content === null ||
       this.pending.byTxn.has(record.txnId)
     )
       return;

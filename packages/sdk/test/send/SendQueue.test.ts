@@ -75,6 +75,20 @@ describe("local echo and transaction ids", () => {
     expect(echoes).toEqual([`${txn}=$real`]);
   });
 
+  it("publishes the room's echoes as frozen snapshots with insert, update and remove diffs", async () => {
+    const { queue } = await setup();
+    const kinds: string[] = [];
+    queue.room(ROOM).subscribe((_snapshot, diffs) => kinds.push(...diffs.map((d) => d.type)));
+    const ev = queue.send(ROOM, "m.room.message", text("x"));
+    expect(Object.isFrozen(queue.room(ROOM).getSnapshot())).toBe(true);
+    expect(Object.isFrozen(ev)).toBe(true);
+    await flush();
+    queue.handleSync(
+      batchWith(ROOM, [{ event_id: `$ev-${ev.txnId}`, unsigned: { transaction_id: ev.txnId } }]),
+    );
+    expect(kinds).toEqual(["insert", "update", "update", "remove"]);
+  });
+
   it("an echo arriving before the PUT answers clears the status once, with no duplicate", async () => {
     const { queue, http } = await setup();
     const answer = deferred<unknown>();

@@ -135,4 +135,36 @@ describe("persistence", () => {
       `/rooms/${ROOM}/redact/$target/${redaction?.txnId ?? ""}`,
     ]);
   });
+
+  it("skips records it cannot read instead of crashing", async () => {
+    const store = new MemoryStore();
+    await store.putPendingEvent({ txnId: "bad", roomId: ROOM, seq: "x", kind: "event" } as never);
+    await store.putPendingEvent({
+      txnId: "worse",
+      roomId: ROOM,
+      seq: 1,
+      kind: "other",
+      content: {},
+    } as never);
+    await store.putPendingEvent({
+      txnId: "good",
+      roomId: ROOM,
+      seq: 2,
+      kind: "event",
+      eventType: "m.room.message",
+      content: { body: "ok" },
+      status: "sending",
+      createdAt: 1,
+    });
+    const { queue, http } = queueOn(store);
+    await queue.start();
+    await flush();
+    expect(http.requests.map(txnOf)).toEqual(["good"]);
+    expect(
+      queue
+        .room(ROOM)
+        .getSnapshot()
+        .map((e) => e.txnId),
+    ).toEqual(["good"]);
+  });
 });
