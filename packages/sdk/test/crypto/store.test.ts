@@ -10,12 +10,14 @@ import { CRYPTO_STORE_SUFFIXES, deleteCryptoStore } from "../../src/crypto/store
 function create(factory: IDBFactory, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = factory.open(name, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore("s");
+    req.onupgradeneeded = () => {
+      req.result.createObjectStore("s");
+    };
     req.onsuccess = () => {
       req.result.close();
       resolve();
     };
-    req.onerror = () => reject(req.error ?? new Error("open failed"));
+    req.onerror = () => reject(new Error("open failed", { cause: req.error }));
   });
 }
 
@@ -26,7 +28,8 @@ describe("deleteCryptoStore", () => {
     await create(factory, `lattice-@b:x-DEV${CRYPTO_STORE_SUFFIXES[0]}`);
     await create(factory, "lattice-sync");
     await deleteCryptoStore(factory, "lattice-@a:x-DEV");
-    const names = (await factory.databases()).map((d) => d.name).sort();
+    const databases: Array<{ name?: string }> = await factory.databases();
+    const names = databases.map((d) => d.name).sort();
     expect(names).toEqual(["lattice-@b:x-DEV::matrix-sdk-crypto", "lattice-sync"]);
   });
 });
