@@ -131,6 +131,20 @@ describe("room list sorting", () => {
   });
 });
 
+describe("room list membership changes", () => {
+  it("drops a room the user leaves and adds an invite as it arrives", () => {
+    const rooms = world();
+    const list = new RoomListService(rooms);
+    expect(ids(list)).toContain("!dm:hs");
+    const leave = emptyParsedSync("s4");
+    leave.rooms.leave.set("!dm:hs", { state: [], timeline: { events: [], limited: false }, accountData: [] });
+    leave.rooms.invite.set("!new:hs", { inviteState: [] });
+    rooms.handle({ ...leave, fromCache: false, catchingUp: false });
+    expect(ids(list)).not.toContain("!dm:hs");
+    expect(ids(list)).toContain("!new:hs");
+  });
+});
+
 describe("room list at scale", () => {
   it("handles 3,000 rooms and many small batches without re-sorting", () => {
     const rooms = new Rooms({ userId: ME, http: new FakeHttp() });

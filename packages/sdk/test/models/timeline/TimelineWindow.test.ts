@@ -123,6 +123,21 @@ describe("TimelineWindow", () => {
   });
 });
 
+describe("a window opened around an event", () => {
+  it("follows its chunk into the live chunk once forward pagination meets it, then follows the live end", async () => {
+    const { set } = makeSet(100, 90);
+    const w = new TimelineWindow(set, { initialLoad: 10, limit: 200 });
+    await w.load("$e60");
+    expect(w.atLiveEnd).toBe(false);
+    while (!w.atLiveEnd && w.canPaginate("f")) await w.paginate("f", 30);
+    expect(w.atLiveEnd).toBe(true);
+    expect(nums(w)).toEqual(range(55, 100));
+    set.addLive([historyEvent(100)], false, undefined);
+    expect(nums(w).at(-1)).toBe(100);
+    w.dispose();
+  });
+});
+
 describe("Room timelines are materialised only while held", () => {
   it("drops the timeline when the last window closes and starts again from the recent sync events", async () => {
     const http = historyHttp(100);
