@@ -34,7 +34,7 @@ function state(
     sender,
     event_id: `$${seq++}`,
     origin_server_ts: 0,
-  } as StateEntry;
+  };
 }
 
 function service(version: string, levels: Record<string, unknown>, me: string, guest = false) {
