@@ -22,6 +22,19 @@ process.on("unhandledRejection", (reason) => {
   if (unhandled <= 3) console.error("js-sdk unhandled rejection:", reason);
 });
 
+// Why fetches fail, when they do: js-sdk reports only "fetch failed" and drops undici's cause.
+let failedFetches = 0;
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (...args: Parameters<typeof fetch>): Promise<Response> => {
+  try {
+    return await realFetch(...args);
+  } catch (error) {
+    failedFetches += 1;
+    if (failedFetches <= 3) console.error("js-sdk fetch failed:", args[0], (error as Error).cause ?? error);
+    throw error;
+  }
+};
+
 const job = readJob();
 const baselineHeapBytes = await heapAfterGc();
 const client = createClient({

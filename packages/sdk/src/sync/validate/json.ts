@@ -4,6 +4,7 @@
  * Keys are read with Object.keys/Object.entries only, so ids such as
  * `__proto__` stay data.
  */
+import { internContent } from "./intern";
 import type { ValidationLimits } from "./limits";
 
 /** A plain JSON object (not null, not an array). */
@@ -30,7 +31,8 @@ export function isCount(value: unknown): value is number {
  * Checks that `value` is plain JSON within `limits`. Returns null when it is,
  * or why not. With `freeze`, every object and array is frozen as it passes,
  * so the validated value is deeply immutable and can be shared (the stores
- * keep frozen values by reference instead of copying them).
+ * keep frozen values by reference instead of copying them), and short
+ * repeated strings inside it are swapped for shared instances (intern.ts).
  *
  * Hot path (every event of every sync): no per-call or per-object
  * allocation. It recurses, but only as deep as `limits.maxDepth` (it refuses
@@ -66,8 +68,11 @@ function checkValue(v: unknown, limits: ValidationLimits, depth: number, freeze:
   if (depth >= limits.maxDepth) return `nesting deeper than ${limits.maxDepth}`;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const bad = checkValue(v[i], limits, depth + 1, freeze);
+      const item: unknown = v[i];
+      const bad = checkValue(item, limits, depth + 1, freeze);
       if (bad !== null) return bad;
+      // Sharing repeated strings is part of keeping what we freeze (and keep) small.
+      if (freeze && typeof item === "string") v[i] = internContent(item);
     }
   } else {
     const object = v as Record<string, unknown>;
@@ -75,8 +80,11 @@ function checkValue(v: unknown, limits: ValidationLimits, depth: number, freeze:
     for (const key in object) {
       if (!Object.hasOwn(object, key)) continue;
       if (key.length > limits.maxStringLength) return `a key longer than ${limits.maxStringLength}`;
-      const bad = checkValue(object[key], limits, depth + 1, freeze);
+      const item = object[key];
+      const bad = checkValue(item, limits, depth + 1, freeze);
       if (bad !== null) return bad;
+      // An own data property (JSON.parse makes only those), so this write never reaches a setter.
+      if (freeze && typeof item === "string") object[key] = internContent(item);
     }
   }
   if (freeze) Object.freeze(v);
