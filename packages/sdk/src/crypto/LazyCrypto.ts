@@ -8,6 +8,8 @@
 import type { DecryptHook } from "../sync/processor/types";
 import type { ParsedSync } from "../sync/validate/types";
 import type { CryptoMachine } from "./CryptoMachine";
+import type { EncryptedEvent } from "./RoomEncryptor";
+import type { ToDeviceResult, ToDeviceTarget } from "./ToDevice";
 import { RoomCryptoState } from "./RoomCryptoState";
 
 /** Creates the machine over the given room facts (CryptoMachine.create with `rooms`). */
@@ -59,4 +61,25 @@ export class LazyCrypto {
     const machine = await this.ensure();
     return machine.processSync(batch);
   };
+
+  /** Whether the room is encrypted, known without loading the engine (the send queue's isRoomEncrypted). */
+  isRoomEncrypted(roomId: string): boolean {
+    return this.rooms.isEncrypted(roomId);
+  }
+
+  /** The send queue's encrypt function: loads the engine when needed, then encrypts. */
+  readonly encrypt = async (
+    roomId: string,
+    type: string,
+    content: Record<string, unknown>,
+  ): Promise<EncryptedEvent> => (await this.ensure()).encryptRoomEvent(roomId, type, content);
+
+  /** Olm-encrypted to-device send, loading the engine when needed. */
+  async sendToDevice(
+    eventType: string,
+    targets: readonly ToDeviceTarget[],
+    content: Record<string, unknown>,
+  ): Promise<ToDeviceResult> {
+    return (await this.ensure()).sendToDevice(eventType, targets, content);
+  }
 }

@@ -91,6 +91,10 @@ describe("lazy engine loading", () => {
     expect(crypto.cryptoEngineLoadCount()).toBe(1);
     expect(lazy.current?.isRoomEncrypted("!secret:x")).toBe(true);
     expect(lazy.current?.isRoomEncrypted("!plain:x")).toBe(false);
+    expect(lazy.isRoomEncrypted("!secret:x")).toBe(true);
+    await expect(lazy.encrypt("!plain:x", "m.room.message", { body: "x" })).rejects.toMatchObject({
+      code: "room_not_encrypted",
+    });
 
     // Later batches reuse the machine; a second machine reuses the loaded engine.
     await lazy.decryptHook(batchWith("!plain:x", "m.room.topic", { topic: "t" }, "s3"));
