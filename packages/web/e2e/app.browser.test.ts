@@ -96,6 +96,36 @@ describe("sign-in and the room list", () => {
     await page.reload();
     await list.getByText("Lattice Lounge").waitFor({ timeout: 30_000 });
     expect(await page.getByRole("heading", { name: "Sign in" }).count()).toBe(0);
+
+    // Soft logout (the stored session without its token, as the SDK leaves it): the soft-logout
+    // screen keeps local data, and the password resumes the same device.
+    const deviceBefore = await page.evaluate(() => {
+      const raw = localStorage.getItem("lattice.session") ?? "{}";
+      const data = JSON.parse(raw) as Record<string, unknown>;
+      delete data["accessToken"];
+      delete data["refreshToken"];
+      localStorage.setItem("lattice.session", JSON.stringify(data));
+      return data["deviceId"];
+    });
+    await page.reload();
+    await page.getByRole("heading", { name: "You're signed out" }).waitFor();
+    await page.screenshot({ path: `${SHOTS}soft-logout-light.png` });
+    await page.getByLabel("Password").fill("lattice-alice");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await list.getByText("Lattice Lounge").waitFor({ timeout: 30_000 });
+    const deviceAfter = await page.evaluate(
+      () =>
+        (JSON.parse(localStorage.getItem("lattice.session") ?? "{}") as Record<string, unknown>)["deviceId"],
+    );
+    expect(deviceAfter).toBe(deviceBefore);
+
+    // Sign out: confirmed in a dialog, back to the sign-in screen, and a reload stays signed out.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("dialog", { name: "Sign out?" }).getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor({ timeout: 20_000 });
+    expect(await page.evaluate(() => localStorage.getItem("lattice.session"))).toBeNull();
+    await page.reload();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
   });
 
   it("shows a clear error for a wrong password", async () => {

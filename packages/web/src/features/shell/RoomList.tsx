@@ -15,6 +15,16 @@ import styles from "./RoomList.module.css";
 
 type Snapshot = ReturnType<RoomListViewModel["items"]["getSnapshot"]>[number];
 
+/** The second line of a row: the invite, the last message, or else the topic. */
+function previewLine(room: Snapshot): string {
+  if (room.category === "invite") return "Invited";
+  const nameOf = (id: string): string => room.members.get(id)?.name ?? id;
+  const latest = room.latestEvent !== undefined ? previewOf(room.latestEvent, nameOf) : null;
+  if (latest !== null) return latest;
+  const topic = room.state.content("m.room.topic")?.["topic"];
+  return typeof topic === "string" ? topic : "";
+}
+
 function countsOf(room: Snapshot): { count: number; highlight: boolean } {
   let count = room.unread.notificationCount;
   let highlights = room.unread.highlightCount;
@@ -88,8 +98,6 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
       >
         {rooms.map((room) => {
           const { count, highlight } = countsOf(room);
-          const latest = room.latestEvent;
-          const nameOf = (id: string): string => room.members.get(id)?.name ?? id;
           return (
             <li
               key={room.roomId}
@@ -102,13 +110,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
               <Avatar id={room.roomId} name={room.name.name} size={36} />
               <span className={styles.text}>
                 <span className={styles.name}>{room.name.name}</span>
-                <span className={styles.preview}>
-                  {room.category === "invite"
-                    ? "Invited"
-                    : latest !== undefined
-                      ? previewOf(latest, nameOf)
-                      : ""}
-                </span>
+                <span className={styles.preview}>{previewLine(room)}</span>
               </span>
               <Badge
                 count={count}
