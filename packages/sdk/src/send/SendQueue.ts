@@ -44,6 +44,9 @@ import { PendingEntries } from "./PendingEntries";
 import type { Entry, RoomQueue } from "./room-queue";
 import type { EncryptFn, PendingEvent, RemoteEcho, SendQueueOptions } from "./types";
 
+/** How many unmatched echoes of our own events are remembered. */
+const ECHOES_KEPT = 500;
+
 export class SendQueue {
   private readonly http: HttpApi;
   private readonly store: Store;
@@ -53,6 +56,8 @@ export class SendQueue {
   private readonly policy: RetryPolicy;
   private readonly pending: PendingEntries;
   private readonly encryptedRooms = new Set<string>();
+  /** Echoes of our txn ids that matched nothing pending (bounded), by txn id. */
+  private readonly echoed = new Map<string, string>();
   private readonly echoListeners = new Set<(echo: RemoteEcho) => void>();
   private readonly teardown: Array<() => void> = [];
   private readonly ready: Promise<void>;
@@ -204,21 +209,33 @@ export class SendQueue {
           (candidate.txnId !== undefined && e.record.txnId === candidate.txnId) ||
           e.snapshot.eventId === candidate.eventId,
       );
-      if (!room || !entry) continue;
-      this.pending.recordSent(entry, candidate.eventId);
-      entry.snapshot = Object.freeze({ ...entry.snapshot, status: null, eventId: candidate.eventId });
-      this.pending.notify(entry);
-      this.pending.drop(room, entry);
-      for (const listener of [...this.echoListeners]) {
-        try {
-          listener({ roomId: room.roomId, txnId: entry.record.txnId, eventId: candidate.eventId });
-        } catch (error) {
-          this.options.logger?.warn("Send queue: echo listener failed", error);
-        }
+      if (room && entry) {
+        this.applyEcho(room, entry, candidate.eventId);
+      } else if (candidate.txnId !== undefined) {
+        // Ours (only the sending device sees the txn id) but not pending here: maybe an event a
+        // reload is about to resend, whose echo came first. Remembered so it is not shown twice.
+        this.echoed.set(candidate.txnId, candidate.eventId);
+        if (this.echoed.size > ECHOES_KEPT) this.echoed.delete(this.echoed.keys().next().value as string);
       }
-      // The echo settles an event the client thought failed (an answer lost on the way back).
-      this.pending.unblock(room);
     }
+  }
+
+  /** The server's copy arrived: the local echo goes, its status cleared (null). */
+  private applyEcho(room: RoomQueue, entry: Entry, eventId: string): void {
+    this.echoed.delete(entry.record.txnId);
+    this.pending.recordSent(entry, eventId);
+    entry.snapshot = Object.freeze({ ...entry.snapshot, status: null, eventId });
+    this.pending.notify(entry);
+    this.pending.drop(room, entry);
+    for (const listener of [...this.echoListeners]) {
+      try {
+        listener({ roomId: room.roomId, txnId: entry.record.txnId, eventId });
+      } catch (error) {
+        this.options.logger?.warn("Send queue: echo listener failed", error);
+      }
+    }
+    // The echo settles an event the client thought failed (an answer lost on the way back).
+    this.pending.unblock(room);
   }
 
   // ---- queue bookkeeping ----
@@ -280,7 +297,9 @@ export class SendQueue {
         ? { kind: record.failure.kind as SendFailureKind, message: record.failure.message }
         : undefined;
     this.nextSeq = Math.max(this.nextSeq, record.seq);
-    this.pending.add({ ...record, status }, failure);
+    const entry = this.pending.add({ ...record, status }, failure);
+    const eventId = this.echoed.get(record.txnId);
+    if (eventId !== undefined) this.applyEcho(this.pending.roomQueue(record.roomId), entry, eventId);
   }
 
   private onConnection(state: SyncState | null): void {
@@ -386,6 +405,8 @@ export class SendQueue {
       this.pending.recordSent(entry, answer.event_id);
       this.pending.setStatus(entry, "sent", undefined, answer.event_id);
       this.pending.persist(entry, true);
+      // A resent event whose echo the sync already delivered (before a reload) gets no second echo.
+      if (this.echoed.get(txnId) === answer.event_id) this.applyEcho(room, entry, answer.event_id);
       return null;
     } catch (error) {
       if (this.disposed || entry.removed) return null;

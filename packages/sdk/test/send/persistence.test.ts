@@ -9,7 +9,7 @@ import { SendQueue } from "../../src/send";
 import { MemoryStore } from "../../src/store/MemoryStore";
 import type { Store } from "../../src/store/Store";
 import { FakeScheduler, flush } from "../support/fake-scheduler";
-import { deferred, forbidden, networkError, ScriptedHttp, txnOf } from "./helpers";
+import { batchWith, deferred, forbidden, networkError, ScriptedHttp, txnOf } from "./helpers";
 
 const ROOM = "!room:x";
 
@@ -166,5 +166,26 @@ describe("persistence", () => {
         .getSnapshot()
         .map((e) => e.txnId),
     ).toEqual(["good"]);
+  });
+
+  it("an event whose echo the cached sync delivers before the queue restores it is not sent again", async () => {
+    const store = new MemoryStore();
+    const first = queueOn(store);
+    first.http.handler = () => new Promise(() => undefined);
+    await first.queue.start();
+    const ev = first.queue.send(ROOM, "m.room.message", { body: "made it" });
+    await flush();
+    first.queue.dispose();
+
+    const second = queueOn(store);
+    const echoes: string[] = [];
+    second.queue.onRemoteEcho((e) => echoes.push(e.eventId));
+    second.queue.handleSync(batchWith(ROOM, [{ event_id: "$made", unsigned: { transaction_id: ev.txnId } }]));
+    await second.queue.start();
+    await flush();
+    expect(second.http.requests).toHaveLength(0);
+    expect(second.queue.room(ROOM).getSnapshot()).toEqual([]);
+    expect(echoes).toEqual(["$made"]);
+    expect(await store.getPendingEvents()).toEqual([]);
   });
 });
