@@ -94,6 +94,14 @@ export function roomSection(
   if (lazy) {
     const wanted = new Set(timeline.map((e) => e.sender));
     if (since === undefined) wanted.add(info.userId);
+    // Membership that changed in this window is news, whoever sent it: state_after
+    // must carry it (a kick or ban of a member who sent nothing here), as must state.
+    if (stateSince !== undefined) {
+      for (const e of stateEvents) if (e.type === "m.room.member" && e.state_key) wanted.add(e.state_key);
+    }
+    if (info.useStateAfter) {
+      for (const e of timeline) if (e.type === "m.room.member" && e.state_key) wanted.add(e.state_key);
+    }
     const at = info.useStateAfter ? room.stateAt(until) : room.stateAt(start - 1);
     const members: StoredEvent[] = [];
     for (const u of wanted) {
