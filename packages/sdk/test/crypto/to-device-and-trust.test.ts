@@ -164,3 +164,41 @@ describe("devices and trust", () => {
     );
   });
 });
+
+describe("history visibility", () => {
+  it("shares the room key with invited users unless history visibility is joined", async () => {
+    const carol = await open(await register(server, "carol"));
+    const roomFor = async (visibility: string) => {
+      const id = String(
+        (
+          await call(server, aliceAccount, "POST", "/createRoom", {
+            invite: [carol.account.userId],
+            initial_state: [
+              { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
+              {
+                type: "m.room.history_visibility",
+                state_key: "",
+                content: { history_visibility: visibility },
+              },
+            ],
+          })
+        )["room_id"],
+      );
+      await alice.sync();
+      return id;
+    };
+    const sharedWith = async (room: string): Promise<string> => {
+      const before = alice.http.requests.length;
+      await alice.crypto.encryptRoomEvent(room, "m.room.message", { msgtype: "m.text", body: "hi" });
+      return alice.http.requests
+        .slice(before)
+        .filter((r) => r.path.startsWith("/sendToDevice/m.room.encrypted/"))
+        .map((r) => JSON.stringify(r.body))
+        .join("\n");
+    };
+    const shared = await sharedWith(await roomFor("shared"));
+    expect(shared).toContain(carol.account.userId);
+    const joined = await sharedWith(await roomFor("joined"));
+    expect(joined).not.toContain(carol.account.userId);
+  });
+});
