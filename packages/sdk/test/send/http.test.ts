@@ -108,17 +108,17 @@ describe("send queue over HTTP", () => {
 
     server.faults.setOffline(true);
     const sent = ["A", "B", "C"].map((b) => first.send(roomId, "m.room.message", text(b)));
-    await waitFor(() => first.get(sent[0]!.txnId)?.status === "not_sent", 5_000, "A to give up");
+    await waitFor(() => first.get(sent[0]!.txnId)?.status === "not_sent", 10_000, "A to give up");
     expect(first.get(sent[0]!.txnId)?.failure?.message).toBe("Server unreachable");
     expect(first.get(sent[2]!.txnId)?.failure?.message).toBe(BLOCKED_MESSAGE);
     server.faults.setOffline(false);
     connection.set("reconnecting");
     connection.set("syncing");
-    await waitFor(() => sent.every((e) => first.get(e.txnId)?.status === "sent"), 5_000, "A-C sent");
+    await waitFor(() => sent.every((e) => first.get(e.txnId)?.status === "sent"), 10_000, "A-C sent");
 
     server.faults.setOffline(true);
     const later = ["D", "E"].map((b) => first.send(roomId, "m.room.message", text(b)));
-    await waitFor(() => first.get(later[0]!.txnId)?.status === "not_sent", 5_000, "D to give up");
+    await waitFor(() => first.get(later[0]!.txnId)?.status === "not_sent", 10_000, "D to give up");
     // Reload: the page goes away with D and E unsent; the next run opens the same database.
     first.dispose();
     await store.close();
@@ -133,7 +133,7 @@ describe("send queue over HTTP", () => {
         .getSnapshot()
         .map((e) => e.txnId),
     ).toEqual(later.map((e) => e.txnId));
-    await waitFor(() => later.every((e) => second.get(e.txnId)?.status === "sent"), 5_000, "D-E sent");
+    await waitFor(() => later.every((e) => second.get(e.txnId)?.status === "sent"), 10_000, "D-E sent");
     for (let i = 0; i < 100 && (await store.getPendingEvents()).length > 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -141,7 +141,7 @@ describe("send queue over HTTP", () => {
     expect(await timelineBodies(roomId)).toEqual(["A", "B", "C", "D", "E"]);
     second.dispose();
     await store.close();
-  });
+  }, 40_000);
 
   it("a crash after the server accepted an event resends the same txn id, and the server keeps one copy", async () => {
     const roomId = await createRoom(alice);
@@ -252,7 +252,7 @@ describe("send queue over HTTP", () => {
     const echoes: string[] = [];
     q.onRemoteEcho((e) => echoes.push(e.txnId));
     const ev = q.send(plain, "m.room.message", text("echo me"));
-    await waitFor(() => q.room(plain).getSnapshot().length === 0, 5_000, "remote echo");
+    await waitFor(() => q.room(plain).getSnapshot().length === 0, 10_000, "remote echo");
     expect(echoes).toEqual([ev.txnId]);
     const secret = q.send(encrypted, "m.room.message", text("secret"));
     await waitFor(() => q.get(secret.txnId)?.status === "not_sent");
@@ -286,7 +286,7 @@ describe("send queue over HTTP", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(accepted).toBe(0);
     server.faults.setOffline(false);
-    await waitFor(() => accepted === 1, 5_000, "the server to accept");
+    await waitFor(() => accepted === 1, 10_000, "the server to accept");
     await store.close();
 
     store = idbStore(dbName);
