@@ -51,8 +51,11 @@ function runChild(client: ClientName, job: ChildJob): Promise<ChildResult> {
       env: { ...process.env, BENCH_JOB: JSON.stringify(job) },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
+    // The first lines (the first errors) and the last ones (how it ended) of the child's output.
+    let head = "";
     let output = "";
     const keep = (chunk: Buffer): void => {
+      if (head.length < 4000) head = (head + chunk.toString()).slice(0, 4000);
       output = (output + chunk.toString()).slice(-4000);
     };
     child.stdout?.on("data", keep);
@@ -65,7 +68,9 @@ function runChild(client: ClientName, job: ChildJob): Promise<ChildResult> {
       if (result) resolve(result);
       else
         reject(
-          new Error(`${client} child ended (code ${code}, signal ${signal}) without a result:\n${output}`),
+          new Error(
+            `${client} child ended (code ${code}, signal ${signal}) without a result:\n${head}\n[...]\n${output}`,
+          ),
         );
     });
   });

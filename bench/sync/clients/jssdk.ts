@@ -7,6 +7,10 @@
  * is PREPARED (its first usable room list); incremental = from then until
  * the sync that returned the last token has been processed.
  */
+import { appendFileSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { inspect } from "node:util";
 import { ClientEvent, MemoryStore, SyncState, createClient } from "matrix-js-sdk";
 import type { SyncStateData } from "matrix-js-sdk";
 import { logger } from "matrix-js-sdk/lib/logger.js";
@@ -23,6 +27,8 @@ process.on("unhandledRejection", (reason) => {
 });
 
 // Why fetches fail, when they do: js-sdk reports only "fetch failed" and drops undici's cause.
+const FETCH_ERRORS = fileURLToPath(new URL("../../results/jssdk-fetch-errors.log", import.meta.url));
+mkdirSync(dirname(FETCH_ERRORS), { recursive: true });
 let failedFetches = 0;
 const realFetch = globalThis.fetch;
 globalThis.fetch = async (...args: Parameters<typeof fetch>): Promise<Response> => {
@@ -30,7 +36,11 @@ globalThis.fetch = async (...args: Parameters<typeof fetch>): Promise<Response> 
     return await realFetch(...args);
   } catch (error) {
     failedFetches += 1;
-    if (failedFetches <= 3) console.error("js-sdk fetch failed:", args[0], (error as Error).cause ?? error);
+    // Into a file: the child's output is mostly js-sdk's own logging, and the runner keeps only part of it.
+    if (failedFetches <= 3) {
+      const cause = (error as Error).cause ?? error;
+      appendFileSync(FETCH_ERRORS, `${new Date().toISOString()} ${inspect(args[0])}: ${inspect(cause)}\n`);
+    }
     throw error;
   }
 };
