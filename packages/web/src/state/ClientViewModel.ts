@@ -130,12 +130,17 @@ export class ClientViewModel {
   async dispose(): Promise<void> {
     this.scope.end();
     await this.sync.stop().catch(() => undefined);
+    // Close the database so a resumed session (or a logout's delete) is not blocked by this connection.
+    await this.sync.store.close().catch(() => undefined);
   }
 
   /** Signs out on the server, ends the client and deletes this account's local data. */
   async logout(): Promise<void> {
     const http = TokenRefresher.forSession(this.options.session);
-    await this.dispose();
+    this.scope.end();
+    await this.sync.stop().catch(() => undefined);
+    await this.sync.store.deleteAllData().catch(() => undefined);
+    await this.sync.store.close().catch(() => undefined);
     try {
       await signOut(http, this.options.session);
     } finally {

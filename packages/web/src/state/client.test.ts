@@ -1,0 +1,95 @@
+/**
+ * The signed-in client's view models over HTTP against the test homeserver
+ * with the demo data and fake-indexeddb: the room list fills from sync,
+ * sections, search and spaces filter it, the arrow keys move the selection,
+ * selecting a room opens its timeline, the connection status goes online,
+ * and logout ends the session and deletes the account's database.
+ */
+import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer } from "../../../testserver/src/index";
+import type { TestServerHandle } from "../../../testserver/src/index";
+import { seedDemo } from "../../../testserver/src/demo/seed";
+import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
+import { loginWithPassword, createHttpClient, Session } from "../sdk";
+import { ClientViewModel, databaseNameOf } from "./ClientViewModel";
+
+let server: TestServerHandle;
+
+beforeAll(async () => {
+  server = await startTestServer({ validate: false });
+  await seedDemo(server.url, { historySize: 10, log: () => undefined });
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function databases(idb: IDBFactory): Promise<string[]> {
+  return (await idb.databases()).map((d) => d.name ?? "");
+}
+
+describe("ClientViewModel", () => {
+  it("lists, filters and opens rooms, then logs out and deletes local data", async () => {
+    const session = new Session(new MemorySessionStorage());
+    const http = createHttpClient({ baseUrl: server.url, retry: false });
+    await session.signIn(await loginWithPassword(http, { userId: "alice" }, "lattice-alice"));
+    const idb = new IDBFactory();
+    const client = new ClientViewModel({ session, indexedDB: idb, platformScope: {} });
+    await client.start();
+    const list = client.roomList;
+    const names = (): string[] => list.items.getSnapshot().map((r) => r.name.name);
+    await until(() => names().includes("Lattice Lounge"), "the lounge");
+    await until(() => client.connection.getSnapshot().kind === "online", "online");
+    expect(names()).not.toContain(list.spaces.getSnapshot()[0]?.name ?? "\u0000");
+    expect(list.spaces.getSnapshot().length).toBeGreaterThan(0);
+
+    list.setSection("people");
+    expect(list.items.getSnapshot().length).toBeGreaterThan(0);
+    expect(list.items.getSnapshot().every((r) => r.isDirect)).toBe(true);
+    list.setSection("all");
+
+    list.setSearch("LOUNGE");
+    expect(names()).toEqual(["Lattice Lounge"]);
+    list.setSearch("");
+
+    const space = list.spaces.getSnapshot()[0];
+    if (space === undefined) throw new Error("no space");
+    list.setSpace(space.roomId);
+    const inSpace = names();
+    expect(inSpace.length).toBeGreaterThan(0);
+    expect(inSpace.length).toBeLessThan(list.items.getSnapshot().length + 10);
+    list.setSpace(null);
+    expect(names().length).toBeGreaterThan(inSpace.length);
+
+    list.move(1);
+    const first = list.items.getSnapshot()[0]?.roomId;
+    expect(list.selected.getSnapshot()).toBe(first);
+    list.move(1);
+    expect(list.selected.getSnapshot()).toBe(list.items.getSnapshot()[1]?.roomId);
+    list.move(-5);
+    expect(list.selected.getSnapshot()).toBe(first);
+
+    const lounge = list.items.getSnapshot().find((r) => r.name.name === "Lattice Lounge");
+    list.select(lounge?.roomId ?? null);
+    const timeline = client.timeline.getSnapshot();
+    expect(timeline?.roomId).toBe(lounge?.roomId);
+    await until(() => timeline?.loading.getSnapshot() === false, "the timeline");
+    expect(timeline?.items.getSnapshot().some((i) => i.type === "m.room.message")).toBe(true);
+    list.select(null);
+    expect(client.timeline.getSnapshot()).toBeNull();
+
+    expect(await databases(idb)).toContain(databaseNameOf("@alice:" + server.serverName));
+    await client.logout();
+    expect(session.state.getSnapshot()).toMatchObject({ kind: "signed_out", reason: "logout" });
+    expect(await databases(idb)).not.toContain(databaseNameOf("@alice:" + server.serverName));
+  });
+});
