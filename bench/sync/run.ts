@@ -83,7 +83,8 @@ async function benchSize(
   clients: readonly ClientName[],
 ): Promise<SizeSummary | undefined> {
   const { dir, meta } = ensureFixture(rooms, seed);
-  const server = await startBenchServer({ dir });
+  // Never idle out under a child that is still working (js-sdk can compute for minutes between requests).
+  const server = await startBenchServer({ dir, idleMs: CHILD_TIMEOUT_MS });
   try {
     const runs: Record<ClientName, ChildResult[]> = { lattice: [], "js-sdk": [] };
     for (let r = 0; r < repeats; r++) {

@@ -25,6 +25,8 @@ import type { ThreadEntry, ThreadIndex } from "./fixture-threads";
 /** How long a sync past the last batch is held before an empty answer, at most. */
 const TAIL_POLL_MS = 1000;
 /** The server closes itself after this long without a request. */
+/** How long an idle keep-alive connection stays open (see where it is set). */
+const KEEP_ALIVE_MS = 600_000;
 const DEFAULT_IDLE_MS = 120_000;
 
 export interface BenchServerOptions {
@@ -157,6 +159,10 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     idleTimer = setTimeout(() => void close(), options.idleMs ?? DEFAULT_IDLE_MS);
     idleTimer.unref();
   }
+  // Node closes an idle keep-alive socket after 5 s. A client whose event loop is busy longer than
+  // that (js-sdk building 3,000 rooms) then writes its next request into a socket the server has
+  // closed and gets "fetch failed", where a browser would silently retry on a new connection.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   armIdle();
   const { port } = server.address() as AddressInfo;
