@@ -136,6 +136,34 @@ describe("sign-in and the room list", () => {
     expect(await page.getByRole("listbox", { name: "Rooms" }).count()).toBe(0);
   });
 
+  it("signs in through the server's SSO and drops the loginToken from the URL", async () => {
+    const page = await newPage();
+    await page.goto(app.url);
+    await page.getByTestId("homeserver").filter({ hasText: server.url }).waitFor();
+    await page.getByRole("button", { name: "Continue with Lattice test SSO" }).click();
+    await page.waitForURL((u) => u.href.startsWith(server.url));
+    await page.getByLabel("User name").fill("dave");
+    await page.getByRole("button").first().click();
+    await page.getByRole("listbox", { name: "Rooms" }).waitFor({ timeout: 30_000 });
+    expect(page.url()).not.toContain("loginToken");
+    expect(await page.getByText("@dave:", { exact: false }).count()).toBeGreaterThan(0);
+  });
+
+  it("registers a new account and lands in the app", async () => {
+    const page = await newPage();
+    await page.goto(app.url);
+    await page.getByTestId("homeserver").filter({ hasText: server.url }).waitFor();
+    await page.getByRole("button", { name: "Create an account" }).click();
+    await page.getByRole("heading", { name: "Create an account" }).waitFor();
+    await page.screenshot({ path: `${SHOTS}register-light.png` });
+    await page.getByLabel("Username").fill("erin");
+    await page.getByLabel("Password", { exact: true }).fill("erin-password");
+    await page.getByLabel("Confirm password").fill("erin-password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("listbox", { name: "Rooms" }).waitFor({ timeout: 30_000 });
+    expect(await page.getByText("@erin:", { exact: false }).count()).toBeGreaterThan(0);
+  });
+
   it("reports an unreachable homeserver", async () => {
     const page = await newPage();
     await page.goto(app.url);
