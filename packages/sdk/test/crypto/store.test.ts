@@ -7,7 +7,7 @@ import { IDBFactory } from "fake-indexeddb";
 import { describe, expect, it } from "vitest";
 import { CRYPTO_STORE_SUFFIXES, deleteCryptoStore } from "../../src/crypto/store";
 
-function create(factory: IDBFactory, name: string): Promise<void> {
+function create(factory: InstanceType<typeof IDBFactory>, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = factory.open(name, 1);
     req.onupgradeneeded = () => {
