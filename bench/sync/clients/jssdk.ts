@@ -1,8 +1,8 @@
 /**
  * The matrix-js-sdk side of the sync benchmark (a child process): a client
- * with MemoryStore, no crypto, lazy-loaded members and its default of no
- * thread support (with it on, js-sdk fetches every thread root and its
- * relations over HTTP: more work, so off is the conservative baseline),
+ * with MemoryStore, no crypto, lazy-loaded members and thread support on,
+ * as Element runs it (js-sdk then fetches thread roots and their relations
+ * over HTTP, at most 6 at a time through the preload's connection cap),
  * against the loopback server. Initial = startClient() until the sync state
  * is PREPARED (its first usable room list); incremental = from then until
  * the sync that returned the last token has been processed.
