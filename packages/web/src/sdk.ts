@@ -7,23 +7,18 @@
  */
 export { ObservableValue } from "../../sdk/src/util/observable";
 export type { ReadonlyObservable } from "../../sdk/src/util/observable";
-export { applyDiffs } from "../../sdk/src/util/observable-list";
-export type { ListDiff, ReadonlyObservableList } from "../../sdk/src/util/observable-list";
+export type { ReadonlyObservableList } from "../../sdk/src/util/observable-list";
 
 export { createHttpClient } from "../../sdk/src/http/client";
 export type { FetchFn, HttpClient } from "../../sdk/src/http/client";
 export { ConnectionError, MatrixError } from "../../sdk/src/http/errors";
-export type { HttpApi } from "../../sdk/src/http/types";
 
 export { checkHomeserver, discoverHomeserver } from "../../sdk/src/api/discovery";
-export type { DiscoveryResult } from "../../sdk/src/api/discovery";
-export type { LoginFlow, LoginFlowsResponse } from "../../sdk/src/api/types/auth";
-export type { ClientEventWithoutRoomId } from "../../sdk/src/api/types/events";
 
 export { Session } from "../../sdk/src/auth/session";
 export type { SessionState } from "../../sdk/src/auth/session";
 export { WebSessionStorage } from "../../sdk/src/auth/storage";
-export type { KeyValueStorage, SessionData } from "../../sdk/src/auth/storage";
+export type { KeyValueStorage } from "../../sdk/src/auth/storage";
 export {
   completeSsoLogin,
   getLoginFlows,

@@ -14,9 +14,11 @@ export interface BadgeProps {
 export function Badge({ count, highlight = false, label }: BadgeProps): React.JSX.Element | null {
   if (count <= 0) return null;
   const text = count > 99 ? "99+" : String(count);
+  // Not a live region: a list of rooms would announce every count change.
   return (
-    <span className={`${styles.badge} ${highlight ? styles.highlight : ""}`} aria-label={label} role="status">
-      {text}
+    <span className={`${styles.badge} ${highlight ? styles.highlight : ""}`}>
+      <span aria-hidden="true">{text}</span>
+      <span className="visually-hidden">{label}</span>
     </span>
   );
 }
