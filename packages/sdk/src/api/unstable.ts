@@ -151,3 +151,17 @@ export const MUTUAL_ROOMS_ENDPOINT: UnstableName = {
   stable: "/_matrix/client/v1/mutual_rooms",
   unstable: "/_matrix/client/unstable/uk.half-shot.msc2666/user/mutual_rooms",
 };
+
+/** MSC4186: simplified sliding sync. The unstable_features flag that advertises it. */
+export const SLIDING_SYNC_FEATURE: UnstableName = {
+  msc: 4186,
+  stable: null,
+  unstable: "org.matrix.simplified_msc3575",
+};
+
+/** MSC4186: the prefix of the sliding sync endpoint (POST {prefix}/sync). */
+export const SLIDING_SYNC_PREFIX: UnstableName = {
+  msc: 4186,
+  stable: null,
+  unstable: "/_matrix/client/unstable/org.matrix.simplified_msc3575",
+};
