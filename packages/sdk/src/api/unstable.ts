@@ -165,3 +165,10 @@ export const SLIDING_SYNC_PREFIX: UnstableName = {
   stable: null,
   unstable: "/_matrix/client/unstable/org.matrix.simplified_msc3575",
 };
+
+/** MSC2448: the blurhash of an image (or a video's thumbnail) in the media event's `info`. */
+export const BLURHASH_FIELD: UnstableName = {
+  msc: 2448,
+  stable: null,
+  unstable: "xyz.amorgan.blurhash",
+};
