@@ -87,30 +87,69 @@ export function parseSlidingRequest(body: unknown): SlidingRequest {
 /** Rooms a connection was sent, with the stream position they were sent up to. */
 export type Connection = Map<string, number>;
 
-const connections = new WeakMap<ServerContext, Map<string, Connection>>();
-
 /**
- * The connection's memory: fresh when the client sends no pos; an unknown
- * connection with a pos answers M_UNKNOWN_POS so the client starts over.
+ * What a connection had been sent as of each pos it was given (the newest
+ * few): a client may send a pos again (its answer was lost, or not yet
+ * processed when it went offline), and must then get the same rooms again.
  */
-export function connectionFor(
-  ctx: ServerContext,
-  userId: string,
-  deviceId: string,
-  connId: string,
-  hasPos: boolean,
-): Connection {
+type ConnectionHistory = Map<string, Connection>;
+
+/** Positions remembered per connection. */
+const POSITIONS_KEPT = 16;
+
+const connections = new WeakMap<ServerContext, Map<string, ConnectionHistory>>();
+
+function historyOf(ctx: ServerContext, userId: string, deviceId: string, connId: string): ConnectionHistory {
   let all = connections.get(ctx);
   if (!all) {
     all = new Map();
     connections.set(ctx, all);
   }
   const key = `${userId}\u0000${deviceId}\u0000${connId}`;
-  let conn = all.get(key);
-  if (!hasPos || !conn) {
-    if (hasPos) throw new MatrixHttpError(400, "M_UNKNOWN_POS", "Unknown position");
-    conn = new Map();
-    all.set(key, conn);
+  let history = all.get(key);
+  if (!history) {
+    history = new Map();
+    all.set(key, history);
   }
-  return conn;
+  return history;
+}
+
+/**
+ * The connection's memory as of `pos` (a copy to update): fresh when the
+ * client sends no pos; a pos the connection never gave (or forgot) answers
+ * M_UNKNOWN_POS so the client starts over.
+ */
+export function connectionFor(
+  ctx: ServerContext,
+  userId: string,
+  deviceId: string,
+  connId: string,
+  pos: string | undefined,
+): Connection {
+  const history = historyOf(ctx, userId, deviceId, connId);
+  if (pos === undefined) {
+    history.clear();
+    return new Map();
+  }
+  const known = history.get(pos);
+  if (!known) throw new MatrixHttpError(400, "M_UNKNOWN_POS", "Unknown position");
+  return new Map(known);
+}
+
+/** Records what the connection has been sent as of the pos just handed out. */
+export function rememberConnection(
+  ctx: ServerContext,
+  userId: string,
+  deviceId: string,
+  connId: string,
+  pos: string,
+  conn: Connection,
+): void {
+  const history = historyOf(ctx, userId, deviceId, connId);
+  history.delete(pos);
+  history.set(pos, conn);
+  for (const old of history.keys()) {
+    if (history.size <= POSITIONS_KEPT) break;
+    history.delete(old);
+  }
 }

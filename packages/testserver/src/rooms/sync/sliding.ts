@@ -20,7 +20,7 @@ import { isWorldReadable } from "../visibility";
 import { deviceListDelta, usersSharingRooms } from "./compute";
 import { summary } from "./joined";
 import type { Connection, RoomConfig, SlidingRequest } from "./sliding-request";
-import { connectionFor, parseSlidingRequest } from "./sliding-request";
+import { connectionFor, parseSlidingRequest, rememberConnection } from "./sliding-request";
 
 export const SLIDING_PREFIX = "/_matrix/client/unstable/org.matrix.simplified_msc3575";
 
@@ -276,7 +276,7 @@ async function slidingSync(ctx: ServerContext, req: HandlerRequest): Promise<Jso
   const posRaw = req.query.get("pos");
   const since = posRaw ? parseToken(posRaw, "pos") : undefined;
   const request = parseSlidingRequest(req.body);
-  const conn = connectionFor(ctx, me.userId, me.deviceId, request.connId, since !== undefined);
+  const conn = connectionFor(ctx, me.userId, me.deviceId, request.connId, posRaw || undefined);
   const timeout = intQuery(req, "timeout", 0, 0, 5 * 60_000);
   const deadline = Date.now() + timeout;
   for (;;) {
@@ -285,6 +285,7 @@ async function slidingSync(ctx: ServerContext, req: HandlerRequest): Promise<Jso
     const remaining = deadline - Date.now();
     if (since === undefined || result.news || remaining <= 0 || req.signal.aborted) {
       for (const roomId of Object.keys(result.body["rooms"] as object)) conn.set(roomId, now);
+      rememberConnection(ctx, me.userId, me.deviceId, request.connId, String(result.body["pos"]), conn);
       return result.body;
     }
     await ctx.notifier.waitForChange(remaining, req.signal);
