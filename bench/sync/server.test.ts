@@ -1,7 +1,7 @@
 /**
  * The bench's loopback server over a 100-room fixture in a temporary folder:
  * the initial sync, batches chained by token, the held tail, filters, the
- * thread lookups matrix-js-sdk makes, and M_UNRECOGNIZED for the rest.
+ * thread lookups matrix-js-sdk makes, older history, and M_UNRECOGNIZED for the rest.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateFixture, writeFixture } from "./fixture";
 import type { Fixture } from "./fixture";
+import { BASE_TS } from "./fixture-world";
+import { HISTORY_PAGES } from "./history";
 import { startBenchServer } from "./server";
 import type { BenchServer } from "./server";
 
@@ -83,6 +85,25 @@ describe("bench sync server", () => {
       `/_matrix/client/v3/rooms/!other%3Abench.local/event/${encodeURIComponent(rootId)}`,
     );
     expect(elsewhere.status).toBe(404);
+  });
+
+  it("serves older history page by page until it runs out, the same for the same token", async () => {
+    const room = encodeURIComponent("!a:bench.local");
+    const path = (from: string): string =>
+      `/_matrix/client/v3/rooms/${room}/messages?dir=b&limit=30${from === "" ? "" : `&from=${from}`}`;
+    const first = await get(path(""));
+    const chunk = first.body.chunk as Array<{ event_id: string; room_id: string; origin_server_ts: number }>;
+    expect(chunk).toHaveLength(30);
+    expect(chunk.every((e) => e.room_id === "!a:bench.local")).toBe(true);
+    // Newest first (dir=b), and older than the fixture's first event.
+    expect(chunk[0]?.origin_server_ts).toBeGreaterThan(chunk[29]?.origin_server_ts ?? Infinity);
+    expect(chunk[0]?.origin_server_ts).toBeLessThan(BASE_TS);
+    expect(first.body.end).toBe("old1");
+    expect(await get(path("old1"))).toEqual(await get(path("old1")));
+    const last = await get(path(`old${HISTORY_PAGES - 1}`));
+    expect(last.body.end).toBeUndefined();
+    expect((await get(path(`old${HISTORY_PAGES}`))).body.chunk).toEqual([]);
+    expect(server.stats.routes.get("messages")).toBe(5);
   });
 
   it("answers anything else with 404 M_UNRECOGNIZED and counts it", async () => {

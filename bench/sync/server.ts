@@ -4,7 +4,8 @@
  * batch N for `since=s{N-1}`; after the last batch it holds the long-poll a
  * moment and answers empty), plus what a client asks at start: /versions,
  * /capabilities, /pushrules/ and filter creation and lookup, and the thread
- * roots and thread relations matrix-js-sdk fetches. Anything else is
+ * roots and thread relations matrix-js-sdk fetches, and older history
+ * (/messages, history.ts) for a room scrolled back. Anything else is
  * 404 M_UNRECOGNIZED, counted in the stats. Bodies are served from buffers
  * read once, so the server's own cost stays out of the measurement.
  *
@@ -21,6 +22,7 @@ import { parseArgs } from "node:util";
 import { ensureFixture, readFixtureMeta } from "./fixture";
 import type { FixtureMeta } from "./fixture";
 import type { ThreadEntry, ThreadIndex } from "./fixture-threads";
+import { historyPage } from "./history";
 
 /** How long a sync past the last batch is held before an empty answer, at most. */
 const TAIL_POLL_MS = 1000;
@@ -128,6 +130,16 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
       const ordered = url.searchParams.get("dir") === "f" ? replies : [...replies].reverse();
       const limit = Number(url.searchParams.get("limit") ?? 50) || 50;
       return send(res, 200, Buffer.from(JSON.stringify({ chunk: ordered.slice(0, limit) })));
+    }
+    const messages = route === undefined ? null : /^\/rooms\/([^/]+)\/messages$/.exec(route);
+    if (messages && method === "GET") {
+      count(stats.routes, "messages");
+      const page = historyPage(
+        decodeURIComponent(messages[1] ?? ""),
+        url.searchParams.get("from"),
+        Number(url.searchParams.get("limit") ?? 10),
+      );
+      return send(res, 200, Buffer.from(JSON.stringify(page)));
     }
     count(stats.unrecognised, `${method} ${url.pathname}`);
     send(res, 404, UNRECOGNISED);
