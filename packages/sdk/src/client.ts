@@ -1,34 +1,50 @@
 /**
  * The client facade (GUIDE rule 2): createClient wires the HTTP client, the
- * sync service, the room model, the send queue and the room/account
- * services together, and owns nothing else. Each service takes only the
+ * sync service, the room model, the send queues, the lazily loaded crypto
+ * and the room/account services together, and owns nothing else. Each service takes only the
  * narrow interfaces it needs; the logic lives in them, not here.
  *
  * Calls that need a running client throw 'Client is not running' through
  * the sync service's guard; calls naming a room the client does not know
  * throw 'Unknown room' through the Rooms model.
+ *
+ * Crypto (on by default for a device that is not a guest): a LazyCrypto is
+ * the sync processor's decrypt hook and the send queue's encrypt; the
+ * WebAssembly engine loads only when the first encrypted room, event or
+ * to-device message appears. Off, sends into encrypted rooms fail with the
+ * spec's message and unencrypted rooms work as before.
  */
+import { logout as apiLogout } from "./api/login";
 import { getVersions } from "./api/versions";
 import type { VersionsResponse } from "./api/types/server";
+import { signOut } from "./auth/login";
 import type { Session } from "./auth/session";
 import { ClientServiceError } from "./client/errors";
 import { AccountDataService } from "./client/services/AccountDataService";
+import { CryptoService } from "./client/services/CryptoService";
 import { DirectoryService } from "./client/services/DirectoryService";
 import { ModerationService } from "./client/services/ModerationService";
 import { PresenceService } from "./client/services/PresenceService";
 import { ProfileService } from "./client/services/ProfileService";
 import { ReceiptService } from "./client/services/ReceiptService";
 import { SearchService } from "./client/services/SearchService";
+import { StateService } from "./client/services/StateService";
 import { TypingService } from "./client/services/TypingService";
 import type { Actor } from "./client/services/types";
 import { UrlPreviewService } from "./client/services/UrlPreviewService";
 import { TokenRefresher } from "./auth/refresh";
+import { CryptoMachine } from "./crypto/CryptoMachine";
+import type { CryptoStoreOptions } from "./crypto/CryptoMachine";
+import { LazyCrypto } from "./crypto/LazyCrypto";
+import type { CryptoMachineFactory } from "./crypto/LazyCrypto";
+import type { DatabaseDeleter } from "./crypto/store";
 import { createHttpClient } from "./http/client";
+import { MatrixError } from "./http/errors";
 import type { HttpClientOptions } from "./http/client";
 import type { HttpApi } from "./http/types";
 import { Rooms } from "./models/room/Rooms";
 import { SendQueue } from "./send/SendQueue";
-import type { EncryptFn } from "./send/types";
+import { ToDeviceQueue } from "./send/ToDeviceQueue";
 import { MemoryStore } from "./store/MemoryStore";
 import type { Store } from "./store/Store";
 import { SyncProcessor } from "./sync/processor/SyncProcessor";
@@ -57,8 +73,17 @@ export interface CreateClientOptions {
   /** Time and randomness for every timer rule; defaults to the real ones. */
   scheduler?: Scheduler;
   logger?: SyncLogger;
-  /** The crypto adapter's encrypt, for sending into encrypted rooms. */
-  encrypt?: EncryptFn;
+  /**
+   * End-to-end encryption: on by default when a deviceId is known and the
+   * client is not a guest; false turns it off; a factory creates the
+   * CryptoMachine itself (tests, a preloaded engine). The engine loads
+   * lazily either way.
+   */
+  crypto?: boolean | CryptoMachineFactory;
+  /** The engine's IndexedDB store in browsers (per account and device); memory when omitted. */
+  cryptoStore?: CryptoStoreOptions;
+  /** The IndexedDB factory logout deletes the crypto store with; defaults to globalThis.indexedDB. */
+  indexedDB?: DatabaseDeleter;
   /** Further sync service options (poll time-out, presence, capabilities refresh...). */
   sync?: Partial<Omit<SyncServiceOptions, "http" | "store" | "userId" | "guest" | "processor">>;
   /** Typing notice time-out; defaults to 20000 ms. */
@@ -77,6 +102,12 @@ export interface Client {
   readonly sync: SyncService;
   readonly rooms: Rooms;
   readonly sendQueue: SendQueue;
+  /** The persistent to-device queue (plain batches; encrypted ones go through `crypto.sendToDevice`). */
+  readonly toDevice: ToDeviceQueue;
+  /** Devices, trust, key backup, encrypted attachments and to-device; `enabled` false when off. */
+  readonly crypto: CryptoService;
+  /** State events: sent at once (not queued), with a clear failure reason. */
+  readonly state: StateService;
   readonly receipts: ReceiptService;
   readonly typing: TypingService;
   readonly presence: PresenceService;
@@ -92,8 +123,50 @@ export interface Client {
   start(): Promise<void>;
   /** Stops syncing and typing renewals; start() may be called again. */
   stop(): Promise<void>;
-  /** Stops for good: the send queue and the room model let go of everything. */
-  dispose(): Promise<void>;
+  /**
+   * Stops for good: the queues, the room model and the crypto machine let go
+   * of everything and the store is closed. With `clearStorage` the store's
+   * data and the crypto store are deleted too (what a logout does).
+   */
+  dispose(options?: DisposeOptions): Promise<void>;
+  /**
+   * Signs this device out on the server (POST /logout; with a session,
+   * through it, so the session ends too), then disposes with clearStorage.
+   * Local data is deleted even when the request fails; the failure is
+   * rethrown afterwards (an already invalid token is not a failure).
+   */
+  logout(): Promise<void>;
+}
+
+/** Options of `Client.dispose`. */
+export interface DisposeOptions {
+  /** Delete the store's data and the crypto store (logout). */
+  clearStorage?: boolean;
+}
+
+/** Builds the lazy loader when crypto is on; throws when it was asked for and cannot be. */
+function lazyCryptoOf(options: CreateClientOptions, identity: Identity): LazyCrypto | undefined {
+  const { crypto } = options;
+  if (crypto === false) return undefined;
+  const { http, userId, deviceId, guest } = identity;
+  if (deviceId === undefined || guest) {
+    if (crypto === undefined) return undefined;
+    throw new ClientServiceError("INVALID_OPTIONS", "Encryption needs a device id and a signed-in user");
+  }
+  const logger = options.logger;
+  const factory: CryptoMachineFactory =
+    typeof crypto === "function"
+      ? crypto
+      : (rooms) =>
+          CryptoMachine.create({
+            userId,
+            deviceId,
+            http,
+            rooms,
+            ...(options.cryptoStore ? { store: options.cryptoStore } : {}),
+            ...(logger ? { logger } : {}),
+          });
+  return new LazyCrypto(factory);
 }
 
 interface Identity {
@@ -135,7 +208,9 @@ function identityOf(options: CreateClientOptions): Identity {
 
 /** Creates a client; nothing is fetched until start(). */
 export function createClient(options: CreateClientOptions): Client {
-  const { http, userId, deviceId, guest } = identityOf(options);
+  const identity = identityOf(options);
+  const { http, userId, deviceId, guest } = identity;
+  const lazy = lazyCryptoOf(options, identity);
   const scheduler = options.scheduler ?? realScheduler;
   const actor: Actor = { userId, guest };
   // The sync service builds its processor over the store it actually uses
@@ -150,7 +225,11 @@ export function createClient(options: CreateClientOptions): Client {
     scheduler,
     ...(options.logger ? { logger: options.logger } : {}),
     processor: (store) =>
-      (made.processor = new SyncProcessor({ store, ...(options.logger ? { logger: options.logger } : {}) })),
+      (made.processor = new SyncProcessor({
+        store,
+        ...(options.logger ? { logger: options.logger } : {}),
+        ...(lazy ? { decrypt: lazy.decryptHook } : {}),
+      })),
   });
   const processor = made.processor;
   const rooms = new Rooms({ userId, http, scheduler, ...(processor ? { source: processor } : {}) });
@@ -159,10 +238,27 @@ export function createClient(options: CreateClientOptions): Client {
     store: sync.store,
     scheduler,
     connection: sync.state,
-    isRoomEncrypted: (roomId) => rooms.find(roomId)?.getSnapshot().isEncrypted ?? false,
-    ...(options.encrypt ? { encrypt: options.encrypt } : {}),
+    isRoomEncrypted: (roomId) =>
+      (rooms.find(roomId)?.getSnapshot().isEncrypted ?? false) || (lazy?.isRoomEncrypted(roomId) ?? false),
+    knowsRoom: (roomId) => rooms.find(roomId) !== undefined,
+    ...(lazy ? { encrypt: lazy.encrypt } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   if (processor) sendQueue.attach(processor);
+  const toDevice = new ToDeviceQueue({
+    http,
+    store: sync.store,
+    scheduler,
+    connection: sync.state,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const crypto = new CryptoService({
+    http,
+    toDevice,
+    ...(lazy ? { lazy } : {}),
+    ...(options.cryptoStore ? { store: options.cryptoStore } : {}),
+    ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
+  });
 
   let versions: Promise<VersionsResponse> | undefined;
   const getServerVersions = (): Promise<VersionsResponse> => {
@@ -191,6 +287,26 @@ export function createClient(options: CreateClientOptions): Client {
       if (state.kind === "signed_out") void stop();
     }) ?? ((): void => undefined);
 
+  let tornDown: Promise<void> | undefined;
+  const dispose = async (disposeOptions: DisposeOptions = {}): Promise<void> => {
+    tornDown ??= (async () => {
+      endSessionWatch();
+      await stop();
+      sendQueue.dispose();
+      toDevice.dispose();
+      rooms.dispose();
+      await crypto.close();
+    })();
+    await tornDown;
+    if (disposeOptions.clearStorage) {
+      // A logout after a plain dispose finds the store closed: open() is a no-op when it is open.
+      await sync.store.open();
+      await sync.deleteAllData();
+      await crypto.deleteStore();
+    }
+    await sync.store.close();
+  };
+
   return {
     userId,
     deviceId,
@@ -199,6 +315,9 @@ export function createClient(options: CreateClientOptions): Client {
     sync,
     rooms,
     sendQueue,
+    toDevice,
+    crypto,
+    state: new StateService({ http, actor, rooms, running: sync }),
     receipts: new ReceiptService({
       http,
       actor,
@@ -226,13 +345,22 @@ export function createClient(options: CreateClientOptions): Client {
     async start() {
       await sync.start();
       await sendQueue.start();
+      toDevice.start();
     },
     stop,
-    async dispose() {
-      endSessionWatch();
+    dispose,
+    async logout() {
       await stop();
-      sendQueue.dispose();
-      rooms.dispose();
+      try {
+        if (options.session) await signOut(http, options.session);
+        else
+          await apiLogout(http).catch((error: unknown) => {
+            // The token is already gone: that is the logout we wanted.
+            if (!(error instanceof MatrixError && error.errcode === "M_UNKNOWN_TOKEN")) throw error;
+          });
+      } finally {
+        await dispose({ clearStorage: true });
+      }
     },
   };
 }

@@ -34,6 +34,9 @@ import { userIds } from "./ids";
 import type { CryptoLogger } from "./OutgoingRequests";
 import { OutgoingRequests, silentCryptoLogger } from "./OutgoingRequests";
 import { PendingDecryptions } from "./PendingDecryptions";
+import { Recovery } from "./recovery";
+import { SecretStorage } from "./secrets/SecretStorage";
+import type { SecretStorageOptions } from "./secrets/SecretStorage";
 import { RoomCryptoState } from "./RoomCryptoState";
 import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
 import { RoomEncryptor } from "./RoomEncryptor";
@@ -57,6 +60,8 @@ export interface CryptoMachineOptions {
   rooms?: RoomCryptoState;
   txnIds?: TxnIdGenerator;
   logger?: CryptoLogger;
+  /** Secret storage options (tests lower the PBKDF2 rounds). */
+  secretStorage?: SecretStorageOptions;
   /** Defaults to the lazy loader; tests may pass a preloaded engine. */
   loadEngine?: () => Promise<Engine>;
 }
@@ -97,6 +102,10 @@ export class CryptoMachine {
   readonly rooms: RoomCryptoState;
   /** Server-side key backup: create, upload, restore, delete. */
   readonly backup: KeyBackup;
+  /** Secret storage (4S) in account data. */
+  readonly secretStorage: SecretStorage;
+  /** Recovery key set-up and recovery of a new device. */
+  readonly recovery: Recovery;
   private readonly outgoing: OutgoingRequests;
   private readonly encryptor: RoomEncryptor;
   private readonly deps: EncryptorDeps;
@@ -121,6 +130,9 @@ export class CryptoMachine {
     this.deps = { engine, machine, outgoing: this.outgoing, rooms: this.rooms, locks: new KeyedLock() };
     this.encryptor = new RoomEncryptor(this.deps);
     this.backup = new KeyBackup({ engine, machine, outgoing: this.outgoing, http });
+    this.secretStorage = new SecretStorage(http, this.userId, options.secretStorage);
+    const { userId, deviceId, backup, secretStorage: storage, outgoing } = this;
+    this.recovery = new Recovery({ engine, machine, outgoing, http, backup, storage, userId, deviceId });
   }
 
   /** Loads the engine (once per process) and opens the device's OlmMachine. */

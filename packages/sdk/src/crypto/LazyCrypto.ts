@@ -30,6 +30,7 @@ export class LazyCrypto {
   readonly rooms = new RoomCryptoState();
   private machine: CryptoMachine | undefined;
   private creating: Promise<CryptoMachine> | undefined;
+  private readonly createdListeners = new Set<(machine: CryptoMachine) => void>();
 
   constructor(private readonly factory: CryptoMachineFactory) {}
 
@@ -38,12 +39,24 @@ export class LazyCrypto {
     return this.machine;
   }
 
+  /** Runs `listener` once the machine exists (at once if it does); never starts loading. */
+  onCreated(listener: (machine: CryptoMachine) => void): () => void {
+    if (this.machine) {
+      listener(this.machine);
+      return () => undefined;
+    }
+    this.createdListeners.add(listener);
+    return () => this.createdListeners.delete(listener);
+  }
+
   /** Creates the machine now (e.g. to send the first encrypted to-device message). */
   ensure(): Promise<CryptoMachine> {
     if (this.machine) return Promise.resolve(this.machine);
     this.creating ??= this.factory(this.rooms).then(
       (machine) => {
         this.machine = machine;
+        for (const listener of [...this.createdListeners]) listener(machine);
+        this.createdListeners.clear();
         return machine;
       },
       (error: unknown) => {

@@ -21,6 +21,7 @@ import type { RetryPolicy } from "../http/retry";
 import type { HttpApi } from "../http/types";
 import { cancel as cancelStatus } from "../models/event-status";
 import type { EventStatus } from "../models/event-status";
+import { unknownRoom } from "../models/room/errors";
 import type { JsonObject, Store, StoredPendingEvent } from "../store/Store";
 import type { SyncBatchListener, ProcessedSync } from "../sync/processor/types";
 import { realScheduler } from "../sync/scheduler";
@@ -249,6 +250,7 @@ export class SendQueue {
     redacts?: string,
   ): Entry {
     if (this.disposed) throw new SendQueueError("DISPOSED", "The send queue has been disposed");
+    if (this.options.knowsRoom && !this.options.knowsRoom(roomId)) throw unknownRoom(roomId);
     const now = this.scheduler.now();
     this.nextSeq = Math.max(this.nextSeq + 1, now * 1000);
     const record: StoredPendingEvent = {

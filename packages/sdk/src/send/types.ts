@@ -64,6 +64,11 @@ export interface SendQueueOptions {
    * m.room.encryption from the sync batches it is given; either one counts.
    */
   isRoomEncrypted?: (roomId: string) => boolean;
+  /**
+   * Whether the client knows the room (the room model). When given, a send,
+   * reaction or redaction naming an unknown room throws 'Unknown room'.
+   */
+  knowsRoom?: (roomId: string) => boolean;
   /** The sync state: sends are held while it is reconnecting or error, and resume after. */
   connection?: ReadonlyObservable<SyncState | null>;
   /** Per-event retries of transient failures. */

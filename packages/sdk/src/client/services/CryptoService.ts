@@ -1,0 +1,218 @@
+/**
+ * The client's narrow crypto surface over the lazily loaded engine: device
+ * lists with their verification values, block/unblock, key backup, room key
+ * export/import, encrypted attachments and Olm-encrypted to-device messages
+ * (encrypted here, then sent through the persistent to-device queue so a
+ * reload sends them exactly once). The engine (WebAssembly) loads only when
+ * the sync meets an encrypted room, event or to-device message, or when a
+ * call here needs it.
+ *
+ * With crypto off every engine call throws the spec's messages: encrypted
+ * to-device sends 'Cannot encrypt to device event, your client does not
+ * support encryption.', the rest the room message. Attachments need no
+ * engine (Web Crypto) and work either way.
+ *
+ * Hooks for the verification and secret storage layers: `machine()` loads
+ * and returns the CryptoMachine, `onLoaded` runs a callback once it exists
+ * (at once when it already does), so those layers attach without the client
+ * loading the engine early.
+ */
+import type { CryptoMachine, CryptoStoreOptions, DecryptedUpdateListener } from "../../crypto/CryptoMachine";
+import type { LazyCrypto } from "../../crypto/LazyCrypto";
+import type { DeviceInfo } from "../../crypto/devices";
+import { DeviceVerification } from "../../crypto/devices";
+import {
+  CryptoError,
+  ROOM_ENCRYPTION_UNSUPPORTED,
+  TO_DEVICE_ENCRYPTION_UNSUPPORTED,
+} from "../../crypto/errors";
+import type { KeyBackup } from "../../crypto/KeyBackup";
+import type { ToDeviceResult, ToDeviceTarget } from "../../crypto/ToDevice";
+import { downloadEncryptedAttachment, uploadEncryptedAttachment } from "../../crypto/attachments/transfer";
+import type { DownloadEncryptedOptions, UploadEncryptedOptions } from "../../crypto/attachments/transfer";
+import type { EncryptedFile } from "../../crypto/attachments/wire-types";
+import type { DatabaseDeleter } from "../../crypto/store";
+import { deleteCryptoStore } from "../../crypto/store";
+import type { HttpApi } from "../../http/types";
+import type { ToDeviceBatch } from "../../store/Store";
+
+/** What the service needs of the to-device queue. */
+export interface ToDeviceSink {
+  queue(eventType: string, messages: ToDeviceBatch["messages"]): Promise<ToDeviceBatch>;
+}
+
+export interface CryptoServiceOptions {
+  http: HttpApi;
+  /** The lazy loader; absent when crypto is off. */
+  lazy?: LazyCrypto;
+  /** Where encrypted to-device batches are queued (persisted, retried). */
+  toDevice: ToDeviceSink;
+  /** The engine's IndexedDB store (browsers); deleted by `deleteStore`. */
+  store?: CryptoStoreOptions;
+  /** The IndexedDB factory to delete the engine's store with; defaults to globalThis.indexedDB. */
+  indexedDB?: DatabaseDeleter;
+}
+
+/** The client's crypto: see the file overview. */
+export class CryptoService {
+  /** Whether this client encrypts (a deviceId, not a guest, and crypto not turned off). */
+  readonly enabled: boolean;
+  private readonly lazy: LazyCrypto | undefined;
+  private readonly loadedListeners = new Set<(machine: CryptoMachine) => void>();
+  private readonly decryptedListeners = new Set<DecryptedUpdateListener>();
+  private readonly stopWatching: () => void;
+  private closed = false;
+
+  constructor(private readonly options: CryptoServiceOptions) {
+    this.lazy = options.lazy;
+    this.enabled = options.lazy !== undefined;
+    this.stopWatching = options.lazy?.onCreated((machine) => this.announce(machine)) ?? (() => undefined);
+  }
+
+  /** Whether the engine has been loaded and the machine created. */
+  get loaded(): boolean {
+    return this.lazy?.current !== undefined;
+  }
+
+  /** The machine, loading the engine if needed (the hook for verification and secret storage). */
+  machine(): Promise<CryptoMachine> {
+    const lazy = this.lazy;
+    if (!lazy) return Promise.reject(new CryptoError("crypto_disabled", ROOM_ENCRYPTION_UNSUPPORTED));
+    if (this.closed) return Promise.reject(new CryptoError("engine_failure", "Crypto is closed"));
+    return lazy.ensure().then((machine) => {
+      this.announce(machine);
+      return machine;
+    });
+  }
+
+  /**
+   * Runs `listener` once the machine exists (at once if it does): where the
+   * verification and secret storage layers attach. Never loads the engine.
+   */
+  onLoaded(listener: (machine: CryptoMachine) => void): () => void {
+    this.loadedListeners.add(listener);
+    const current = this.lazy?.current;
+    if (current) this.announce(current);
+    return () => this.loadedListeners.delete(listener);
+  }
+
+  /** Events whose key arrived late and that now decrypt (the machine's onEventDecrypted). */
+  onEventDecrypted(listener: DecryptedUpdateListener): () => void {
+    this.decryptedListeners.add(listener);
+    return () => this.decryptedListeners.delete(listener);
+  }
+
+  /** Whether the room is encrypted, known without loading the engine. */
+  isRoomEncrypted(roomId: string): boolean {
+    return this.lazy?.isRoomEncrypted(roomId) ?? false;
+  }
+
+  /** A user's devices with their verification value (-1 blocked, 0 unverified, 1 verified). */
+  async getUserDevices(userId: string, waitSecs?: number): Promise<DeviceInfo[]> {
+    return (await this.machine()).getUserDevices(userId, waitSecs);
+  }
+
+  /** Sets a device's verification value; false when the device is unknown. */
+  async setDeviceVerification(userId: string, deviceId: string, value: DeviceVerification): Promise<boolean> {
+    return (await this.machine()).setDeviceVerification(userId, deviceId, value);
+  }
+
+  /** Blocks a device: it gets no room keys from now on. */
+  blockDevice(userId: string, deviceId: string): Promise<boolean> {
+    return this.setDeviceVerification(userId, deviceId, DeviceVerification.Blocked);
+  }
+
+  /** Clears a block (the device is unverified again). */
+  unblockDevice(userId: string, deviceId: string): Promise<boolean> {
+    return this.setDeviceVerification(userId, deviceId, DeviceVerification.Unverified);
+  }
+
+  /** Server-side key backup (create, upload, restore, delete). */
+  async keyBackup(): Promise<KeyBackup> {
+    return (await this.machine()).backup;
+  }
+
+  /** This device's public identity keys. */
+  async identityKeys(): Promise<{ ed25519: string; curve25519: string }> {
+    return (await this.machine()).identityKeys();
+  }
+
+  /** Every room key as the engine's exported JSON. */
+  async exportRoomKeys(): Promise<string> {
+    return (await this.machine()).exportRoomKeys();
+  }
+
+  /** Imports exported room keys; returns how many were new or better. */
+  async importRoomKeys(json: string): Promise<number> {
+    return (await this.machine()).importRoomKeys(json);
+  }
+
+  /**
+   * Olm-encrypts `content` for each target device and queues one
+   * m.room.encrypted batch (persisted before the PUT, sent exactly once).
+   * Devices that are blocked, unknown or without a session are reported as
+   * skipped. Throws the spec's message when crypto is off.
+   */
+  async sendToDevice(
+    eventType: string,
+    targets: readonly ToDeviceTarget[],
+    content: Record<string, unknown>,
+  ): Promise<ToDeviceResult> {
+    if (!this.lazy) throw new CryptoError("crypto_disabled", TO_DEVICE_ENCRYPTION_UNSUPPORTED);
+    const machine = await this.machine();
+    const { messages, result } = await machine.encryptToDevice(eventType, targets, content);
+    const batch: ToDeviceBatch["messages"] = [];
+    for (const [userId, devices] of Object.entries(messages)) {
+      for (const [deviceId, payload] of Object.entries(devices)) batch.push({ userId, deviceId, payload });
+    }
+    if (batch.length > 0) await this.options.toDevice.queue("m.room.encrypted", batch);
+    return result;
+  }
+
+  /** Encrypts and uploads a file; the result is the event's `file`. */
+  uploadAttachment(data: Uint8Array, options?: UploadEncryptedOptions): Promise<EncryptedFile> {
+    return uploadEncryptedAttachment(this.options.http, data, options);
+  }
+
+  /** Downloads and decrypts the file an (untrusted) EncryptedFile describes. */
+  downloadAttachment(file: unknown, options?: DownloadEncryptedOptions): Promise<Uint8Array<ArrayBuffer>> {
+    return downloadEncryptedAttachment(this.options.http, file, options);
+  }
+
+  /** Sends what the engine has queued and waits for it (tests, before a logout). */
+  async flush(): Promise<void> {
+    await this.lazy?.current?.flush();
+  }
+
+  /** Closes the machine (and its IndexedDB connections); the service is unusable afterwards. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopWatching();
+    this.loadedListeners.clear();
+    this.decryptedListeners.clear();
+    await this.lazy?.current?.close();
+  }
+
+  /** Deletes the engine's IndexedDB store (logout); call after close(). No store, nothing to do. */
+  async deleteStore(): Promise<void> {
+    const name = this.options.store?.name;
+    const factory = this.options.indexedDB ?? (globalThis as { indexedDB?: DatabaseDeleter }).indexedDB;
+    if (name === undefined || factory === undefined) return;
+    await deleteCryptoStore(factory, name);
+  }
+
+  private readonly announced = new WeakSet<CryptoMachine>();
+  private announce(machine: CryptoMachine): void {
+    if (this.closed) return;
+    if (!this.announced.has(machine)) {
+      this.announced.add(machine);
+      machine.onEventDecrypted((update) => {
+        for (const listener of this.decryptedListeners) listener(update);
+      });
+    }
+    for (const listener of [...this.loadedListeners]) {
+      this.loadedListeners.delete(listener);
+      listener(machine);
+    }
+  }
+}
