@@ -35,15 +35,11 @@ import { userIds } from "./ids";
 import type { CryptoLogger } from "./OutgoingRequests";
 import { OutgoingRequests, silentCryptoLogger } from "./OutgoingRequests";
 import { PendingDecryptions } from "./PendingDecryptions";
-import { Recovery } from "./recovery";
-import { SecretStorage } from "./secrets/SecretStorage";
-import type { SecretStorageOptions } from "./secrets/SecretStorage";
 import { RoomCryptoState } from "./RoomCryptoState";
 import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
 import { RoomEncryptor } from "./RoomEncryptor";
 import type { ToDeviceResult, ToDeviceTarget } from "./ToDevice";
 import { encryptToDevice, sendEncryptedToDevice } from "./ToDevice";
-import type { CryptoInternals } from "./verification/internals";
 
 /** The engine's persistent store in browsers (IndexedDB); omit for memory. */
 export interface CryptoStoreOptions {
@@ -62,8 +58,6 @@ export interface CryptoMachineOptions {
   rooms?: RoomCryptoState;
   txnIds?: TxnIdGenerator;
   logger?: CryptoLogger;
-  /** Secret storage options (tests lower the PBKDF2 rounds). */
-  secretStorage?: SecretStorageOptions;
   /** Defaults to the lazy loader; tests may pass a preloaded engine. */
   loadEngine?: () => Promise<Engine>;
 }
@@ -104,10 +98,6 @@ export class CryptoMachine {
   readonly rooms: RoomCryptoState;
   /** Server-side key backup: create, upload, restore, delete. */
   readonly backup: KeyBackup;
-  /** Secret storage (4S) in account data. */
-  readonly secretStorage: SecretStorage;
-  /** Recovery key set-up and recovery of a new device. */
-  readonly recovery: Recovery;
   private readonly outgoing: OutgoingRequests;
   private readonly encryptor: RoomEncryptor;
   private readonly deps: EncryptorDeps;
@@ -132,9 +122,6 @@ export class CryptoMachine {
     this.deps = { engine, machine, outgoing: this.outgoing, rooms: this.rooms, locks: new KeyedLock() };
     this.encryptor = new RoomEncryptor(this.deps);
     this.backup = new KeyBackup({ engine, machine, outgoing: this.outgoing, http });
-    this.secretStorage = new SecretStorage(http, this.userId, options.secretStorage);
-    const { userId, deviceId, backup, secretStorage: storage, outgoing } = this;
-    this.recovery = new Recovery({ engine, machine, outgoing, http, backup, storage, userId, deviceId });
   }
 
   /** Loads the engine (once per process) and opens the device's OlmMachine. */
@@ -190,7 +177,6 @@ export class CryptoMachine {
     for (const [roomId, room] of batch.rooms.leave) {
       out.rooms.leave.set(roomId, { ...room, timeline: await this.decryptTimeline(roomId, room.timeline) });
     }
-    for (const listener of this.toDeviceListeners) listener(out.toDevice);
     void this.outgoing.run();
     void this.backUpNewKeys();
     return out;
@@ -273,19 +259,6 @@ export class CryptoMachine {
         }
       }
     }
-  }
-
-  private readonly toDeviceListeners = new Set<(events: readonly ToDeviceEvent[]) => void>();
-  /** Subscribes to each batch's clear to-device events (verification requests); returns the unsubscribe. */
-  onToDevice(listener: (events: readonly ToDeviceEvent[]) => void): () => void {
-    this.toDeviceListeners.add(listener);
-    return () => this.toDeviceListeners.delete(listener);
-  }
-
-  /** The engine handles for cross-signing, verification and identity warnings; not for apps. */
-  get internals(): CryptoInternals {
-    const { userId, deviceId, engine, machine, outgoing, http, logger } = this;
-    return { userId, deviceId, engine, machine, outgoing, http, logger };
   }
 
   /** Subscribes to late decryptions; returns the unsubscribe function. */
