@@ -40,6 +40,7 @@ import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
 import { RoomEncryptor } from "./RoomEncryptor";
 import type { ToDeviceResult, ToDeviceTarget } from "./ToDevice";
 import { encryptToDevice, sendEncryptedToDevice } from "./ToDevice";
+import type { CryptoInternals } from "./verification/internals";
 
 /** The engine's persistent store in browsers (IndexedDB); omit for memory. */
 export interface CryptoStoreOptions {
@@ -177,6 +178,7 @@ export class CryptoMachine {
     for (const [roomId, room] of batch.rooms.leave) {
       out.rooms.leave.set(roomId, { ...room, timeline: await this.decryptTimeline(roomId, room.timeline) });
     }
+    for (const listener of this.toDeviceListeners) listener(out.toDevice);
     void this.outgoing.run();
     void this.backUpNewKeys();
     return out;
@@ -259,6 +261,19 @@ export class CryptoMachine {
         }
       }
     }
+  }
+
+  private readonly toDeviceListeners = new Set<(events: readonly ToDeviceEvent[]) => void>();
+  /** Subscribes to each batch's clear to-device events (verification requests); returns the unsubscribe. */
+  onToDevice(listener: (events: readonly ToDeviceEvent[]) => void): () => void {
+    this.toDeviceListeners.add(listener);
+    return () => this.toDeviceListeners.delete(listener);
+  }
+
+  /** The engine handles for cross-signing, verification and identity warnings; not for apps. */
+  get internals(): CryptoInternals {
+    const { userId, deviceId, engine, machine, outgoing, http, logger } = this;
+    return { userId, deviceId, engine, machine, outgoing, http, logger };
   }
 
   /** Subscribes to late decryptions; returns the unsubscribe function. */
