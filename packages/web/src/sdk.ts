@@ -52,3 +52,14 @@ export {
   allOf,
 } from "../../sdk/src/models/room-list/filters";
 export type { RoomFilter } from "../../sdk/src/models/room-list/filters";
+
+// The composer and threads (state/Composer*, state/Thread*, state/composer/).
+export { uploadEncryptedAttachment } from "../../sdk/src/crypto/attachments/transfer";
+export { BLURHASH_FIELD } from "../../sdk/src/api/unstable";
+export { sendStateEvent } from "../../sdk/src/api/send";
+export type { UploadProgress } from "../../sdk/src/http/types";
+export { ThreadList } from "../../sdk/src/models/threads/ThreadList";
+export type { ThreadListInclude } from "../../sdk/src/models/threads/ThreadList";
+export { ThreadTimeline } from "../../sdk/src/models/threads/ThreadTimeline";
+export type { Thread } from "../../sdk/src/models/threads/RoomThreads";
+export { downloadEncryptedAttachment } from "../../sdk/src/crypto/attachments/transfer";

@@ -3,5 +3,7 @@
  * its file here and to this map.
  */
 import { common } from "./common";
+import { threads } from "./threads";
+import { composer } from "./composer";
 
-export const en = { common };
+export const en = { common, composer, threads };

@@ -1,0 +1,99 @@
+/**
+ * The composer's uploads in flight: each file is probed, uploaded with
+ * progress (encrypted in encrypted rooms) and then sent as a media message
+ * through the send queue; a failed upload stays listed with its error until
+ * retried or dismissed, and one in flight can be cancelled.
+ */
+import { ObservableValue } from "../sdk";
+import type { HttpApi } from "../sdk";
+import { uploadAttachment } from "./composer/attachments";
+import type { MediaProbe, OutgoingFile } from "./composer/attachments";
+import type { Content } from "./composer/content";
+
+/** One upload as the composer shows it. */
+export interface UploadState {
+  readonly id: number;
+  readonly name: string;
+  readonly loaded: number;
+  readonly total: number;
+  readonly status: "uploading" | "failed";
+  readonly error?: string;
+}
+
+export interface ComposerUploadsOptions {
+  http: HttpApi;
+  isEncrypted: () => boolean;
+  /** Sends the finished media content (the composer adds thread relations). */
+  send: (content: Content) => void;
+  probe?: MediaProbe;
+}
+
+interface Job {
+  file: OutgoingFile;
+  controller: AbortController;
+}
+
+export class ComposerUploads {
+  /** The uploads not sent yet, oldest first. */
+  readonly list = new ObservableValue<readonly UploadState[]>([]);
+  private readonly jobs = new Map<number, Job>();
+  private nextId = 1;
+
+  constructor(private readonly options: ComposerUploadsOptions) {}
+
+  /** Starts uploading a file; resolves once it was sent or failed. */
+  add(file: OutgoingFile): Promise<void> {
+    const id = this.nextId++;
+    return this.start(id, file);
+  }
+
+  /** Retries a failed upload. */
+  retry(id: number): Promise<void> {
+    const job = this.jobs.get(id);
+    if (job === undefined) return Promise.resolve();
+    return this.start(id, job.file);
+  }
+
+  /** Cancels an upload in flight or forgets a failed one. */
+  cancel(id: number): void {
+    this.jobs.get(id)?.controller.abort();
+    this.jobs.delete(id);
+    this.remove(id);
+  }
+
+  private async start(id: number, file: OutgoingFile): Promise<void> {
+    const controller = new AbortController();
+    this.jobs.set(id, { file, controller });
+    this.put({ id, name: file.name, loaded: 0, total: file.data.size, status: "uploading" });
+    try {
+      const content = await uploadAttachment(this.options.http, file, {
+        encrypted: this.options.isEncrypted(),
+        ...(this.options.probe ? { probe: this.options.probe } : {}),
+        signal: controller.signal,
+        onProgress: ({ loaded, total }) => {
+          if (this.jobs.get(id)?.controller === controller)
+            this.put({ id, name: file.name, loaded, total, status: "uploading" });
+        },
+      });
+      if (this.jobs.get(id)?.controller !== controller) return;
+      this.jobs.delete(id);
+      this.remove(id);
+      this.options.send(content);
+    } catch (err) {
+      if (this.jobs.get(id)?.controller !== controller) return;
+      const error =
+        err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+      this.put({ id, name: file.name, loaded: 0, total: file.data.size, status: "failed", error });
+    }
+  }
+
+  private put(state: UploadState): void {
+    const list = this.list.getSnapshot();
+    const i = list.findIndex((u) => u.id === state.id);
+    this.list.set(i < 0 ? [...list, state] : list.map((u) => (u.id === state.id ? state : u)));
+  }
+
+  private remove(id: number): void {
+    this.list.set(this.list.getSnapshot().filter((u) => u.id !== id));
+  }
+}

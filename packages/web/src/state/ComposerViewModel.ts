@@ -1,0 +1,520 @@
+/**
+ * The composer of a room (or of one thread): the text and its caret, the
+ * autocomplete (users, rooms, emoji shortcodes, slash commands), reply and
+ * edit modes, slash commands, markdown rendering on send, typing notices,
+ * attachments (ComposerUploads) and the draft kept per room across reloads.
+ * Everything goes out through the SDK client's send queue (local echo) and
+ * services; components only call its methods and read its observables.
+ */
+import { getEvent, ObservableValue, sendStateEvent } from "../sdk";
+import type { Client, KeyValueStorage, Room, TimelineItem } from "../sdk";
+import { t } from "../i18n/i18n";
+import { parseInput } from "./composer/commands";
+import type { Command } from "./composer/commands";
+import {
+  findTrigger,
+  suggestCommands,
+  suggestEmoji,
+  suggestRooms,
+  suggestUsers,
+} from "./composer/completions";
+import type { RoomLike, Suggestion, Trigger } from "./composer/completions";
+import { editContent, mentionedUserIds, messageContent } from "./composer/content";
+import type { Content, MessageRelation } from "./composer/content";
+import { draftKey, loadDraft, saveDraft } from "./composer/drafts";
+import type { DraftMode, TrackedMention } from "./composer/drafts";
+import { loadEmojiIndex, rememberEmoji } from "./composer/emoji";
+import type { EmojiIndex } from "./composer/emoji";
+import { preloadMarkdown, renderMarkdown } from "./composer/markdown";
+import { ComposerUploads } from "./ComposerUploads";
+import type { MediaProbe } from "./composer/attachments";
+
+/** The parts of the SDK client the composer uses. */
+export type ComposerClient = Pick<
+  Client,
+  "userId" | "http" | "sendQueue" | "typing" | "moderation" | "profile"
+> & {
+  readonly rooms: Pick<Client["rooms"], "all">;
+};
+
+/** The event a reply or edit is about, as the banner shows it. */
+export interface ModeTarget {
+  readonly eventId: string;
+  readonly sender: string;
+  readonly senderName: string;
+  /** A one-line preview of its text ("" until loaded). */
+  readonly preview: string;
+}
+
+/** The composer's mode. */
+export type ComposerMode =
+  | { readonly kind: "normal" }
+  | { readonly kind: "reply"; readonly target: ModeTarget }
+  | { readonly kind: "edit"; readonly target: ModeTarget };
+
+/** The open autocomplete list. */
+export interface Completion {
+  readonly trigger: Trigger;
+  readonly items: readonly Suggestion[];
+  readonly active: number;
+}
+
+export interface ComposerOptions {
+  client: ComposerClient;
+  room: Room;
+  /** The loaded events, oldest first (the timeline's or thread's items): for up-arrow and banners. */
+  events: () => readonly TimelineItem[];
+  /** The thread this composer writes into. */
+  threadRootId?: string;
+  /** Where drafts and recent emoji are kept (localStorage); none keeps nothing. */
+  storage?: KeyValueStorage;
+  /** Decodes images for dimensions, thumbnails and blurhash (the browser's canvas). */
+  probe?: MediaProbe;
+  /** Called with the room id after /join succeeds (the app selects it). */
+  onJoined?: (roomId: string) => void;
+  /** Stop typing after this long without a keystroke (ms); defaults to 10000. */
+  typingIdleMs?: number;
+}
+
+const NORMAL: ComposerMode = { kind: "normal" };
+
+export class ComposerViewModel {
+  readonly text = new ObservableValue("");
+  readonly mode = new ObservableValue<ComposerMode>(NORMAL);
+  readonly completion = new ObservableValue<Completion | null>(null);
+  /** The last command or send error, cleared by the next edit. */
+  readonly error = new ObservableValue<string | null>(null);
+  /** Where the caret should go after a programmatic change (the component applies it). */
+  readonly caretRequest = new ObservableValue<{ at: number } | null>(null);
+  readonly busy = new ObservableValue(false);
+  readonly uploads: ComposerUploads;
+  private mentions: TrackedMention[] = [];
+  private caret = 0;
+  private emoji: EmojiIndex | undefined;
+  private textBeforeEdit: { text: string; mentions: TrackedMention[] } | undefined;
+  private typingTimer: ReturnType<typeof setTimeout> | undefined;
+  private typing = false;
+  private disposed = false;
+  private readonly key: string;
+
+  constructor(private readonly options: ComposerOptions) {
+    const { client, room, threadRootId } = options;
+    this.key = draftKey(client.userId, room.roomId, threadRootId);
+    this.uploads = new ComposerUploads({
+      http: client.http,
+      isEncrypted: () => room.getSnapshot().isEncrypted,
+      send: (content) => this.sendContent({ ...content, ...this.relationFields(undefined) }),
+      ...(options.probe ? { probe: options.probe } : {}),
+    });
+    this.restoreDraft();
+  }
+
+  get roomId(): string {
+    return this.options.room.roomId;
+  }
+
+  get threadRootId(): string | undefined {
+    return this.options.threadRootId;
+  }
+
+  /** Warms the markdown parser (call on focus). */
+  preload(): void {
+    void preloadMarkdown();
+  }
+
+  /** The user typed: new text and caret. */
+  setText(text: string, caret: number = text.length): void {
+    this.text.set(text);
+    this.caret = caret;
+    if (this.error.getSnapshot() !== null) this.error.set(null);
+    this.mentions = this.mentions.filter((m) => text.includes(m.label));
+    this.updateCompletion();
+    this.updateTyping(text);
+    this.persist();
+  }
+
+  /** The caret moved without a text change. */
+  setCaret(caret: number): void {
+    this.caret = caret;
+    this.updateCompletion();
+  }
+
+  /** Moves the active suggestion (wrapping). */
+  moveCompletion(delta: number): void {
+    const c = this.completion.getSnapshot();
+    if (c === null || c.items.length === 0) return;
+    const n = c.items.length;
+    this.completion.set({ ...c, active: (((c.active + delta) % n) + n) % n });
+  }
+
+  /** Inserts the active (or given) suggestion; returns whether one was inserted. */
+  acceptCompletion(index?: number): boolean {
+    const c = this.completion.getSnapshot();
+    const item = c?.items[index ?? c.active];
+    if (c === null || item === undefined) return false;
+    const text = this.text.getSnapshot();
+    const { start, end } = c.trigger;
+    const after = text.slice(end);
+    const insert =
+      item.kind === "command" ? item.insert : `${item.insert}${after.startsWith(" ") ? "" : " "}`;
+    const next = text.slice(0, start) + insert + after;
+    if (item.mention !== undefined && !this.mentions.some((m) => m.label === item.mention?.label))
+      this.mentions.push(item.mention);
+    if (item.kind === "emoji") rememberEmoji(this.options.storage, item.insert);
+    this.completion.set(null);
+    const caret = start + insert.length;
+    this.setText(next, caret);
+    this.completion.set(null);
+    this.caretRequest.set({ at: caret });
+    return true;
+  }
+
+  /** Closes the list (Escape). Returns whether one was open. */
+  dismissCompletion(): boolean {
+    if (this.completion.getSnapshot() === null) return false;
+    this.completion.set(null);
+    return true;
+  }
+
+  /** Inserts text at the caret (the emoji picker). */
+  insertAtCaret(insert: string): void {
+    const text = this.text.getSnapshot();
+    const at = Math.min(this.caret, text.length);
+    this.setText(text.slice(0, at) + insert + text.slice(at), at + insert.length);
+    this.caretRequest.set({ at: at + insert.length });
+  }
+
+  /** Picks an emoji from the picker: inserted and remembered as recent. */
+  insertEmoji(unicode: string): void {
+    rememberEmoji(this.options.storage, unicode);
+    this.insertAtCaret(unicode);
+  }
+
+  /** Starts replying to an event (the action bar's Reply). */
+  startReply(eventId: string): void {
+    if (this.mode.getSnapshot().kind === "edit") this.restoreTextBeforeEdit();
+    this.mode.set({ kind: "reply", target: this.targetOf(eventId) });
+    this.persist();
+    void this.fillTarget(eventId);
+  }
+
+  /** Starts editing one of the user's messages: its text goes into the composer. */
+  startEdit(eventId: string): void {
+    const item = this.findItem(eventId);
+    const current = this.mode.getSnapshot();
+    if (current.kind !== "edit")
+      this.textBeforeEdit = { text: this.text.getSnapshot(), mentions: this.mentions };
+    const content = item?.content;
+    const body = typeof content?.["body"] === "string" ? content["body"] : "";
+    const members = this.options.room.getSnapshot().members;
+    this.mentions = mentionedUserIds(content).flatMap((id) => {
+      const label = members.get(id)?.name ?? id;
+      return body.includes(label) ? [{ label, target: id }] : [];
+    });
+    this.mode.set({ kind: "edit", target: this.targetOf(eventId) });
+    this.setText(body, body.length);
+    this.caretRequest.set({ at: body.length });
+  }
+
+  /** Up-arrow in an empty composer: edits the user's last message. Returns whether it did. */
+  editLast(): boolean {
+    if (this.text.getSnapshot() !== "" || this.mode.getSnapshot().kind === "edit") return false;
+    const events = this.options.events();
+    for (let i = events.length - 1; i >= 0; i--) {
+      const item = events[i];
+      if (item === undefined || !this.isEditable(item)) continue;
+      this.startEdit(item.eventId);
+      return true;
+    }
+    return false;
+  }
+
+  /** Escape: closes the list, else leaves reply/edit mode. Returns whether it did something. */
+  cancel(): boolean {
+    if (this.dismissCompletion()) return true;
+    const mode = this.mode.getSnapshot();
+    if (mode.kind === "normal") return false;
+    if (mode.kind === "edit") this.restoreTextBeforeEdit();
+    this.mode.set(NORMAL);
+    this.persist();
+    return true;
+  }
+
+  /** The composer lost focus: typing stops. */
+  blur(): void {
+    this.stopTyping();
+  }
+
+  /**
+   * Sends what is in the composer: a slash command, an edit or a message.
+   * Resolves true when the composer was cleared.
+   */
+  async send(): Promise<boolean> {
+    const text = this.text.getSnapshot();
+    const mode = this.mode.getSnapshot();
+    if (text.trim() === "") return mode.kind === "edit" ? this.cancel() : false;
+    this.completion.set(null);
+    const parsed = parseInput(text);
+    if (parsed.kind === "error") {
+      this.error.set(t("composer", parsed.error.key, parsed.error.vars));
+      return false;
+    }
+    this.busy.set(true);
+    try {
+      if (parsed.kind === "command") await this.run(parsed.command);
+      else await this.sendMessage(parsed.text, "m.text");
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.error.set(t("composer", parsed.kind === "command" ? "commandFailed" : "sendFailed", { message }));
+      return false;
+    } finally {
+      this.busy.set(false);
+    }
+    this.clear();
+    return true;
+  }
+
+  /** Files chosen, dropped or pasted: uploaded and sent one by one. */
+  attach(files: ReadonlyArray<{ name: string; type: string; data: Blob }>): void {
+    for (const file of files) void this.uploads.add(file);
+  }
+
+  /** The suggestions need the emoji index: loaded on first use. */
+  private async loadEmoji(): Promise<void> {
+    this.emoji = await loadEmojiIndex();
+    if (!this.disposed) this.updateCompletion();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.stopTyping();
+  }
+
+  private async run(command: Command): Promise<void> {
+    const { client } = this.options;
+    const roomId = this.roomId;
+    switch (command.kind) {
+      case "me":
+        return this.sendMessage(command.text, "m.emote");
+      case "shrug":
+        return this.sendMessage(command.text, "m.text");
+      case "topic":
+        await sendStateEvent(client.http, roomId, "m.room.topic", { topic: command.topic });
+        return;
+      case "invite":
+        return client.moderation.invite(roomId, command.userId, command.reason);
+      case "join": {
+        const joined = await client.moderation.join(command.target);
+        this.options.onJoined?.(joined);
+        return;
+      }
+      case "leave":
+        return client.moderation.leave(roomId, command.reason);
+      case "nick":
+        return client.profile.setDisplayName(command.name);
+    }
+  }
+
+  private async sendMessage(text: string, msgtype: "m.text" | "m.emote"): Promise<void> {
+    const mentionTargets = this.mentions.filter((m) => text.includes(m.label));
+    const links = mentionTargets.map((m) => ({ label: m.label, href: `https://matrix.to/#/${m.target}` }));
+    const users = mentionTargets.filter((m) => m.target.startsWith("@")).map((m) => m.target);
+    const rendered = await renderMarkdown(text, links);
+    const mode = this.mode.getSnapshot();
+    if (mode.kind === "edit") {
+      const original = this.findItem(mode.target.eventId);
+      const kind = original?.content["msgtype"] === "m.emote" ? "m.emote" : msgtype;
+      this.sendContent(
+        editContent(mode.target.eventId, rendered, {
+          msgtype: kind,
+          mentions: users,
+          previousMentions: mentionedUserIds(original?.content),
+        }),
+      );
+      return;
+    }
+    const replyTo = mode.kind === "reply" ? mode.target : undefined;
+    // A reply mentions the replied-to sender (unless that is us).
+    if (replyTo !== undefined && replyTo.sender !== this.options.client.userId) users.push(replyTo.sender);
+    this.sendContent(
+      messageContent(rendered, { msgtype, mentions: users, relation: this.relation(replyTo?.eventId) }),
+    );
+  }
+
+  private relation(replyTo: string | undefined): MessageRelation {
+    const rootId = this.options.threadRootId;
+    if (rootId === undefined) return replyTo !== undefined ? { replyTo } : {};
+    const events = this.options.events();
+    const latest = events[events.length - 1]?.eventId ?? rootId;
+    return { ...(replyTo !== undefined ? { replyTo } : {}), thread: { rootId, latestInThread: latest } };
+  }
+
+  private relationFields(replyTo: string | undefined): Content {
+    const content = messageContent({ body: "" }, { relation: this.relation(replyTo) });
+    return content["m.relates_to"] !== undefined ? { "m.relates_to": content["m.relates_to"] } : {};
+  }
+
+  private sendContent(content: Content): void {
+    this.options.client.sendQueue.send(this.roomId, "m.room.message", content);
+  }
+
+  private clear(): void {
+    this.mentions = [];
+    this.textBeforeEdit = undefined;
+    this.mode.set(NORMAL);
+    this.setText("", 0);
+    this.stopTyping();
+  }
+
+  private restoreTextBeforeEdit(): void {
+    const saved = this.textBeforeEdit ?? { text: "", mentions: [] };
+    this.textBeforeEdit = undefined;
+    this.mentions = saved.mentions;
+    this.setText(saved.text, saved.text.length);
+    this.caretRequest.set({ at: saved.text.length });
+  }
+
+  private isEditable(item: TimelineItem): boolean {
+    const msgtype = item.content["msgtype"];
+    return (
+      item.sender === this.options.client.userId &&
+      item.type === "m.room.message" &&
+      !item.redacted &&
+      item.eventId.startsWith("$") &&
+      (msgtype === "m.text" || msgtype === "m.emote" || msgtype === "m.notice")
+    );
+  }
+
+  private findItem(eventId: string): TimelineItem | undefined {
+    return this.options.events().find((e) => e.eventId === eventId);
+  }
+
+  private targetOf(eventId: string): ModeTarget {
+    const item = this.findItem(eventId);
+    const event = item?.event ?? this.options.room.findEvent(eventId);
+    const sender = event?.sender ?? "";
+    const content = item?.content ?? event?.content;
+    const body = typeof content?.["body"] === "string" ? content["body"] : "";
+    return {
+      eventId,
+      sender,
+      senderName: this.options.room.getSnapshot().members.get(sender)?.name ?? sender,
+      preview: body.split("\n")[0]?.slice(0, 200) ?? "",
+    };
+  }
+
+  /** Fetches a reply target the timeline has not loaded (a draft restored after a reload). */
+  private async fillTarget(eventId: string): Promise<void> {
+    const mode = this.mode.getSnapshot();
+    if (mode.kind === "normal" || mode.target.sender !== "") return;
+    try {
+      const event = await getEvent(this.options.client.http, this.roomId, eventId);
+      const now = this.mode.getSnapshot();
+      if (now.kind === "normal" || now.target.eventId !== eventId) return;
+      const body = typeof event.content["body"] === "string" ? event.content["body"] : "";
+      const senderName = this.options.room.getSnapshot().members.get(event.sender)?.name ?? event.sender;
+      const target = { eventId, sender: event.sender, senderName, preview: body.split("\n")[0] ?? "" };
+      this.mode.set({ ...now, target });
+    } catch {
+      // The banner keeps showing what it knows; the reply still works.
+    }
+  }
+
+  private updateCompletion(): void {
+    const trigger = findTrigger(this.text.getSnapshot(), this.caret);
+    if (trigger === null) {
+      if (this.completion.getSnapshot() !== null) this.completion.set(null);
+      return;
+    }
+    const items = this.suggestionsFor(trigger);
+    if (items.length === 0) {
+      this.completion.set(null);
+      return;
+    }
+    const previous = this.completion.getSnapshot();
+    const active =
+      previous !== null && previous.trigger.start === trigger.start
+        ? Math.min(previous.active, items.length - 1)
+        : 0;
+    this.completion.set({ trigger, items, active });
+  }
+
+  private suggestionsFor(trigger: Trigger): Suggestion[] {
+    switch (trigger.kind) {
+      case "command":
+        return suggestCommands(trigger.query).map((s) => ({ ...s, detail: t("composer", s.detail ?? "") }));
+      case "user": {
+        const members = [...this.options.room.getSnapshot().members.values()].filter(
+          (m) => m.membership === "join" || m.membership === "invite",
+        );
+        return suggestUsers(members, trigger.query, this.options.client.userId);
+      }
+      case "room":
+        return suggestRooms(this.roomsWithAliases(), trigger.query);
+      case "emoji":
+        if (this.emoji === undefined) {
+          void this.loadEmoji();
+          return [];
+        }
+        return suggestEmoji(this.emoji, trigger.query);
+    }
+  }
+
+  private roomsWithAliases(): RoomLike[] {
+    const out: RoomLike[] = [];
+    for (const room of this.options.client.rooms.all.getSnapshot().values()) {
+      const snap = room.getSnapshot();
+      if (snap.category !== "join") continue;
+      const alias = snap.state.content("m.room.canonical_alias")?.["alias"];
+      out.push({
+        roomId: snap.roomId,
+        name: snap.name.name,
+        ...(typeof alias === "string" ? { alias } : {}),
+        ...(snap.avatarUrl !== undefined ? { avatarUrl: snap.avatarUrl } : {}),
+      });
+    }
+    return out;
+  }
+
+  private updateTyping(text: string): void {
+    if (text === "" || text.startsWith("/")) {
+      this.stopTyping();
+      return;
+    }
+    if (this.typingTimer !== undefined) clearTimeout(this.typingTimer);
+    this.typingTimer = setTimeout(() => this.stopTyping(), this.options.typingIdleMs ?? 10_000);
+    if (this.typing) return;
+    this.typing = true;
+    this.options.client.typing.setTyping(this.roomId, true).catch(() => (this.typing = false));
+  }
+
+  private stopTyping(): void {
+    if (this.typingTimer !== undefined) clearTimeout(this.typingTimer);
+    this.typingTimer = undefined;
+    if (!this.typing) return;
+    this.typing = false;
+    this.options.client.typing.setTyping(this.roomId, false).catch(() => undefined);
+  }
+
+  private restoreDraft(): void {
+    const { storage } = this.options;
+    const draft = storage ? loadDraft(storage, this.key) : null;
+    if (draft === null) return;
+    this.mentions = [...draft.mentions];
+    this.text.set(draft.text);
+    this.caret = draft.text.length;
+    if (draft.mode.kind !== "normal") {
+      this.mode.set({ kind: draft.mode.kind, target: this.targetOf(draft.mode.eventId) });
+      void this.fillTarget(draft.mode.eventId);
+    }
+  }
+
+  private persist(): void {
+    const { storage } = this.options;
+    if (storage === undefined) return;
+    const mode = this.mode.getSnapshot();
+    const draftMode: DraftMode =
+      mode.kind === "normal" ? { kind: "normal" } : { kind: mode.kind, eventId: mode.target.eventId };
+    saveDraft(storage, this.key, { text: this.text.getSnapshot(), mentions: this.mentions, mode: draftMode });
+  }
+}
