@@ -26,3 +26,7 @@ export { DirectoryService } from "./services/DirectoryService";
 export type { DirectoryServiceOptions } from "./services/DirectoryService";
 export { URL_PREVIEW_CACHE_SIZE, UrlPreviewService } from "./services/UrlPreviewService";
 export type { UrlPreviewServiceOptions } from "./services/UrlPreviewService";
+export { CryptoService } from "./services/CryptoService";
+export type { CryptoServiceOptions, ToDeviceSink } from "./services/CryptoService";
+export { StateSendError, StateService } from "./services/StateService";
+export type { StateServiceOptions } from "./services/StateService";
