@@ -53,6 +53,27 @@ export {
 } from "../../sdk/src/models/room-list/filters";
 export type { RoomFilter } from "../../sdk/src/models/room-list/filters";
 
+// Rooms, people and room settings (room actions, member list, moderation, settings).
+export type { HttpApi } from "../../sdk/src/http/types";
+export type { SyncBatchSource } from "../../sdk/src/models/room/Rooms";
+export type { PresenceEvent } from "../../sdk/src/api/types/events";
+export type { Membership } from "../../sdk/src/models/room/RoomState";
+export type { PowerLevels } from "../../sdk/src/models/power-levels";
+export { StateSendError } from "../../sdk/src/client/services/StateService";
+export { ClientServiceError } from "../../sdk/src/client/errors";
+export { ModelError } from "../../sdk/src/models/errors";
+export { createRoom } from "../../sdk/src/api/rooms";
+export type { CreateRoomRequest } from "../../sdk/src/api/types/rooms";
+export type { PublicRoomsChunk } from "../../sdk/src/api/types/rooms";
+export { uploadContent } from "../../sdk/src/api/media";
+export { queryKeys } from "../../sdk/src/api/keys";
+export { requestOpenIdToken } from "../../sdk/src/api/openid";
+export { registerAccount as registerIdentityAccount } from "../../sdk/src/api/identity";
+export { addDirectRoom, DIRECT_EVENT_TYPE, parseDirect } from "../../sdk/src/models/direct";
+export { parseIgnoredUsers } from "../../sdk/src/models/account-data";
+export { parseJoinTarget, serverOf } from "../../sdk/src/models/permalink";
+export type { JoinTarget } from "../../sdk/src/models/permalink";
+
 // The composer and threads (state/Composer*, state/Thread*, state/composer/).
 export { uploadEncryptedAttachment } from "../../sdk/src/crypto/attachments/transfer";
 export { BLURHASH_FIELD } from "../../sdk/src/api/unstable";

@@ -3,7 +3,8 @@
  * (joined spaces, "Home" for all), section filters (all, people, rooms,
  * favourites, low priority, invites), search by name, and the selected
  * room. The list itself is the service's ObservableList of room snapshots,
- * so a sync batch moves only the rooms it changed.
+ * so a sync batch moves only the rooms it changed. With the SDK client, it
+ * also owns the "+" actions (create, DM, join, directory, invites).
  */
 import {
   allOf,
@@ -17,6 +18,8 @@ import {
 } from "../sdk";
 import type { ReadonlyObservableList, RoomFilter, Rooms, RoomSnapshot } from "../sdk";
 import { ObservableValue } from "./observables";
+import { RoomActionsViewModel } from "./rooms/RoomActionsViewModel";
+import type { ActionsClient } from "./rooms/RoomActionsViewModel";
 import type { Scope } from "./Scope";
 
 export type RoomSection = "all" | "people" | "rooms" | "favourites" | "low" | "invites";
@@ -51,12 +54,16 @@ export class RoomListViewModel {
   readonly space = new ObservableValue<string | null>(null);
   readonly spaces = new ObservableValue<readonly SpaceEntry[]>([]);
   readonly selected = new ObservableValue<string | null>(null);
+  /** The "+" menu's actions; null without a client (tests of the list alone). */
+  readonly actions: RoomActionsViewModel | null;
   private readonly service: RoomListService;
 
   constructor(
     private readonly rooms: Rooms,
-    scope: Scope,
+    private readonly scope: Scope,
+    client?: ActionsClient,
   ) {
+    this.actions = client !== undefined ? new RoomActionsViewModel(client) : null;
     this.service = new RoomListService(rooms, { filter: (room) => !room.isSpace });
     scope.add(() => this.service.dispose());
     scope.add(rooms.onChange(() => this.refreshSpaces()));
@@ -85,6 +92,23 @@ export class RoomListViewModel {
 
   select(roomId: string | null): void {
     this.selected.set(roomId);
+  }
+
+  /**
+   * Selects a room the user just created or joined as soon as sync brings
+   * it in as joined (at once when it already is).
+   */
+  selectWhenJoined(roomId: string): void {
+    const joined = (): boolean => this.rooms.find(roomId)?.getSnapshot().category === "join";
+    if (joined()) return this.select(roomId);
+    const scope = this.scope.child();
+    scope.add(
+      this.rooms.onChange((changed) => {
+        if (!changed.has(roomId) || !joined()) return;
+        scope.end();
+        this.select(roomId);
+      }),
+    );
   }
 
   /** Moves the selection `delta` rooms up or down the list (keyboard navigation). */

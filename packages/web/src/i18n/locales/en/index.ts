@@ -5,5 +5,8 @@
 import { common } from "./common";
 import { threads } from "./threads";
 import { composer } from "./composer";
+import { people } from "./people";
+import { roomSettings } from "./roomSettings";
+import { rooms } from "./rooms";
 
-export const en = { common, composer, threads };
+export const en = { common, composer, people, roomSettings, rooms, threads };
