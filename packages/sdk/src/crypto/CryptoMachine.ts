@@ -17,7 +17,6 @@
 import type { OlmMachine, RoomKeyInfo } from "@matrix-org/matrix-sdk-crypto-wasm";
 import { getKeyChanges } from "../api/keys";
 import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../api/types/events";
-import type { ToDeviceMessages } from "../api/types/to-device";
 import type { HttpApi } from "../http/types";
 import { createTxnIdGenerator } from "../http/txn";
 import type { TxnIdGenerator } from "../http/txn";
@@ -35,12 +34,14 @@ import { userIds } from "./ids";
 import type { CryptoLogger } from "./OutgoingRequests";
 import { OutgoingRequests, silentCryptoLogger } from "./OutgoingRequests";
 import { PendingDecryptions } from "./PendingDecryptions";
+import { Recovery } from "./recovery";
+import { SecretStorage } from "./secrets/SecretStorage";
+import type { SecretStorageOptions } from "./secrets/SecretStorage";
 import { RoomCryptoState } from "./RoomCryptoState";
 import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
 import { RoomEncryptor } from "./RoomEncryptor";
 import type { ToDeviceResult, ToDeviceTarget } from "./ToDevice";
-import { encryptToDevice, sendEncryptedToDevice } from "./ToDevice";
-import type { CryptoInternals } from "./verification/internals";
+import { sendEncryptedToDevice } from "./ToDevice";
 
 /** The engine's persistent store in browsers (IndexedDB); omit for memory. */
 export interface CryptoStoreOptions {
@@ -59,6 +60,8 @@ export interface CryptoMachineOptions {
   rooms?: RoomCryptoState;
   txnIds?: TxnIdGenerator;
   logger?: CryptoLogger;
+  /** Secret storage options (tests lower the PBKDF2 rounds). */
+  secretStorage?: SecretStorageOptions;
   /** Defaults to the lazy loader; tests may pass a preloaded engine. */
   loadEngine?: () => Promise<Engine>;
 }
@@ -99,6 +102,10 @@ export class CryptoMachine {
   readonly rooms: RoomCryptoState;
   /** Server-side key backup: create, upload, restore, delete. */
   readonly backup: KeyBackup;
+  /** Secret storage (4S) in account data. */
+  readonly secretStorage: SecretStorage;
+  /** Recovery key set-up and recovery of a new device. */
+  readonly recovery: Recovery;
   private readonly outgoing: OutgoingRequests;
   private readonly encryptor: RoomEncryptor;
   private readonly deps: EncryptorDeps;
@@ -123,6 +130,9 @@ export class CryptoMachine {
     this.deps = { engine, machine, outgoing: this.outgoing, rooms: this.rooms, locks: new KeyedLock() };
     this.encryptor = new RoomEncryptor(this.deps);
     this.backup = new KeyBackup({ engine, machine, outgoing: this.outgoing, http });
+    this.secretStorage = new SecretStorage(http, this.userId, options.secretStorage);
+    const { userId, deviceId, backup, secretStorage: storage, outgoing } = this;
+    this.recovery = new Recovery({ engine, machine, outgoing, http, backup, storage, userId, deviceId });
   }
 
   /** Loads the engine (once per process) and opens the device's OlmMachine. */
@@ -178,7 +188,6 @@ export class CryptoMachine {
     for (const [roomId, room] of batch.rooms.leave) {
       out.rooms.leave.set(roomId, { ...room, timeline: await this.decryptTimeline(roomId, room.timeline) });
     }
-    for (const listener of this.toDeviceListeners) listener(out.toDevice);
     void this.outgoing.run();
     void this.backUpNewKeys();
     return out;
@@ -263,19 +272,6 @@ export class CryptoMachine {
     }
   }
 
-  private readonly toDeviceListeners = new Set<(events: readonly ToDeviceEvent[]) => void>();
-  /** Subscribes to each batch's clear to-device events (verification requests); returns the unsubscribe. */
-  onToDevice(listener: (events: readonly ToDeviceEvent[]) => void): () => void {
-    this.toDeviceListeners.add(listener);
-    return () => this.toDeviceListeners.delete(listener);
-  }
-
-  /** The engine handles for cross-signing, verification and identity warnings; not for apps. */
-  get internals(): CryptoInternals {
-    const { userId, deviceId, engine, machine, outgoing, http, logger } = this;
-    return { userId, deviceId, engine, machine, outgoing, http, logger };
-  }
-
   /** Subscribes to late decryptions; returns the unsubscribe function. */
   onEventDecrypted(listener: DecryptedUpdateListener): () => void {
     this.listeners.add(listener);
@@ -314,18 +310,6 @@ export class CryptoMachine {
     content: Record<string, unknown>,
   ): Promise<ToDeviceResult> {
     return sendEncryptedToDevice(this.deps, this.http, this.txnIds(), eventType, targets, content);
-  }
-
-  /**
-   * Olm-encrypts `content` to each target device without sending: the
-   * `messages` of an m.room.encrypted to-device send, for a persistent queue.
-   */
-  encryptToDevice(
-    eventType: string,
-    targets: readonly ToDeviceTarget[],
-    content: Record<string, unknown>,
-  ): Promise<{ messages: ToDeviceMessages; result: ToDeviceResult }> {
-    return encryptToDevice(this.deps, eventType, targets, content);
   }
 
   /** A user's devices with their verification value; waits up to `waitSecs` for a stale list. */

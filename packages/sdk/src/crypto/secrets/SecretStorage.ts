@@ -110,7 +110,7 @@ export class SecretStorage {
    * unless `setDefault` is false, makes it the default key.
    */
   async createKey(
-    options: { passphrase?: string; name?: string; setDefault?: boolean } = {},
+    options: { passphrase?: string; pbkdf2Iterations?: number; name?: string; setDefault?: boolean } = {},
   ): Promise<CreatedSecretStorageKey> {
     const random = this.options.random;
     let key: Uint8Array;
@@ -119,7 +119,7 @@ export class SecretStorage {
       passphrase = {
         algorithm: "m.pbkdf2",
         salt: randomString(32, random),
-        iterations: this.options.pbkdf2Iterations ?? DEFAULT_PBKDF2_ITERATIONS,
+        iterations: options.pbkdf2Iterations ?? this.options.pbkdf2Iterations ?? DEFAULT_PBKDF2_ITERATIONS,
         bits: 256,
       };
       key = await deriveKeyFromPassphrase(options.passphrase, passphrase);
