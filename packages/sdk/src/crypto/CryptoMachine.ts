@@ -17,6 +17,7 @@
 import type { OlmMachine, RoomKeyInfo } from "@matrix-org/matrix-sdk-crypto-wasm";
 import { getKeyChanges } from "../api/keys";
 import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../api/types/events";
+import type { ToDeviceMessages } from "../api/types/to-device";
 import type { HttpApi } from "../http/types";
 import { createTxnIdGenerator } from "../http/txn";
 import type { TxnIdGenerator } from "../http/txn";
@@ -41,7 +42,8 @@ import { RoomCryptoState } from "./RoomCryptoState";
 import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
 import { RoomEncryptor } from "./RoomEncryptor";
 import type { ToDeviceResult, ToDeviceTarget } from "./ToDevice";
-import { sendEncryptedToDevice } from "./ToDevice";
+import { encryptToDevice, sendEncryptedToDevice } from "./ToDevice";
+import type { CryptoInternals } from "./verification/internals";
 
 /** The engine's persistent store in browsers (IndexedDB); omit for memory. */
 export interface CryptoStoreOptions {
@@ -188,6 +190,7 @@ export class CryptoMachine {
     for (const [roomId, room] of batch.rooms.leave) {
       out.rooms.leave.set(roomId, { ...room, timeline: await this.decryptTimeline(roomId, room.timeline) });
     }
+    for (const listener of this.toDeviceListeners) listener(out.toDevice);
     void this.outgoing.run();
     void this.backUpNewKeys();
     return out;
@@ -272,6 +275,19 @@ export class CryptoMachine {
     }
   }
 
+  private readonly toDeviceListeners = new Set<(events: readonly ToDeviceEvent[]) => void>();
+  /** Subscribes to each batch's clear to-device events (verification requests); returns the unsubscribe. */
+  onToDevice(listener: (events: readonly ToDeviceEvent[]) => void): () => void {
+    this.toDeviceListeners.add(listener);
+    return () => this.toDeviceListeners.delete(listener);
+  }
+
+  /** The engine handles for cross-signing, verification and identity warnings; not for apps. */
+  get internals(): CryptoInternals {
+    const { userId, deviceId, engine, machine, outgoing, http, logger } = this;
+    return { userId, deviceId, engine, machine, outgoing, http, logger };
+  }
+
   /** Subscribes to late decryptions; returns the unsubscribe function. */
   onEventDecrypted(listener: DecryptedUpdateListener): () => void {
     this.listeners.add(listener);
@@ -310,6 +326,18 @@ export class CryptoMachine {
     content: Record<string, unknown>,
   ): Promise<ToDeviceResult> {
     return sendEncryptedToDevice(this.deps, this.http, this.txnIds(), eventType, targets, content);
+  }
+
+  /**
+   * Olm-encrypts `content` to each target device without sending: the
+   * `messages` of an m.room.encrypted to-device send, for a persistent queue.
+   */
+  encryptToDevice(
+    eventType: string,
+    targets: readonly ToDeviceTarget[],
+    content: Record<string, unknown>,
+  ): Promise<{ messages: ToDeviceMessages; result: ToDeviceResult }> {
+    return encryptToDevice(this.deps, eventType, targets, content);
   }
 
   /** A user's devices with their verification value; waits up to `waitSecs` for a stale list. */

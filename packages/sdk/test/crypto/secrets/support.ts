@@ -5,11 +5,7 @@
  * the test server takes a first cross-signing upload without interactive
  * auth), so these tests do not depend on the verification layer.
  */
-import type {
-  CrossSigningBootstrapRequests,
-  OlmMachine,
-  OutgoingRequest,
-} from "@matrix-org/matrix-sdk-crypto-wasm";
+import type { OlmMachine, OutgoingRequest } from "@matrix-org/matrix-sdk-crypto-wasm";
 import { uploadCrossSigningKeys, uploadSignatures } from "../../../src/api/keys";
 import { sendEvent } from "../../../src/api/send";
 import type { Engine } from "../../../src/crypto/load";
@@ -30,7 +26,7 @@ function handles(device: TestDevice): EngineHandles {
 /** Creates, uploads and self-signs cross-signing keys for the device's user. */
 export async function bootstrapCrossSigning(device: TestDevice): Promise<void> {
   const { engine, machine, outgoing } = handles(device);
-  const requests = (await machine.bootstrapCrossSigning(true));
+  const requests = await machine.bootstrapCrossSigning(true);
   try {
     if (requests.uploadKeysRequest) await outgoing.send(requests.uploadKeysRequest as OutgoingRequest);
     await uploadCrossSigningKeys(device.http, JSON.parse(requests.uploadSigningKeysRequest.body) as never);
