@@ -43,7 +43,11 @@ export function parseJoinTarget(input: string): JoinTarget | null {
     const room = sigil + safeDecode(uri[2] ?? "");
     if (!isRoomRef(room)) return null;
     const event = uri[3] !== undefined ? `$${safeDecode(uri[3])}` : undefined;
-    return { roomIdOrAlias: room, via: viaOf(new URLSearchParams(uri[4] ?? "")), ...(event ? { eventId: event } : {}) };
+    return {
+      roomIdOrAlias: room,
+      via: viaOf(new URLSearchParams(uri[4] ?? "")),
+      ...(event ? { eventId: event } : {}),
+    };
   }
   return null;
 }

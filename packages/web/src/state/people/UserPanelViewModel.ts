@@ -61,6 +61,7 @@ export class UserPanelViewModel {
   readonly view: ObservableValue<UserView>;
   readonly status = new ObservableValue<ActionStatus>({ busy: null, error: null, notice: null });
   readonly devices = new ObservableValue<DeviceRow[] | null>(null);
+  private ignoredWritten: boolean | undefined;
 
   constructor(
     private readonly client: UserPanelClient,
@@ -126,6 +127,9 @@ export class UserPanelViewModel {
       await this.client.accountData.set(IGNORED_USERS_TYPE, {
         ignored_users: Object.fromEntries([...users].map((u) => [u, {}])),
       });
+      // Rooms announces room changes only, not global account data: show what was written.
+      this.ignoredWritten = ignored;
+      this.view.set(this.build());
     });
   }
 
@@ -184,9 +188,9 @@ export class UserPanelViewModel {
     const member = snap.members.get(this.userId);
     const pl = snap.state.powerLevels;
     const level = pl.userLevel(this.userId);
-    const ignored = parseIgnoredUsers(this.client.rooms.accountData(IGNORED_USERS_TYPE)?.content).has(
-      this.userId,
-    );
+    const ignored =
+      this.ignoredWritten ??
+      parseIgnoredUsers(this.client.rooms.accountData(IGNORED_USERS_TYPE)?.content).has(this.userId);
     const reason = snap.state.content("m.room.member", this.userId)?.["reason"];
     return {
       userId: this.userId,

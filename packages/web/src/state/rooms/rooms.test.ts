@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../../../../testserver/src/index";
 import type { TestServerHandle } from "../../../../testserver/src/index";
 import type { Client } from "../../sdk";
-import { DirectoryViewModel } from "./DirectoryViewModel";
+import type { DirectoryViewModel } from "./DirectoryViewModel";
 import { RoomActionsViewModel } from "./RoomActionsViewModel";
 import { signUp, until, untilRoom } from "./testing";
 
