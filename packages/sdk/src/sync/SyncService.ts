@@ -9,7 +9,8 @@
  * and starts the loop from the stored token. Guests skip the cache (SPEC
  * §6): they run on a MemoryStore and restore nothing. stop() forces a save.
  * Browser online/offline and visibility reach the loop through a platform
- * adapter; page hide forces a save.
+ * adapter; page hide forces a save. The loop speaks sync v2 or simplified
+ * sliding sync (MSC4186), chosen by sliding/SelectingSyncTransport.
  */
 import type { Capabilities } from "../api/types/server";
 import type { ClientEvent } from "../api/types/events";
@@ -39,6 +40,10 @@ import { SyncLoop } from "./SyncLoop";
 import type { SyncBatchHandler, SyncLogger, SyncState } from "./SyncLoop";
 import { HttpSyncTransport, withoutRetries } from "./transport";
 import type { StateAfterMode } from "./transport";
+import { SelectingSyncTransport } from "./sliding/SelectingSyncTransport";
+import type { ActiveSyncMode, SyncMode } from "./sliding/SelectingSyncTransport";
+import { SlidingSyncTransport } from "./sliding/SlidingSyncTransport";
+import { v2Since } from "./sliding/token";
 
 /** What the service needs of the sync processor (sync/processor). */
 export interface SyncProcessorLike {
@@ -74,6 +79,8 @@ export interface SyncServiceOptions {
   requestMarginMs?: number;
   setPresence?: SetPresence | (() => SetPresence | undefined);
   stateAfter?: StateAfterMode;
+  /** Sync v2, simplified sliding sync, or "auto" (the default): sliding when /versions advertises it. */
+  syncMode?: SyncMode;
   capabilitiesRefreshMs?: number;
   scheduler?: Scheduler;
   logger?: SyncLogger;
@@ -91,7 +98,7 @@ export class SyncService {
   readonly processor: SyncProcessorLike;
   private readonly cacheOptions: CacheOptions;
   private readonly filters: SyncFilterManager;
-  private readonly transport: HttpSyncTransport;
+  private readonly transport: SelectingSyncTransport;
   private readonly capabilitiesService: CapabilitiesService;
   private readonly leftRooms: LeftRoomsLoader;
   private readonly logger: SyncLogger;
@@ -131,12 +138,23 @@ export class SyncService {
       logger: this.logger,
     });
     const scheduler = options.scheduler ?? realScheduler;
-    this.transport = new HttpSyncTransport({
+    this.transport = new SelectingSyncTransport({
       http: options.http,
-      filters: this.filters,
-      ...(options.setPresence !== undefined ? { setPresence: options.setPresence } : {}),
-      ...(options.stateAfter !== undefined ? { stateAfter: options.stateAfter } : {}),
-      now: () => scheduler.now(),
+      ...(options.syncMode !== undefined ? { mode: options.syncMode } : {}),
+      v2: new HttpSyncTransport({
+        http: options.http,
+        filters: this.filters,
+        ...(options.setPresence !== undefined ? { setPresence: options.setPresence } : {}),
+        ...(options.stateAfter !== undefined ? { stateAfter: options.stateAfter } : {}),
+        now: () => scheduler.now(),
+        logger: this.logger,
+      }),
+      sliding: new SlidingSyncTransport({
+        http: options.http,
+        timelineLimit: initialSyncLimit,
+        lazyLoadMembers,
+        logger: this.logger,
+      }),
       logger: this.logger,
     });
     this.capabilitiesService = new CapabilitiesService({
@@ -166,6 +184,11 @@ export class SyncService {
   /** The server's capabilities, refreshed while running; the last good value survives failures. */
   get capabilities(): ReadonlyObservable<Capabilities | null> {
     return this.capabilitiesService.value;
+  }
+
+  /** The sync protocol in use; null until "auto" mode has read /versions. */
+  get syncMode(): ReadonlyObservable<ActiveSyncMode | null> {
+    return this.transport.activeMode;
   }
 
   /** Whether the client runs (start() finished and stop() not called). */
@@ -215,7 +238,8 @@ export class SyncService {
   /** Loads a room's members out of band (at the given token, or the current sync token). */
   async loadMembers(roomId: string, at?: string): Promise<JsonObject[]> {
     this.requireRunning();
-    const token = at ?? this.loop?.nextSince;
+    // A sliding sync position is no /members `at` token: then the current members are loaded.
+    const token = at ?? v2Since(this.loop?.nextSince);
     return await this.members.load(roomId, token);
   }
 

@@ -46,6 +46,32 @@ export {
   canSendEphemeral,
 } from "./guests";
 export type { GuestContext } from "./guests";
+// Simplified sliding sync (MSC4186): the transport, the protocol choice and tagged tokens.
+export { SlidingSyncTransport, isUnknownPosError, UNKNOWN_POS_ERRCODE } from "./sliding/SlidingSyncTransport";
+export type { SlidingSyncTransportOptions } from "./sliding/SlidingSyncTransport";
+export { SelectingSyncTransport, advertisesSlidingSync } from "./sliding/SelectingSyncTransport";
+export type {
+  ActiveSyncMode,
+  SelectingSyncTransportOptions,
+  SyncMode,
+} from "./sliding/SelectingSyncTransport";
+export {
+  decodeSlidingToken,
+  encodeSlidingToken,
+  isSlidingToken,
+  SLIDING_TOKEN_TAG,
+  v2Since,
+} from "./sliding/token";
+export type { SlidingPosition } from "./sliding/token";
+export { toSyncResponse } from "./sliding/convert";
+export { buildSlidingRequest, MODEL_STATE, requiredState } from "./sliding/request";
+export type { SlidingRequestOptions } from "./sliding/request";
+export type {
+  RequiredStateTuple,
+  SlidingRoom,
+  SlidingSyncRequestBody,
+  SlidingSyncResponse,
+} from "./sliding/types";
 // The loop (shared).
 export { SyncLoop, SYNC_CONSTANTS, UNKNOWN_TOKEN_MESSAGE } from "./SyncLoop";
 export type {
