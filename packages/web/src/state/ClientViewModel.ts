@@ -1,26 +1,26 @@
 /**
- * A signed-in client: the SDK's SyncService over an IndexedDbStore (inside
+ * A signed-in client: the SDK's createClient over an IndexedDbStore (inside
  * a FallbackStore, so a broken IndexedDB degrades to memory instead of
- * failing), the Rooms model fed by the sync processor, the room list, the
- * selected room's timeline, authenticated media, the "not syncing" status
- * and logout. Everything it subscribes to is owned by its Scope.
+ * failing), with the browser platform, the unknown-token handling and
+ * crypto (loaded lazily by the SDK). Around it: the room list, the selected
+ * room (RoomViewModel), authenticated media, the "not syncing" status and
+ * logout. Other view models take the SDK client as `clientVm.client`.
+ * Everything it subscribes to is owned by its Scope.
  */
 import {
   browserPlatform,
+  createClient,
   FallbackStore,
   IndexedDbStore,
-  Rooms,
   signOut,
-  SyncProcessor,
-  SyncService,
   TokenRefresher,
 } from "../sdk";
-import type { FetchFn, ReadonlyObservable, Session, SyncState } from "../sdk";
+import type { Client, FetchFn, ReadonlyObservable, Session, SyncService, SyncState } from "../sdk";
 import { MediaLoader } from "./MediaLoader";
 import { ObservableValue } from "./observables";
 import { RoomListViewModel } from "./RoomListViewModel";
+import { RoomViewModel } from "./RoomViewModel";
 import { Scope } from "./Scope";
-import { TimelineViewModel } from "./TimelineViewModel";
 
 /** The connection status the banner shows. */
 export type ConnectionStatus =
@@ -55,12 +55,15 @@ export class ClientViewModel {
   readonly isGuest: boolean;
   readonly roomList: RoomListViewModel;
   readonly media: MediaLoader;
-  readonly timeline = new ObservableValue<TimelineViewModel | null>(null);
+  /** The selected room, or null. */
+  readonly room = new ObservableValue<RoomViewModel | null>(null);
   readonly connection = new ObservableValue<ConnectionStatus>({ kind: "connecting" });
   readonly startError = new ObservableValue<string | null>(null);
-  readonly sync: SyncService;
-  private readonly rooms: Rooms;
+  /** The SDK client: the services other view models take. */
+  readonly client: Client;
   private readonly scope = new Scope();
+  /** An event to open the next selected room at (a link). */
+  private pendingEventId: string | undefined;
 
   constructor(private readonly options: ClientOptions) {
     const { session } = options;
@@ -68,32 +71,23 @@ export class ClientViewModel {
     if (userId === undefined) throw new Error("No session: sign in first");
     this.userId = userId;
     this.isGuest = session.isGuest;
-    const http = TokenRefresher.forSession(session, options.fetch ? { fetch: options.fetch } : {});
     const store = new FallbackStore(
       new IndexedDbStore({ indexedDB: options.indexedDB, dbName: databaseNameOf(userId) }),
     );
-    let processor: SyncProcessor | undefined;
-    this.sync = new SyncService({
-      http,
+    this.client = createClient({
+      session,
       store,
-      userId,
-      guest: session.isGuest,
-      processor: (s) => (processor = new SyncProcessor({ store: s })),
-      platform: browserPlatform(options.platformScope ?? globalThis),
-      onUnknownToken: (softLogout) => {
-        // The Session's state change takes the app to the soft-logout or sign-in screen.
-        void (softLogout ? session.softLogout() : session.clear("token_invalid"));
+      ...(options.fetch ? { httpOptions: { fetch: options.fetch } } : {}),
+      sync: {
+        platform: browserPlatform(options.platformScope ?? globalThis),
+        onUnknownToken: (softLogout) => {
+          // The Session's state change takes the app to the soft-logout or sign-in screen.
+          void (softLogout ? session.softLogout() : session.clear("token_invalid"));
+        },
       },
     });
-    this.rooms = new Rooms({
-      userId,
-      http,
-      ...(processor ? { source: processor } : {}),
-      recentEventsKept: 50,
-    });
-    this.scope.add(() => this.rooms.dispose());
-    this.roomList = new RoomListViewModel(this.rooms, this.scope.child());
-    this.media = new MediaLoader(session, options.fetch);
+    this.roomList = new RoomListViewModel(this.client.rooms, this.scope.child());
+    this.media = new MediaLoader(session, options.fetch, this.client.http);
     this.scope.add(() => this.media.dispose());
 
     const update = (): void =>
@@ -103,7 +97,12 @@ export class ClientViewModel {
     this.scope.subscribe(this.sync.state, update);
     this.scope.subscribe(this.sync.lastSyncAt, update);
     this.scope.subscribe(this.roomList.selected, (roomId: string | null) => this.openRoom(roomId));
-    this.scope.add(() => this.timeline.getSnapshot()?.dispose());
+    this.scope.add(() => this.room.getSnapshot()?.dispose());
+  }
+
+  /** The sync service (state, store). */
+  get sync(): SyncService {
+    return this.client.sync;
   }
 
   /** The sync state as the SDK reports it. */
@@ -114,22 +113,48 @@ export class ClientViewModel {
   /** Restores from the cache, then syncs. */
   async start(): Promise<void> {
     try {
-      await this.sync.start();
+      await this.client.start();
     } catch (err) {
       this.startError.set(err instanceof Error ? err.message : "Could not start syncing.");
     }
   }
 
+  /**
+   * Opens a room at an event (a matrix.to or #/room/<id>/<eventId> link):
+   * selects the room, whose timeline then loads around the event; when the
+   * room is already open its timeline jumps there.
+   */
+  openEvent(roomId: string, eventId: string): void {
+    const open = this.room.getSnapshot();
+    if (open?.roomId === roomId) {
+      void open.timeline.jumpTo(eventId);
+      return;
+    }
+    this.pendingEventId = eventId;
+    this.roomList.select(roomId);
+    this.pendingEventId = undefined;
+  }
+
   private openRoom(roomId: string | null): void {
-    this.timeline.getSnapshot()?.dispose();
-    const room = roomId === null ? undefined : this.rooms.find(roomId);
-    this.timeline.set(room === undefined ? null : new TimelineViewModel(room));
+    this.room.getSnapshot()?.dispose();
+    const room = roomId === null ? undefined : this.client.rooms.find(roomId);
+    const eventId = this.pendingEventId;
+    this.room.set(
+      room === undefined
+        ? null
+        : new RoomViewModel({
+            client: this.client,
+            room,
+            media: this.media,
+            ...(eventId !== undefined ? { eventId } : {}),
+          }),
+    );
   }
 
   /** Stops syncing and ends every subscription (the store is kept). */
   async dispose(): Promise<void> {
     this.scope.end();
-    await this.sync.stop().catch(() => undefined);
+    await this.client.dispose().catch(() => undefined);
     // Close the database so a resumed session (or a logout's delete) is not blocked by this connection.
     await this.sync.store.close().catch(() => undefined);
   }
@@ -138,7 +163,7 @@ export class ClientViewModel {
   async logout(): Promise<void> {
     const http = TokenRefresher.forSession(this.options.session);
     this.scope.end();
-    await this.sync.stop().catch(() => undefined);
+    await this.client.stop().catch(() => undefined);
     await this.sync.store.deleteAllData().catch(() => undefined);
     await this.sync.store.close().catch(() => undefined);
     try {

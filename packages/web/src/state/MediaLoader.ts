@@ -4,9 +4,12 @@
  * Authorization header (never a token in a URL), and shown through an
  * object URL. Loads are shared and cached per URL; dispose() revokes every
  * object URL. Only mxc URIs are accepted: remote HTML cannot make the app
- * request anything else.
+ * request anything else. Encrypted attachments (content.file) are
+ * downloaded and decrypted by the SDK's attachment helpers, then shown the
+ * same way.
  */
-import type { FetchFn, Session } from "../sdk";
+import { downloadEncryptedAttachment } from "../sdk";
+import type { FetchFn, HttpApi, Session } from "../sdk";
 
 const MXC = /^mxc:\/\/[A-Za-z0-9.:[\]-]+\/[A-Za-z0-9_-]+$/;
 
@@ -24,7 +27,30 @@ export class MediaLoader {
   constructor(
     private readonly session: Session,
     private readonly fetchFn: FetchFn = (input, init) => fetch(input, init),
+    /** The client's HTTP API, for encrypted attachments. */
+    private readonly http?: HttpApi,
   ) {}
+
+  /**
+   * An object URL for an encrypted attachment (an EncryptedFile from
+   * content.file, validated by the SDK), decrypted in the page.
+   */
+  loadEncrypted(file: unknown, mimetype = "application/octet-stream"): Promise<string> {
+    const url = typeof file === "object" && file !== null ? (file as { url?: unknown }).url : undefined;
+    if (this.http === undefined || typeof url !== "string" || !MXC.test(url))
+      return Promise.reject(new Error("Not an encrypted attachment"));
+    const http = this.http;
+    const key = `encrypted:${url}`;
+    let pending = this.cache.get(key);
+    if (pending === undefined) {
+      pending = downloadEncryptedAttachment(http, file).then((data) =>
+        this.keep(URL.createObjectURL(new Blob([data], { type: safeType(mimetype) }))),
+      );
+      this.cache.set(key, pending);
+      pending.catch(() => this.cache.delete(key));
+    }
+    return pending;
+  }
 
   /** An object URL for the media; rejects for anything that is not an mxc URI. */
   load(request: MediaRequest): Promise<string> {
@@ -45,7 +71,10 @@ export class MediaLoader {
   private async fetchObjectUrl(url: string): Promise<string> {
     const res = await this.fetchFn(url, { headers: this.session.authorizationFor(url) });
     if (!res.ok) throw new Error(`Media request failed (${res.status})`);
-    const objectUrl = URL.createObjectURL(await res.blob());
+    return this.keep(URL.createObjectURL(await res.blob()));
+  }
+
+  private keep(objectUrl: string): string {
     if (this.disposed) {
       URL.revokeObjectURL(objectUrl);
       throw new Error("Media loader disposed");
@@ -60,4 +89,11 @@ export class MediaLoader {
     this.urls.clear();
     this.cache.clear();
   }
+}
+
+/** Only media types are given to blobs (a decrypted file claiming text/html must not render as a page). */
+function safeType(mimetype: string): string {
+  return /^(image|video|audio)\/[\w.+-]+$/.test(mimetype) && mimetype !== "image/svg+xml"
+    ? mimetype
+    : "application/octet-stream";
 }

@@ -80,12 +80,12 @@ describe("ClientViewModel", () => {
 
     const lounge = list.items.getSnapshot().find((r) => r.name.name === "Lattice Lounge");
     list.select(lounge?.roomId ?? null);
-    const timeline = client.timeline.getSnapshot();
+    const timeline = client.room.getSnapshot()?.timeline;
     expect(timeline?.roomId).toBe(lounge?.roomId);
     await until(() => timeline?.loading.getSnapshot() === false, "the timeline");
     expect(timeline?.items.getSnapshot().some((i) => i.type === "m.room.message")).toBe(true);
     list.select(null);
-    expect(client.timeline.getSnapshot()).toBeNull();
+    expect(client.room.getSnapshot()).toBeNull();
 
     expect(await databases(idb)).toContain(databaseNameOf("@alice:" + server.serverName));
     await client.logout();

@@ -1,45 +1,115 @@
 /**
- * The main pane: the selected room's header (avatar, name, topic) above its
- * timeline, or a welcome panel when no room is selected. On phones the
- * header has a back button to the room list.
+ * The main pane: the selected room's header (avatar, name, topic, an
+ * actions area) above its timeline and composer, with the right-hand panel
+ * (threads, a thread, members, a user, settings) beside them, driven by
+ * RoomViewModel.panel; a welcome panel when no room is selected. On phones
+ * the header has a back button to the room list and the panel covers the
+ * room.
+ *
+ * Extending it: a header button is one line in `HeaderActions`, a panel is
+ * one case in `RightPanel`, the composer is one line under the timeline.
  */
+import { useCallback } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
+import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
-import type { TimelineViewModel } from "../../state/TimelineViewModel";
+import type { RoomPanel, RoomViewModel } from "../../state/RoomViewModel";
 import { useObservable } from "../../state/useObservable";
 import { Timeline } from "../timeline/Timeline";
+import { useAvatarUrl } from "../timeline/media/useMedia";
 import styles from "./ClientShell.module.css";
+import layout from "./RoomView.module.css";
 
-function RoomPane({ vm, onBack }: { vm: TimelineViewModel; onBack: () => void }): React.JSX.Element {
-  const room = useObservable(vm.snapshot);
+/** Buttons at the right of the room header (threads, members, settings...). */
+function HeaderActions({ vm }: { vm: RoomViewModel }): React.JSX.Element {
+  void vm;
+  return <div className={layout.headerActions}></div>;
+}
+
+/** What the right-hand panel shows: one case per panel kind. */
+function panelContent(panel: NonNullable<RoomPanel>, vm: RoomViewModel): React.JSX.Element | null {
+  switch (panel.kind) {
+    default:
+      void vm;
+      return null;
+  }
+}
+
+/** The right-hand panel of the room, when one is open. */
+function RightPanel({ vm }: { vm: RoomViewModel }): React.JSX.Element | null {
+  const panel = useObservable(vm.panel);
+  const common = useT("common");
+  if (panel === null) return null;
+  return (
+    <aside className={layout.panel} aria-label={panel.kind} data-panel={panel.kind}>
+      <Button
+        variant="ghost"
+        size="sm"
+        className={layout.panelClose}
+        onClick={() => vm.closePanel()}
+        aria-label={common("close")}
+      >
+        ✕
+      </Button>
+      {panelContent(panel, vm)}
+    </aside>
+  );
+}
+
+function RoomPane({ vm, onBack }: { vm: RoomViewModel; onBack: () => void }): React.JSX.Element {
+  const room = useObservable(vm.timeline.snapshot);
+  const common = useT("common");
+  const t = useT("timeline");
+  const avatar = useAvatarUrl(room.avatarUrl);
   const topic = room.state.content("m.room.topic")?.["topic"];
-  const nameOf = (id: string): string => room.members.get(id)?.name ?? id;
+  const onReply = useCallback((id: string) => vm.reply(id), [vm]);
+  const onEdit = useCallback((id: string) => vm.edit(id), [vm]);
+  const onOpenThread = useCallback((id: string) => vm.openThread(id), [vm]);
+  const onReport = useCallback((id: string) => vm.report(id), [vm]);
   return (
     <section className={styles.room} aria-label={room.name.name}>
       <header className={styles.roomHeader}>
-        <Button variant="ghost" size="sm" className={styles.back} aria-label="Back to rooms" onClick={onBack}>
+        <Button
+          variant="ghost"
+          size="sm"
+          className={styles.back}
+          aria-label={common("back")}
+          onClick={onBack}
+        >
           ←
         </Button>
-        <Avatar id={room.roomId} name={room.name.name} size={36} />
+        <Avatar id={room.roomId} name={room.name.name} url={avatar} size={36} />
         <div className={styles.roomTitle}>
           <h2 className={styles.roomName}>{room.name.name}</h2>
           {typeof topic === "string" && topic !== "" && <p className={styles.topic}>{topic}</p>}
         </div>
         {room.isEncrypted && (
-          <span className={styles.e2ee} title="End-to-end encrypted">
-            Encrypted
+          <span className={styles.e2ee} title={t("shield_encrypted")}>
+            {t("shield_encrypted")}
           </span>
         )}
+        <HeaderActions vm={vm} />
       </header>
-      <Timeline key={vm.roomId} vm={vm} nameOf={nameOf} />
+      <div className={layout.body}>
+        <div className={layout.column}>
+          <Timeline
+            vm={vm.timeline}
+            onReply={onReply}
+            onEdit={onEdit}
+            onOpenThread={onOpenThread}
+            onReport={vm.canReport ? onReport : undefined}
+          />
+        </div>
+        <RightPanel vm={vm} />
+      </div>
     </section>
   );
 }
 
 export function RoomView({ client }: { client: ClientViewModel }): React.JSX.Element {
-  const timeline = useObservable(client.timeline);
-  if (timeline === null) {
+  const room = useObservable(client.room);
+  if (room === null) {
     return (
       <section className={styles.welcome} aria-label="Welcome">
         <h2>Welcome to Lattice</h2>
@@ -47,5 +117,5 @@ export function RoomView({ client }: { client: ClientViewModel }): React.JSX.Ele
       </section>
     );
   }
-  return <RoomPane vm={timeline} onBack={() => client.roomList.select(null)} />;
+  return <RoomPane key={room.roomId} vm={room} onBack={() => client.roomList.select(null)} />;
 }

@@ -1,163 +1,227 @@
 /**
- * The selected room's messages, read-only for now: messages grouped by
- * sender with avatar, name and time; state changes as one-line summaries;
- * images through authenticated media; "(edited)" and "Message deleted";
- * a button to load older messages; new messages announced politely. Stays
- * scrolled to the newest message while the reader is at the bottom.
+ * The open room's messages as a virtualised list (@tanstack/react-virtual):
+ * only the rows near the viewport are in the DOM, heights are measured as
+ * rows render, the list anchors to its end (older rows prepended above keep
+ * the reader's place; new rows follow when the reader is at the bottom).
+ * Scrolling near the top pages back; near the bottom of a window opened in
+ * history pages forward. The newest visible event moves the read receipt.
+ * Pills jump to the first unread message and back to the latest; the
+ * typing line sits under the list.
  */
-import { useEffect, useLayoutEffect, useRef } from "react";
-import { Avatar } from "../../components/Avatar";
-import { Button } from "../../components/Button";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Spinner } from "../../components/Spinner";
-import type { TimelineEntry, TimelineViewModel } from "../../state/TimelineViewModel";
+import { useT } from "../../i18n/useT";
+import type { TimelineRow, TimelineViewModel } from "../../state/TimelineViewModel";
 import { useObservable } from "../../state/useObservable";
-import { FormattedBody } from "./FormattedBody";
-import { MxcImage } from "./MxcImage";
-import { previewOf } from "./preview";
+import { RowView } from "./RowView";
 import styles from "./Timeline.module.css";
+import { TimelineContext } from "./TimelineContext";
+import type { TimelineCallbacks } from "./TimelineContext";
 
-/** Consecutive messages from one sender within this time share a header. */
-const GROUP_MS = 5 * 60_000;
-
-function isMessage(item: TimelineEntry): boolean {
-  return item.type === "m.room.message" || item.type === "m.room.encrypted" || item.type === "m.sticker";
+/** A first guess at a row's height before it is measured. */
+function estimate(row: TimelineRow | undefined): number {
+  if (row === undefined) return 40;
+  if (row.kind === "message") return row.continued ? 30 : 62;
+  if (row.kind === "pending") return row.continued ? 30 : 62;
+  return 36;
 }
 
-function timeOf(ts: number): string {
-  return new Date(ts).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
-}
+/** Loads more when the reader is this close to an end (px). */
+const EDGE_PX = 800;
 
-function MessageBody({ item }: { item: TimelineEntry }): React.JSX.Element {
-  if (item.redacted) return <span className={styles.muted}>Message deleted</span>;
-  if (item.type === "m.room.encrypted")
-    return <span className={styles.muted}>Unable to decrypt this message</span>;
-  const c = item.content;
-  if (c["msgtype"] === "m.image" && typeof c["url"] === "string") {
-    const info =
-      typeof c["info"] === "object" && c["info"] !== null ? (c["info"] as Record<string, unknown>) : {};
-    const w = typeof info["w"] === "number" ? info["w"] : undefined;
-    const h = typeof info["h"] === "number" ? info["h"] : undefined;
-    return (
-      <MxcImage
-        mxc={c["url"]}
-        alt={typeof c["body"] === "string" ? c["body"] : "image"}
-        width={w}
-        height={h}
-      />
-    );
-  }
-  return (
-    <div
-      className={
-        c["msgtype"] === "m.notice" ? styles.notice : c["msgtype"] === "m.emote" ? styles.emote : undefined
-      }
-    >
-      <FormattedBody
-        content={c}
-        suffix={item.edited ? <span className={styles.edited}> (edited)</span> : null}
-      />
-    </div>
-  );
-}
-
-export function Timeline({
-  vm,
-  nameOf,
-}: {
+export interface TimelineProps extends TimelineCallbacks {
   vm: TimelineViewModel;
-  nameOf: (userId: string) => string;
-}): React.JSX.Element {
-  const items = useObservable(vm.items);
+}
+
+export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element {
+  const t = useT("timeline");
+  const rows = useObservable(vm.rows);
   const loading = useObservable(vm.loading);
   const paginating = useObservable(vm.paginating);
+  const atStart = useObservable(vm.atStart);
+  const atLiveEnd = useObservable(vm.atLiveEnd);
+  const typing = useObservable(vm.typing);
+  const error = useObservable(vm.error);
+  const scrollRequest = useObservable(vm.scrollRequest);
   const scroller = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
+  const [awayFromEnd, setAwayFromEnd] = useState(false);
+  const [unreadDismissed, setUnreadDismissed] = useState(false);
+  const [firstVisible, setFirstVisible] = useState(0);
 
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => estimate(rows[i]),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 6,
+    anchorTo: "end",
+    followOnAppend: true,
+    scrollEndThreshold: 48,
+    paddingEnd: 12,
+  });
+
+  // The first rows: start at the bottom (or at the event a link opened).
+  const started = useRef(false);
   useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el !== null && atBottom.current) el.scrollTop = el.scrollHeight;
-  }, [items]);
+    if (started.current || rows.length === 0 || loading) return;
+    started.current = true;
+    if (scrollRequest === null) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+  }, [rows.length, loading, scrollRequest, virtualizer]);
+
+  // A jump: to an event's row, or to the end.
   useEffect(() => {
-    atBottom.current = true;
-  }, [vm]);
+    if (scrollRequest === null) return;
+    const index =
+      scrollRequest.eventId === null
+        ? rows.length - 1
+        : rows.findIndex(
+            (r) =>
+              (r.kind === "message" && r.item.eventId === scrollRequest.eventId) ||
+              (r.kind === "state" && r.items.some((i) => i.eventId === scrollRequest.eventId)),
+          );
+    if (index >= 0)
+      virtualizer.scrollToIndex(index, { align: scrollRequest.eventId === null ? "end" : "center" });
+    // Rows only matter for where the request lands: a new request (seq) re-runs it.
+  }, [scrollRequest, virtualizer]);
+
+  const unreadIndex = useMemo(() => rows.findIndex((r) => r.kind === "unread"), [rows]);
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (el === null) return;
+    const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
+    setAwayFromEnd(fromEnd > 400);
+    if (el.scrollTop < EDGE_PX) void vm.loadOlder();
+    if (fromEnd < EDGE_PX && !vm.atLiveEnd.getSnapshot()) void vm.loadNewer();
+    const items = virtualizer.getVirtualItems();
+    const top = items.find((v) => v.end > el.scrollTop);
+    if (top !== undefined) setFirstVisible(top.index);
+  }, [vm, virtualizer]);
+
+  // Receipts: the newest event whose row is fully in view, once scrolling settles.
+  const items = virtualizer.getVirtualItems();
+  const bottomKey = (() => {
+    const el = scroller.current;
+    if (el === null) return null;
+    const limit = el.scrollTop + el.clientHeight + 1;
+    for (let i = items.length - 1; i >= 0; i--) {
+      const v = items[i];
+      if (v === undefined || v.end > limit) continue;
+      const row = rows[v.index];
+      if (row?.kind === "message") return row.item.eventId;
+      if (row?.kind === "state") return row.items[row.items.length - 1]?.eventId ?? null;
+    }
+    return null;
+  })();
+  useEffect(() => {
+    if (bottomKey === null || document.visibilityState !== "visible") return;
+    const timer = setTimeout(() => vm.markVisible(bottomKey), 300);
+    return () => clearTimeout(timer);
+  }, [bottomKey, vm]);
+
+  const showUnreadPill =
+    !unreadDismissed &&
+    vm.fullyRead !== null &&
+    ((unreadIndex >= 0 && unreadIndex < firstVisible) ||
+      (unreadIndex < 0 &&
+        !vm.isShown(vm.fullyRead) &&
+        !loading &&
+        rows.length > 0 &&
+        !atStart &&
+        hasUnread(vm)));
+
+  const { onReply, onEdit, onOpenThread, onReport } = callbacks;
+  const context = useMemo(
+    () => ({ vm, onReply, onEdit, onOpenThread, onReport }),
+    [vm, onReply, onEdit, onOpenThread, onReport],
+  );
 
   return (
-    <div
-      ref={scroller}
-      className={styles.scroller}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-        if (el.scrollTop < 80) void vm.loadOlder();
-      }}
-    >
-      <div className={styles.top}>
-        {paginating ? (
-          <Spinner size="sm" label="Loading older messages" />
-        ) : (
-          <Button variant="ghost" size="sm" onClick={() => void vm.loadOlder()}>
-            Load older messages
-          </Button>
+    <TimelineContext.Provider value={context}>
+      <div className={styles.frame}>
+        {showUnreadPill && (
+          <button
+            type="button"
+            className={`${styles.pill} ${styles.pillTop}`}
+            onClick={() => {
+              setUnreadDismissed(true);
+              if (unreadIndex >= 0) virtualizer.scrollToIndex(unreadIndex, { align: "start" });
+              else void vm.jumpToUnread();
+            }}
+          >
+            ↑ {t("jump_unread")}
+          </button>
         )}
-      </div>
-      {loading && items.length === 0 && (
-        <div className={styles.center}>
-          <Spinner label="Loading messages" />
+        <div ref={scroller} className={styles.scroller} onScroll={onScroll} data-testid="timeline-scroller">
+          <div className={styles.top}>
+            {paginating && <Spinner size="sm" label={t("loading_older")} />}
+            {atStart && !paginating && rows.length > 0 && (
+              <p className={styles.startOfRoom}>{t("start_of_room")}</p>
+            )}
+          </div>
+          {loading && rows.length === 0 && (
+            <div className={styles.center}>
+              <Spinner label={t("loading")} />
+            </div>
+          )}
+          {!loading && rows.length === 0 && error === null && <p className={styles.empty}>{t("empty")}</p>}
+          {error !== null && (
+            <p className={styles.error} role="alert">
+              {error}
+            </p>
+          )}
+          <ol
+            className={styles.list}
+            aria-label={t("messages")}
+            style={{ height: virtualizer.getTotalSize() }}
+          >
+            {items.map((v) => {
+              const row = rows[v.index];
+              if (row === undefined) return null;
+              return (
+                <li
+                  key={v.key}
+                  data-index={v.index}
+                  ref={virtualizer.measureElement}
+                  className={styles.slot}
+                  style={{ transform: `translateY(${v.start}px)` }}
+                >
+                  <RowView row={row} />
+                </li>
+              );
+            })}
+          </ol>
         </div>
-      )}
-      <ol className={styles.list} aria-label="Messages" aria-live="polite" aria-relevant="additions">
-        {items.map((item, i) => {
-          if (!isMessage(item)) {
-            const summary = previewOf(
-              {
-                type: item.type,
-                sender: item.sender,
-                content: item.content,
-                ...(item.stateKey !== undefined ? { state_key: item.stateKey } : {}),
-              },
-              nameOf,
-            );
-            if (summary === null) return null;
-            return (
-              <li key={item.eventId} className={styles.state}>
-                {summary}
-              </li>
-            );
-          }
-          const prev = items[i - 1];
-          const continued =
-            prev !== undefined &&
-            isMessage(prev) &&
-            prev.sender === item.sender &&
-            item.ts - prev.ts < GROUP_MS;
-          return (
-            <li
-              key={item.eventId}
-              className={`${styles.message} ${continued ? styles.continued : ""}`}
-              data-event-id={item.eventId}
-            >
-              <span className={styles.gutter}>
-                {continued ? (
-                  <time className={styles.hoverTime}>{timeOf(item.ts)}</time>
-                ) : (
-                  <Avatar id={item.sender} name={nameOf(item.sender)} size={36} />
-                )}
+        {(awayFromEnd || !atLiveEnd) && (
+          <button
+            type="button"
+            className={`${styles.pill} ${styles.pillBottom}`}
+            onClick={() => {
+              if (atLiveEnd) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+              else void vm.jumpToLatest();
+            }}
+          >
+            ↓ {t("jump_latest")}
+          </button>
+        )}
+        <div className={styles.typing} aria-live="polite">
+          {typing !== null && (
+            <>
+              <span className={styles.dots} aria-hidden="true">
+                <span />
+                <span />
+                <span />
               </span>
-              <div className={styles.content}>
-                {!continued && (
-                  <div className={styles.header}>
-                    <span className={styles.sender}>{nameOf(item.sender)}</span>
-                    <time className={styles.time} dateTime={new Date(item.ts).toISOString()}>
-                      {timeOf(item.ts)}
-                    </time>
-                  </div>
-                )}
-                <MessageBody item={item} />
-              </div>
-            </li>
-          );
-        })}
-      </ol>
-    </div>
+              {typing}
+            </>
+          )}
+        </div>
+      </div>
+    </TimelineContext.Provider>
   );
+}
+
+function hasUnread(vm: TimelineViewModel): boolean {
+  return vm.snapshot.getSnapshot().unread.notificationCount > 0;
 }

@@ -3,10 +3,11 @@
  * its file here and to this map.
  */
 import { common } from "./common";
-import { threads } from "./threads";
 import { composer } from "./composer";
 import { people } from "./people";
 import { roomSettings } from "./roomSettings";
 import { rooms } from "./rooms";
+import { threads } from "./threads";
+import { timeline } from "./timeline";
 
-export const en = { common, composer, people, roomSettings, rooms, threads };
+export const en = { common, composer, people, roomSettings, rooms, threads, timeline };

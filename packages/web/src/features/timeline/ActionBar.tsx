@@ -1,0 +1,145 @@
+/**
+ * The message action bar, shown on hover and on keyboard focus inside a
+ * message: react (a quick-reaction row), reply, thread, edit (own
+ * messages), delete (when the power levels allow), and a "more" menu with
+ * copy link, view source, edit history and report. Buttons whose callback
+ * is missing are not shown.
+ */
+import { useState } from "react";
+import { useT } from "../../i18n/useT";
+import type { TimelineItem } from "../../state/TimelineViewModel";
+import styles from "./Message.module.css";
+import type { MessageDialogKind } from "./MessageDialogs";
+import { useTimeline } from "./TimelineContext";
+
+/** The quick reactions offered in the bar. */
+export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢"] as const;
+
+function ActionButton({
+  label,
+  icon,
+  onClick,
+  pressed,
+}: {
+  label: string;
+  icon: string;
+  onClick: () => void;
+  pressed?: boolean;
+}): React.JSX.Element {
+  return (
+    <button
+      type="button"
+      className={styles.action}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      {...(pressed !== undefined ? { "aria-expanded": pressed } : {})}
+    >
+      <span aria-hidden="true">{icon}</span>
+    </button>
+  );
+}
+
+export function ActionBar({
+  item,
+  onDialog,
+}: {
+  item: TimelineItem;
+  onDialog: (kind: MessageDialogKind) => void;
+}): React.JSX.Element {
+  const t = useT("timeline");
+  const { vm, onReply, onEdit, onOpenThread, onReport } = useTimeline();
+  const [panel, setPanel] = useState<"react" | "more" | null>(null);
+  const [copied, setCopied] = useState(false);
+  const toggle = (p: "react" | "more"): void => setPanel((cur) => (cur === p ? null : p));
+  const canEdit = onEdit !== undefined && vm.actions.canEdit(item);
+  const canDelete = vm.actions.canRedact(item);
+  return (
+    <div
+      className={`${styles.actionBar} ${panel !== null ? styles.actionBarOpen : ""}`}
+      role="toolbar"
+      aria-label={t("actions")}
+    >
+      {panel === "react" && (
+        <div className={styles.quickReactions} role="group" aria-label={t("quick_reactions")}>
+          {QUICK_REACTIONS.map((key) => (
+            <button
+              key={key}
+              type="button"
+              className={`${styles.action} ${vm.actions.hasReacted(item, key) ? styles.actionOn : ""}`}
+              aria-label={key}
+              aria-pressed={vm.actions.hasReacted(item, key)}
+              onClick={() => {
+                vm.actions.toggleReaction(item.eventId, key);
+                setPanel(null);
+              }}
+            >
+              {key}
+            </button>
+          ))}
+        </div>
+      )}
+      {panel === "more" && (
+        <div className={styles.menu} role="menu">
+          <button
+            type="button"
+            role="menuitem"
+            className={styles.menuItem}
+            onClick={() => {
+              void navigator.clipboard
+                ?.writeText(vm.actions.linkTo(item.eventId))
+                .then(() => setCopied(true));
+            }}
+          >
+            {copied ? t("link_copied") : t("copy_link")}
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            className={styles.menuItem}
+            onClick={() => onDialog("source")}
+          >
+            {t("view_source")}
+          </button>
+          {item.edited && (
+            <button
+              type="button"
+              role="menuitem"
+              className={styles.menuItem}
+              onClick={() => onDialog("history")}
+            >
+              {t("history_title")}
+            </button>
+          )}
+          {onReport !== undefined && item.sender !== vm.userId && (
+            <button
+              type="button"
+              role="menuitem"
+              className={`${styles.menuItem} ${styles.menuDanger}`}
+              onClick={() => onReport(item.eventId)}
+            >
+              {t("report")}
+            </button>
+          )}
+        </div>
+      )}
+      {!item.redacted && (
+        <ActionButton
+          label={t("react")}
+          icon="☺"
+          onClick={() => toggle("react")}
+          pressed={panel === "react"}
+        />
+      )}
+      {!item.redacted && onReply !== undefined && (
+        <ActionButton label={t("reply")} icon="↩" onClick={() => onReply(item.eventId)} />
+      )}
+      {!item.redacted && onOpenThread !== undefined && (
+        <ActionButton label={t("thread")} icon="⌥" onClick={() => onOpenThread(item.eventId)} />
+      )}
+      {canEdit && <ActionButton label={t("edit")} icon="✎" onClick={() => onEdit?.(item.eventId)} />}
+      {canDelete && <ActionButton label={t("delete")} icon="🗑" onClick={() => onDialog("delete")} />}
+      <ActionButton label={t("more")} icon="⋯" onClick={() => toggle("more")} pressed={panel === "more"} />
+    </div>
+  );
+}

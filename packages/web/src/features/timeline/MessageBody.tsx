@@ -1,0 +1,97 @@
+/**
+ * The body of one message: "Message deleted" (and by whom, with the
+ * reason), the '** Unable to decrypt: … **' placeholder, media, emotes
+ * ("* alice waves"), notices, and text or sanitised HTML with "(edited)"
+ * (a button opening the edit history) and a URL preview card for the first
+ * link (never in encrypted rooms).
+ */
+import { FormattedBody } from "./FormattedBody";
+import { useT } from "../../i18n/useT";
+import type { TimelineItem } from "../../state/TimelineViewModel";
+import { MediaBody, isMediaMessage } from "./media/MediaBody";
+import styles from "./Message.module.css";
+import { UrlPreviewCard, firstLinkOf } from "./UrlPreviewCard";
+
+type Content = Readonly<Record<string, unknown>>;
+
+function redactedBy(item: TimelineItem): { sender?: string; reason?: string } {
+  const unsigned = item.event.unsigned;
+  const because = unsigned?.["redacted_because"] as
+    { sender?: unknown; content?: { reason?: unknown } } | undefined;
+  return {
+    ...(typeof because?.sender === "string" ? { sender: because.sender } : {}),
+    ...(typeof because?.content?.reason === "string" ? { reason: because.content.reason } : {}),
+  };
+}
+
+export interface MessageBodyProps {
+  item: Pick<TimelineItem, "type" | "content" | "sender" | "redacted" | "edited"> &
+    Partial<Pick<TimelineItem, "event">>;
+  nameOf: (userId: string) => string;
+  /** Opens the edit history (the "(edited)" button); absent on local echoes. */
+  onShowHistory?: (() => void) | undefined;
+  /** Loads URL previews (absent: none, e.g. in encrypted rooms). */
+  preview?: boolean;
+}
+
+export function MessageBody({
+  item,
+  nameOf,
+  onShowHistory,
+  preview = false,
+}: MessageBodyProps): React.JSX.Element {
+  const t = useT("timeline");
+  if (item.redacted) {
+    const by = item.event !== undefined ? redactedBy(item as TimelineItem) : {};
+    const text =
+      by.sender !== undefined && by.sender !== item.sender
+        ? t("deleted_by", { name: nameOf(by.sender) })
+        : t("deleted");
+    return (
+      <p
+        className={styles.deleted}
+        title={by.reason !== undefined ? t("deleted_reason", { reason: by.reason }) : undefined}
+      >
+        <span aria-hidden="true">⌫ </span>
+        {text}
+      </p>
+    );
+  }
+  const c: Content = item.content;
+  if (item.type === "m.room.encrypted") return <p className={styles.decrypting}>{t("decrypting")}</p>;
+  if (c["msgtype"] === "m.bad.encrypted") {
+    const body = typeof c["body"] === "string" ? c["body"] : t("utd", { reason: t("utd_default") });
+    return (
+      <p className={styles.utd} data-testid="utd">
+        <span aria-hidden="true">⚠ </span>
+        {body}
+      </p>
+    );
+  }
+  if (item.type === "m.sticker") return <MediaBody content={c} sticker />;
+  if (isMediaMessage(c)) return <MediaBody content={c} />;
+  const edited =
+    item.edited && onShowHistory !== undefined ? (
+      <button type="button" className={styles.edited} onClick={onShowHistory}>
+        {" "}
+        {t("edited")}
+      </button>
+    ) : item.edited ? (
+      <span className={styles.edited}> {t("edited")}</span>
+    ) : null;
+  const msgtype = c["msgtype"];
+  const link = preview ? firstLinkOf(c) : null;
+  return (
+    <>
+      <div
+        className={
+          msgtype === "m.notice" ? styles.notice : msgtype === "m.emote" ? styles.emote : styles.text
+        }
+      >
+        {msgtype === "m.emote" && <span className={styles.emoteName}>* {nameOf(item.sender)} </span>}
+        <FormattedBody content={c} suffix={edited} />
+      </div>
+      {link !== null && <UrlPreviewCard url={link} />}
+    </>
+  );
+}

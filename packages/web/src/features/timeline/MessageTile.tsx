@@ -1,0 +1,116 @@
+/**
+ * One message: the sender's avatar and name (once per group), the time,
+ * the trust shield of an encrypted message, the quoted original of a
+ * reply, the body, the reactions, the read receipts and the action bar.
+ * Mentions of the user are highlighted; a jumped-to message glows.
+ */
+import { memo, useEffect, useState } from "react";
+import { Avatar } from "../../components/Avatar";
+import { useT } from "../../i18n/useT";
+import type { MessageRow } from "../../state/timeline/rows";
+import type { Shield } from "../../state/timeline/TimelineActions";
+import { useObservable } from "../../state/useObservable";
+import { ActionBar } from "./ActionBar";
+import { MessageBody } from "./MessageBody";
+import { MessageDialog } from "./MessageDialogs";
+import type { MessageDialogKind } from "./MessageDialogs";
+import styles from "./Message.module.css";
+import { Reactions } from "./Reactions";
+import { ReadReceipts } from "./ReadReceipts";
+import { ReplyQuote } from "./ReplyQuote";
+import { useTimeline } from "./TimelineContext";
+import { useAvatarUrl } from "./media/useMedia";
+
+export function timeOf(ts: number): string {
+  return new Date(ts).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
+function ShieldIcon({ shield }: { shield: Shield }): React.JSX.Element {
+  const t = useT("timeline");
+  const label = t(`shield_${shield}`);
+  return (
+    <span
+      className={`${styles.shield} ${styles[`shield_${shield}`] ?? ""}`}
+      role="img"
+      aria-label={label}
+      title={label}
+      data-shield={shield}
+    >
+      {shield === "verified" ? "🛡" : shield === "unverified" ? "⚠" : "?"}
+    </span>
+  );
+}
+
+function useShield(row: MessageRow): Shield | null {
+  const { vm } = useTimeline();
+  const [shield, setShield] = useState<{ item: unknown; value: Shield | null } | null>(null);
+  useEffect(() => {
+    let live = true;
+    void vm.actions.shieldOf(row.item).then((value) => live && setShield({ item: row.item, value }));
+    return () => {
+      live = false;
+    };
+  }, [row.item, vm]);
+  return shield?.item === row.item ? shield.value : null;
+}
+
+export const MessageTile = memo(function MessageTile({ row }: { row: MessageRow }): React.JSX.Element {
+  const { vm } = useTimeline();
+  const highlighted = useObservable(vm.highlighted) === row.item.eventId;
+  const [dialog, setDialog] = useState<MessageDialogKind | null>(null);
+  const avatar = useAvatarUrl(row.continued ? undefined : vm.avatarOf(row.item.sender));
+  const shield = useShield(row);
+  const { item } = row;
+  const name = vm.nameOf(item.sender);
+  const classes = [
+    styles.message,
+    row.continued ? styles.continued : "",
+    row.highlight ? styles.mention : "",
+    highlighted ? styles.jumped : "",
+  ].join(" ");
+  return (
+    <article
+      className={classes}
+      data-event-id={item.eventId}
+      aria-label={`${name}, ${timeOf(item.ts)}`}
+      tabIndex={-1}
+    >
+      <span className={styles.gutter}>
+        {row.continued ? (
+          <time className={styles.hoverTime} dateTime={new Date(item.ts).toISOString()}>
+            {timeOf(item.ts)}
+          </time>
+        ) : (
+          <Avatar id={item.sender} name={name} url={avatar} size={36} />
+        )}
+      </span>
+      <div className={styles.content}>
+        {!row.continued && (
+          <div className={styles.header}>
+            <span className={styles.sender}>{name}</span>
+            <time className={styles.time} dateTime={new Date(item.ts).toISOString()}>
+              {timeOf(item.ts)}
+            </time>
+            {shield !== null && <ShieldIcon shield={shield} />}
+          </div>
+        )}
+        {row.continued && shield !== null && shield !== "verified" && (
+          <span className={styles.inlineShield}>
+            <ShieldIcon shield={shield} />
+          </span>
+        )}
+        {item.inReplyTo !== undefined && <ReplyQuote eventId={item.inReplyTo} />}
+        <MessageBody
+          item={item}
+          nameOf={vm.nameOf}
+          onShowHistory={() => setDialog("history")}
+          preview={!vm.snapshot.getSnapshot().isEncrypted}
+        />
+        <Reactions item={item} />
+        <ReadReceipts readers={row.readers} />
+      </div>
+      <ActionBar item={item} onDialog={setDialog} />
+      {dialog !== null && <MessageDialog kind={dialog} item={item} onClose={() => setDialog(null)} />}
+    </article>
+  );
+});

@@ -1,0 +1,91 @@
+/**
+ * One row of the timeline by kind: a date separator, the "new messages"
+ * line, a state summary (a run of membership changes collapsed, with a
+ * button to expand it), a message, or a local echo.
+ */
+import { memo, useState } from "react";
+import { useT } from "../../i18n/useT";
+import type { DateRow, StateRow, TimelineRow } from "../../state/timeline/rows";
+import { stateSummary } from "../../state/timeline/summaries";
+import { MessageTile } from "./MessageTile";
+import { PendingTile } from "./PendingTile";
+import { ReadReceipts } from "./ReadReceipts";
+import styles from "./Timeline.module.css";
+import { useTimeline } from "./TimelineContext";
+
+function dateLabel(ts: number, t: (key: string) => string): string {
+  const day = new Date(ts);
+  const today = new Date();
+  const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
+  if (day.toDateString() === today.toDateString()) return t("today");
+  if (day.toDateString() === yesterday.toDateString()) return t("yesterday");
+  return day.toLocaleDateString(undefined, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    ...(day.getFullYear() !== today.getFullYear() ? { year: "numeric" } : {}),
+  });
+}
+
+function DateSeparator({ row }: { row: DateRow }): React.JSX.Element {
+  const t = useT("timeline");
+  return (
+    <div className={styles.separator} role="separator">
+      <time dateTime={new Date(row.ts).toISOString().slice(0, 10)}>{dateLabel(row.ts, t)}</time>
+    </div>
+  );
+}
+
+function UnreadLine(): React.JSX.Element {
+  const t = useT("timeline");
+  return (
+    <div className={styles.unreadLine} role="separator" data-testid="unread-marker">
+      <span>{t("new_messages")}</span>
+    </div>
+  );
+}
+
+function StateSummary({ row }: { row: StateRow }): React.JSX.Element {
+  const t = useT("timeline");
+  const { vm } = useTimeline();
+  const [open, setOpen] = useState(false);
+  const grouped = row.items.length > 1;
+  return (
+    <div className={styles.state}>
+      <div className={styles.stateLine}>
+        <span className={styles.stateIcon} aria-hidden="true">
+          •
+        </span>
+        <span className={styles.stateText}>{row.text}</span>
+        {grouped && (
+          <button type="button" className={styles.expand} aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? t("collapse") : t("expand")}
+          </button>
+        )}
+      </div>
+      {grouped && open && (
+        <ul className={styles.stateList}>
+          {row.items.map((item) => (
+            <li key={item.eventId}>{stateSummary(item, vm.nameOf)}</li>
+          ))}
+        </ul>
+      )}
+      <ReadReceipts readers={row.readers} />
+    </div>
+  );
+}
+
+export const RowView = memo(function RowView({ row }: { row: TimelineRow }): React.JSX.Element {
+  switch (row.kind) {
+    case "date":
+      return <DateSeparator row={row} />;
+    case "unread":
+      return <UnreadLine />;
+    case "state":
+      return <StateSummary row={row} />;
+    case "message":
+      return <MessageTile row={row} />;
+    case "pending":
+      return <PendingTile row={row} />;
+  }
+});

@@ -1,0 +1,29 @@
+/**
+ * What every row of the timeline needs without prop threading: the
+ * timeline view model and the callbacks of the message action bar, which
+ * RoomView routes to the composer (reply, edit), the threads panel and the
+ * report flow.
+ */
+import { createContext, useContext } from "react";
+import type { TimelineViewModel } from "../../state/TimelineViewModel";
+
+/** The action bar's callbacks; a missing one hides its button. */
+export interface TimelineCallbacks {
+  onReply?: ((eventId: string) => void) | undefined;
+  onEdit?: ((eventId: string) => void) | undefined;
+  onOpenThread?: ((eventId: string) => void) | undefined;
+  onReport?: ((eventId: string) => void) | undefined;
+}
+
+export interface TimelineContextValue extends TimelineCallbacks {
+  vm: TimelineViewModel;
+}
+
+export const TimelineContext = createContext<TimelineContextValue | null>(null);
+
+/** The timeline's context; rows render only inside a Timeline. */
+export function useTimeline(): TimelineContextValue {
+  const value = useContext(TimelineContext);
+  if (value === null) throw new Error("useTimeline outside a Timeline");
+  return value;
+}
