@@ -101,4 +101,3 @@ export { relations as fetchRelations } from "../../sdk/src/api/relations";
 export type { ClientEventWithoutRoomId } from "../../sdk/src/api/types/events";
 export { getEvent } from "../../sdk/src/api/timeline";
 export type { UrlPreview } from "../../sdk/src/api/types/media";
-export { downloadEncryptedAttachment } from "../../sdk/src/crypto/attachments/transfer";
