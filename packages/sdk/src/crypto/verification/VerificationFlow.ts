@@ -79,7 +79,7 @@ export class VerificationFlow {
     private readonly request: VerificationRequest,
     timeoutMs = VERIFICATION_TIMEOUT_MS,
   ) {
-    request.registerChangesCallback(() => this.refresh());
+    request.registerChangesCallback(() => this.refreshSoon());
     this.current = this.compute();
     this.attachSas();
     this.timer = setTimeout(() => void this.timeOut(), timeoutMs);
@@ -193,7 +193,22 @@ export class VerificationFlow {
 
   private adoptSas(sas: Sas): void {
     this.sas = sas;
-    sas.registerChangesCallback(() => this.refresh());
+    sas.registerChangesCallback(() => this.refreshSoon());
+  }
+
+  private refreshQueued = false;
+  /**
+   * The engine's change callback: it must answer with a promise, and it
+   * runs while the engine holds its own objects, so reading them waits a tick.
+   */
+  private refreshSoon(): Promise<void> {
+    if (this.refreshQueued) return Promise.resolve();
+    this.refreshQueued = true;
+    setTimeout(() => {
+      this.refreshQueued = false;
+      this.refresh();
+    }, 0);
+    return Promise.resolve();
   }
 
   private refresh(): void {
