@@ -137,11 +137,19 @@ function addEphemeral(rooms: Required<SyncRooms>, byRoom: unknown): void {
     // Receipts and typing are for joined rooms only.
     if (own(rooms.leave, roomId) !== undefined) continue;
     const entry = roomEntry(rooms, roomId);
-    if (!entry) continue;
-    const events = entry.ephemeral?.events ?? [];
-    events.push(event);
+    if (!entry || !isJoined(rooms, roomId, entry)) continue;
+    const events: EphemeralEvent[] = entry.ephemeral?.events ?? [];
+    events.push(event as unknown as EphemeralEvent);
     entry.ephemeral = { events };
   }
+}
+
+function isJoined(
+  rooms: Required<SyncRooms>,
+  roomId: string,
+  entry: JoinedRoom | LeftRoom,
+): entry is JoinedRoom {
+  return own(rooms.join, roomId) === entry;
 }
 
 function addRoomAccountData(rooms: Required<SyncRooms>, byRoom: unknown): void {
