@@ -20,7 +20,6 @@ import type {
   OtherUserIdentity,
   OutgoingRequest,
   OwnUserIdentity,
-  UserDevices,
   UserId,
 } from "@matrix-org/matrix-sdk-crypto-wasm";
 import { userIdOrUndefined } from "./ids";
