@@ -16,6 +16,7 @@
  */
 import { logout as apiLogout } from "./api/login";
 import { getVersions } from "./api/versions";
+import type { ToDeviceEvent } from "./api/types/events";
 import type { VersionsResponse } from "./api/types/server";
 import { signOut } from "./auth/login";
 import type { Session } from "./auth/session";
@@ -117,6 +118,11 @@ export interface Client {
   readonly search: SearchService;
   readonly directory: DirectoryService;
   readonly urlPreviews: UrlPreviewService;
+  /**
+   * To-device events of each network batch, Olm-decrypted when crypto is on
+   * (call signalling, widgets, verification); returns the unsubscribe.
+   */
+  onToDevice(listener: (events: readonly ToDeviceEvent[]) => void): () => void;
   /** The server's versions document, fetched once and shared (a failure is not cached). */
   versions(): Promise<VersionsResponse>;
   /** Restores the store and starts syncing and sending. */
@@ -342,6 +348,13 @@ export function createClient(options: CreateClientOptions): Client {
     directory: new DirectoryService({ http, versions: getServerVersions }),
     urlPreviews: new UrlPreviewService({ http, rooms, now: () => scheduler.now() }),
     versions: getServerVersions,
+    onToDevice(listener) {
+      return (
+        processor?.subscribe((batch) => {
+          if (!batch.fromCache && batch.toDevice.length > 0) listener(batch.toDevice);
+        }) ?? ((): void => undefined)
+      );
+    },
     async start() {
       await sync.start();
       await sendQueue.start();
