@@ -26,6 +26,8 @@ export interface ChildResult {
   rooms: number;
   /** What the figure covers, for the report. */
   includes: string;
+  /** Syncs that failed and were retried by the client itself (a loaded machine). */
+  syncErrors?: number;
 }
 
 /** Reads the job the runner passed in the environment. */

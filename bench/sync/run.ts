@@ -13,6 +13,7 @@
  * without ratios, for profiling one side quickly.
  */
 import { fork } from "node:child_process";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -91,6 +92,7 @@ async function benchSize(
       // Alternate the order, so neither side always runs on a warmer (or busier) machine.
       const order = r % 2 === 0 ? clients : [...clients].reverse();
       for (const client of order) {
+        const load = loadavg()[0] ?? 0;
         const result = await runChild(client, {
           url: server.url,
           userId: meta.userId,
@@ -99,11 +101,13 @@ async function benchSize(
         checkRooms(client, result, meta);
         runs[client].push(result);
         console.log(
-          `  ${rooms} rooms, run ${r + 1}/${repeats}, ${client}: initial ${result.initialMs.toFixed(0)} ms, ` +
-            `batches ${result.incrementalMs.toFixed(0)} ms, heap ${(result.heapBytes / 2 ** 20).toFixed(1)} MB`,
+          `  ${rooms} rooms, run ${r + 1}/${repeats}, ${client} (load ${load.toFixed(1)}): initial ${result.initialMs.toFixed(0)} ms, ` +
+            `batches ${result.incrementalMs.toFixed(0)} ms, heap ${(result.heapBytes / 2 ** 20).toFixed(1)} MB` +
+            (result.syncErrors ? `, ${result.syncErrors} failed syncs retried` : ""),
         );
       }
     }
+    console.log(`  requests: ${[...server.stats.routes].map(([route, n]) => `${route} x${n}`).join(", ")}`);
     if (server.stats.unrecognised.size > 0) {
       console.log(
         `  answered M_UNRECOGNIZED: ${[...server.stats.unrecognised].map(([p, n]) => `${p} x${n}`).join(", ")}`,
