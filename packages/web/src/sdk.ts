@@ -83,21 +83,6 @@ export { ThreadList } from "../../sdk/src/models/threads/ThreadList";
 export type { ThreadListInclude } from "../../sdk/src/models/threads/ThreadList";
 export { ThreadTimeline } from "../../sdk/src/models/threads/ThreadTimeline";
 export type { Thread } from "../../sdk/src/models/threads/RoomThreads";
+export { realScheduler } from "../../sdk/src/sync/scheduler";
 export { downloadEncryptedAttachment } from "../../sdk/src/crypto/attachments/transfer";
-
-// The client facade and what the timeline reads (ClientViewModel, RoomViewModel, TimelineViewModel).
-export { createClient } from "../../sdk/src/client";
-export type { Client } from "../../sdk/src/client";
-export type { TimelineItem } from "../../sdk/src/models/timeline/TimelineItem";
-export type { TimelineWindow } from "../../sdk/src/models/timeline/TimelineWindow";
-export type { ReactionGroup } from "../../sdk/src/models/relations";
-export { applyEdits } from "../../sdk/src/models/relations";
-export type { RoomMember } from "../../sdk/src/models/room/RoomState";
-export type { Receipt } from "../../sdk/src/models/room/receipts";
-export type { PendingEvent } from "../../sdk/src/send/types";
-export type { EventStatus } from "../../sdk/src/models/event-status";
-export { evaluatePushRules } from "../../sdk/src/models/push-rules/evaluator";
-export { relations as fetchRelations } from "../../sdk/src/api/relations";
-export type { ClientEventWithoutRoomId } from "../../sdk/src/api/types/events";
-export { getEvent } from "../../sdk/src/api/timeline";
-export type { UrlPreview } from "../../sdk/src/api/types/media";
+export type { DatabaseDeleter } from "../../sdk/src/crypto/store";

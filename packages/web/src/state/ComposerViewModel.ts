@@ -6,19 +6,21 @@
  * Everything goes out through the SDK client's send queue (local echo) and
  * services; components only call its methods and read its observables.
  */
-import { getEvent, ObservableValue, sendStateEvent } from "../sdk";
+import { getEvent, ObservableValue } from "../sdk";
 import type { Client, KeyValueStorage, Room, TimelineItem } from "../sdk";
 import { t } from "../i18n/i18n";
-import { parseInput } from "./composer/commands";
+import { parseInput, runRoomCommand } from "./composer/commands";
 import type { Command } from "./composer/commands";
 import {
   findTrigger,
+  roomsWithAliases,
   suggestCommands,
   suggestEmoji,
   suggestRooms,
   suggestUsers,
 } from "./composer/completions";
-import type { RoomLike, Suggestion, Trigger } from "./composer/completions";
+import type { Suggestion, Trigger } from "./composer/completions";
+import { TypingNotifier } from "./composer/typing";
 import { editContent, mentionedUserIds, messageContent } from "./composer/content";
 import type { Content, MessageRelation } from "./composer/content";
 import { draftKey, loadDraft, saveDraft } from "./composer/drafts";
@@ -92,14 +94,14 @@ export class ComposerViewModel {
   private caret = 0;
   private emoji: EmojiIndex | undefined;
   private textBeforeEdit: { text: string; mentions: TrackedMention[] } | undefined;
-  private typingTimer: ReturnType<typeof setTimeout> | undefined;
-  private typing = false;
+  private readonly typing: TypingNotifier;
   private disposed = false;
   private readonly key: string;
 
   constructor(private readonly options: ComposerOptions) {
     const { client, room, threadRootId } = options;
     this.key = draftKey(client.userId, room.roomId, threadRootId);
+    this.typing = new TypingNotifier((on) => client.typing.setTyping(room.roomId, on), options.typingIdleMs);
     this.uploads = new ComposerUploads({
       http: client.http,
       isEncrypted: () => room.getSnapshot().isEncrypted,
@@ -129,7 +131,7 @@ export class ComposerViewModel {
     if (this.error.getSnapshot() !== null) this.error.set(null);
     this.mentions = this.mentions.filter((m) => text.includes(m.label));
     this.updateCompletion();
-    this.updateTyping(text);
+    this.typing.update(text);
     this.persist();
   }
 
@@ -242,7 +244,7 @@ export class ComposerViewModel {
 
   /** The composer lost focus: typing stops. */
   blur(): void {
-    this.stopTyping();
+    this.typing.stop();
   }
 
   /**
@@ -287,32 +289,14 @@ export class ComposerViewModel {
 
   dispose(): void {
     this.disposed = true;
-    this.stopTyping();
+    this.typing.stop();
   }
 
   private async run(command: Command): Promise<void> {
-    const { client } = this.options;
-    const roomId = this.roomId;
-    switch (command.kind) {
-      case "me":
-        return this.sendMessage(command.text, "m.emote");
-      case "shrug":
-        return this.sendMessage(command.text, "m.text");
-      case "topic":
-        await sendStateEvent(client.http, roomId, "m.room.topic", { topic: command.topic });
-        return;
-      case "invite":
-        return client.moderation.invite(roomId, command.userId, command.reason);
-      case "join": {
-        const joined = await client.moderation.join(command.target);
-        this.options.onJoined?.(joined);
-        return;
-      }
-      case "leave":
-        return client.moderation.leave(roomId, command.reason);
-      case "nick":
-        return client.profile.setDisplayName(command.name);
-    }
+    if (command.kind === "me") return this.sendMessage(command.text, "m.emote");
+    if (command.kind === "shrug") return this.sendMessage(command.text, "m.text");
+    const joined = await runRoomCommand(command, this.roomId, this.options.client);
+    if (joined !== undefined) this.options.onJoined?.(joined);
   }
 
   private async sendMessage(text: string, msgtype: "m.text" | "m.emote"): Promise<void> {
@@ -363,7 +347,7 @@ export class ComposerViewModel {
     this.textBeforeEdit = undefined;
     this.mode.set(NORMAL);
     this.setText("", 0);
-    this.stopTyping();
+    this.typing.stop();
   }
 
   private restoreTextBeforeEdit(): void {
@@ -450,7 +434,10 @@ export class ComposerViewModel {
         return suggestUsers(members, trigger.query, this.options.client.userId);
       }
       case "room":
-        return suggestRooms(this.roomsWithAliases(), trigger.query);
+        return suggestRooms(
+          roomsWithAliases(this.options.client.rooms.all.getSnapshot().values()),
+          trigger.query,
+        );
       case "emoji":
         if (this.emoji === undefined) {
           void this.loadEmoji();
@@ -458,42 +445,6 @@ export class ComposerViewModel {
         }
         return suggestEmoji(this.emoji, trigger.query);
     }
-  }
-
-  private roomsWithAliases(): RoomLike[] {
-    const out: RoomLike[] = [];
-    for (const room of this.options.client.rooms.all.getSnapshot().values()) {
-      const snap = room.getSnapshot();
-      if (snap.category !== "join") continue;
-      const alias = snap.state.content("m.room.canonical_alias")?.["alias"];
-      out.push({
-        roomId: snap.roomId,
-        name: snap.name.name,
-        ...(typeof alias === "string" ? { alias } : {}),
-        ...(snap.avatarUrl !== undefined ? { avatarUrl: snap.avatarUrl } : {}),
-      });
-    }
-    return out;
-  }
-
-  private updateTyping(text: string): void {
-    if (text === "" || text.startsWith("/")) {
-      this.stopTyping();
-      return;
-    }
-    if (this.typingTimer !== undefined) clearTimeout(this.typingTimer);
-    this.typingTimer = setTimeout(() => this.stopTyping(), this.options.typingIdleMs ?? 10_000);
-    if (this.typing) return;
-    this.typing = true;
-    this.options.client.typing.setTyping(this.roomId, true).catch(() => (this.typing = false));
-  }
-
-  private stopTyping(): void {
-    if (this.typingTimer !== undefined) clearTimeout(this.typingTimer);
-    this.typingTimer = undefined;
-    if (!this.typing) return;
-    this.typing = false;
-    this.options.client.typing.setTyping(this.roomId, false).catch(() => undefined);
   }
 
   private restoreDraft(): void {

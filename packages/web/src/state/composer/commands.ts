@@ -2,8 +2,9 @@
  * Slash commands of the composer: the list the autocomplete offers and the
  * parser that turns "/invite @bob:example.org" into a typed command or a
  * clear error ("Unknown command", "Usage: /invite <user-id>"). Running
- * them is the ComposerViewModel's job; this file has no I/O.
+ * the room commands goes through the SDK client's services.
  */
+import { sendStateEvent } from "../../sdk";
 
 /** A command as the autocomplete and help list show it. */
 export interface CommandSpec {
@@ -111,4 +112,39 @@ function command(c: Command): ParsedInput {
 
 function usage(name: string): ParsedInput {
   return { kind: "error", error: { key: "usage", vars: { usage: usageOf(name) } } };
+}
+
+/** What the room commands act through (the SDK client's services). */
+export interface CommandServices {
+  http: Parameters<typeof sendStateEvent>[0];
+  moderation: {
+    invite(roomId: string, userId: string, reason?: string): Promise<void>;
+    join(target: string): Promise<string>;
+    leave(roomId: string, reason?: string): Promise<void>;
+  };
+  profile: { setDisplayName(name: string): Promise<void> };
+}
+
+/** Runs a command that is not a message (/topic, /invite, /join, /leave, /nick); resolves with a joined room id. */
+export async function runRoomCommand(
+  command: Exclude<Command, { kind: "me" | "shrug" }>,
+  roomId: string,
+  services: CommandServices,
+): Promise<string | undefined> {
+  switch (command.kind) {
+    case "topic":
+      await sendStateEvent(services.http, roomId, "m.room.topic", { topic: command.topic });
+      return undefined;
+    case "invite":
+      await services.moderation.invite(roomId, command.userId, command.reason);
+      return undefined;
+    case "join":
+      return services.moderation.join(command.target);
+    case "leave":
+      await services.moderation.leave(roomId, command.reason);
+      return undefined;
+    case "nick":
+      await services.profile.setDisplayName(command.name);
+      return undefined;
+  }
 }

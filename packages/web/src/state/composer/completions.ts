@@ -142,3 +142,30 @@ export function suggestCommands(query: string): Suggestion[] {
     insert: `/${c.name} `,
   }));
 }
+
+/** The joined rooms with their canonical alias, for "#" completion. */
+export function roomsWithAliases(
+  rooms: Iterable<{
+    getSnapshot(): {
+      roomId: string;
+      category: string;
+      name: { name: string };
+      avatarUrl?: string;
+      state: { content(type: string): Record<string, unknown> | undefined };
+    };
+  }>,
+): RoomLike[] {
+  const out: RoomLike[] = [];
+  for (const room of rooms) {
+    const snap = room.getSnapshot();
+    if (snap.category !== "join") continue;
+    const alias = snap.state.content("m.room.canonical_alias")?.["alias"];
+    out.push({
+      roomId: snap.roomId,
+      name: snap.name.name,
+      ...(typeof alias === "string" ? { alias } : {}),
+      ...(snap.avatarUrl !== undefined ? { avatarUrl: snap.avatarUrl } : {}),
+    });
+  }
+  return out;
+}
