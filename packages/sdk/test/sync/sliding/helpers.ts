@@ -12,7 +12,9 @@ import { SyncProcessor } from "../../../src/sync/processor/SyncProcessor";
 import type { ProcessedSync } from "../../../src/sync/processor/types";
 import type { SyncMode } from "../../../src/sync/sliding/SelectingSyncTransport";
 import { SyncService } from "../../../src/sync/SyncService";
+import type { PlatformAdapter } from "../../../src/sync/platform";
 import type { Scheduler } from "../../../src/sync/scheduler";
+import type { SyncState } from "../../../src/sync/SyncLoop";
 import { call, clientFor, fastScheduler, quietLogger, recording } from "../service/helpers";
 import type { TestServerHandle, TestUser } from "../service/helpers";
 
@@ -27,6 +29,8 @@ export interface TestClientOptions {
   store?: Store;
   scheduler?: Scheduler;
   pollTimeoutMs?: number;
+  platform?: PlatformAdapter;
+  onUnknownToken?: () => void;
 }
 
 /** A sync client: service, processor, room models, the requests it sent and the batches it processed. */
@@ -48,9 +52,14 @@ export function syncClient(server: TestServerHandle, user: TestUser, options: Te
       return processor;
     },
     pollTimeoutMs: options.pollTimeoutMs ?? 1_000,
+    requestMarginMs: 3_000,
     scheduler: options.scheduler ?? fastScheduler(),
     logger,
+    ...(options.platform ? { platform: options.platform } : {}),
+    ...(options.onUnknownToken ? { onUnknownToken: options.onUnknownToken } : {}),
   });
+  const states: Array<SyncState | null> = [];
+  svc.state.subscribe((state) => states.push(state));
   if (!processor) throw new Error("processor not built");
   const rooms = new Rooms({ userId: user.userId, http, source: processor });
   /** Paths of the sync requests sent (v2 /sync or the sliding endpoint). */
@@ -67,7 +76,7 @@ export function syncClient(server: TestServerHandle, user: TestUser, options: Te
         ...(b.rooms.leave.get(roomId)?.timeline.events ?? []),
       ])
       .map((e) => e.event_id);
-  return { svc, rooms, http, logger, batches, syncPaths, liveIds, processor };
+  return { svc, rooms, http, logger, batches, states, syncPaths, liveIds, processor };
 }
 
 export type SyncClient = ReturnType<typeof syncClient>;
