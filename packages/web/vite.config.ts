@@ -33,4 +33,8 @@ export default defineConfig({
   preview: { host: "127.0.0.1", strictPort: true },
   oxc: { jsx: { runtime: "automatic" } },
   plugins: [cspPlugin()],
+  // The crypto engine finds its .wasm beside its module (new URL(..., import.meta.url)):
+  // pre-bundling would move the module away from the file, so the dev server serves it as is.
+  // The build emits the .wasm as an asset of the lazily loaded crypto chunk.
+  optimizeDeps: { exclude: ["@matrix-org/matrix-sdk-crypto-wasm"] },
 });

@@ -7,15 +7,16 @@
  * logout. Other view models take the SDK client as `clientVm.client`.
  * Everything it subscribes to is owned by its Scope.
  */
-import {
-  browserPlatform,
-  createClient,
-  FallbackStore,
-  IndexedDbStore,
-  signOut,
-  TokenRefresher,
+import { browserPlatform, createClient, FallbackStore, IndexedDbStore } from "../sdk";
+import type {
+  Client,
+  DatabaseDeleter,
+  FetchFn,
+  ReadonlyObservable,
+  Session,
+  SyncService,
+  SyncState,
 } from "../sdk";
-import type { Client, FetchFn, ReadonlyObservable, Session, SyncService, SyncState } from "../sdk";
 import { MediaLoader } from "./MediaLoader";
 import { ObservableValue } from "./observables";
 import { RoomListViewModel } from "./RoomListViewModel";
@@ -41,6 +42,11 @@ export interface ClientOptions {
 /** The IndexedDB database of an account (also deleted on logout). */
 export function databaseNameOf(userId: string): string {
   return `lattice:${userId}`;
+}
+
+/** The crypto engine's IndexedDB store of an account's device (deleted by logout). */
+export function cryptoDatabaseNameOf(userId: string, deviceId: string): string {
+  return `lattice-crypto:${userId}:${deviceId}`;
 }
 
 /** Maps the sync state and the last sync time to what the banner says. */
@@ -77,6 +83,11 @@ export class ClientViewModel {
     this.client = createClient({
       session,
       store,
+      // Crypto is on for a signed-in device (the SDK loads the engine on the first encrypted room).
+      ...(session.deviceId !== undefined && !session.isGuest
+        ? { cryptoStore: { name: cryptoDatabaseNameOf(userId, session.deviceId) } }
+        : {}),
+      indexedDB: options.indexedDB as DatabaseDeleter,
       ...(options.fetch ? { httpOptions: { fetch: options.fetch } } : {}),
       sync: {
         platform: browserPlatform(options.platformScope ?? globalThis),
@@ -86,7 +97,7 @@ export class ClientViewModel {
         },
       },
     });
-    this.roomList = new RoomListViewModel(this.client.rooms, this.scope.child());
+    this.roomList = new RoomListViewModel(this.client.rooms, this.scope.child(), this.client);
     this.media = new MediaLoader(session, options.fetch, this.client.http);
     this.scope.add(() => this.media.dispose());
 
@@ -154,22 +165,17 @@ export class ClientViewModel {
   /** Stops syncing and ends every subscription (the store is kept). */
   async dispose(): Promise<void> {
     this.scope.end();
+    // Closes the store too, so a resumed session (or a logout's delete) is not blocked by this connection.
     await this.client.dispose().catch(() => undefined);
-    // Close the database so a resumed session (or a logout's delete) is not blocked by this connection.
-    await this.sync.store.close().catch(() => undefined);
   }
 
-  /** Signs out on the server, ends the client and deletes this account's local data. */
+  /** Signs out on the server, ends the client and deletes this account's local data (store and crypto store). */
   async logout(): Promise<void> {
-    const http = TokenRefresher.forSession(this.options.session);
     this.scope.end();
-    await this.client.stop().catch(() => undefined);
-    await this.sync.store.deleteAllData().catch(() => undefined);
-    await this.sync.store.close().catch(() => undefined);
     try {
-      await signOut(http, this.options.session);
+      await this.client.logout();
     } finally {
-      // signOut clears the session itself; a failed request must still end it locally.
+      // A failed request must still end the session locally.
       if (this.options.session.state.getSnapshot().kind !== "signed_out")
         await this.options.session.clear("logout");
       await deleteDatabase(this.options.indexedDB, databaseNameOf(this.userId));
