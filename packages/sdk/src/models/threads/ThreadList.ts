@@ -4,7 +4,8 @@
  * come back with their bundled summaries and feed the room's RoomThreads.
  * Against a server without /threads (no support, or 404/405/400
  * M_UNRECOGNIZED) it pages the room's /messages instead and builds threads
- * from the relations it finds.
+ * from the relations it finds. The list publishes a snapshot plus real
+ * diffs (insert, update, remove), like the room's own thread list.
  */
 import { messages } from "../../api/timeline";
 import { threads } from "../../api/threads";
@@ -19,6 +20,9 @@ import { PAGINATION_PAGE_SIZE, withRetry } from "../timeline/pagination";
 import type { Thread } from "./RoomThreads";
 import { usableEvents } from "../timeline/validate";
 import type { ThreadSupport } from "./support";
+import { patchList } from "./patch-list";
+
+const rootIdOf = (thread: Thread): string => thread.rootId;
 
 export type ThreadListInclude = "all" | "participated";
 
@@ -44,10 +48,11 @@ export class ThreadList {
   constructor(private readonly options: ThreadListOptions) {
     this.include = options.include ?? "all";
     this.mode = options.support === "none" ? "local" : "server";
+    // Real diffs (a thread moving up on new activity is a remove and an insert), never a reset.
     this.unsubscribe = options.room.threads.list.subscribe((snapshot) =>
-      this.list.reset(this.filter(snapshot)),
+      patchList(this.list, this.filter(snapshot), rootIdOf),
     );
-    this.list.reset(this.filter(options.room.threads.list.getSnapshot()));
+    patchList(this.list, this.filter(options.room.threads.list.getSnapshot()), rootIdOf);
   }
 
   /** The threads, most recent activity first. */

@@ -2,7 +2,8 @@
  * ThreadTimeline: one thread's events, root first, as TimelineItems. Older
  * replies come 30 a page from /relations (rel_type m.thread, newest first);
  * new replies arrive live through the room's RoomThreads. Edits, reactions
- * and redactions inside the thread are applied as they arrive. Against a
+ * and redactions inside the thread are applied as they arrive, published as
+ * real diffs (an appended reply is an insert, an edit an update). Against a
  * server without /relations it shows the replies the room has seen.
  */
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
@@ -22,6 +23,7 @@ import { RelationIndex } from "../timeline/RelationIndex";
 import { buildItem } from "../timeline/TimelineItem";
 import { isUsableEvent, usableEvents } from "../timeline/validate";
 import type { TimelineItem } from "../timeline/TimelineItem";
+import { patchList } from "./patch-list";
 
 export interface ThreadTimelineOptions {
   room: Room;
@@ -34,6 +36,10 @@ export interface ThreadTimelineOptions {
 export class ThreadTimeline {
   private readonly list = new ObservableList<TimelineItem>();
   private readonly relations = new RelationIndex();
+  /** Built items by event id; an event's entry is dropped when it or its relations change. */
+  private readonly built = new Map<string, TimelineItem>();
+  /** Edits and reactions (aggregated onto their targets, never shown), by event id. */
+  private readonly aggregations = new Set<string>();
   /** Thread events, oldest first (the root first once known). */
   private events: ClientEventWithoutRoomId[] = [];
   private readonly ids = new Set<string>();
@@ -135,14 +141,41 @@ export class ThreadTimeline {
   private afterChange(added: readonly ClientEventWithoutRoomId[]): void {
     for (const e of added) {
       this.relations.add(e);
+      this.stale(e.event_id);
+      // An edit or reaction changes its target's item (a thread reply does not change the root's).
+      if (RelationIndex.isAggregation(e)) {
+        this.aggregations.add(e.event_id);
+        this.stale(relationOf(e)?.eventId);
+      }
       const target = e.type === "m.room.redaction" ? redactedEventId(e) : undefined;
       const i = target !== undefined ? this.events.findIndex((x) => x.event_id === target) : -1;
       const original = this.events[i];
-      if (original !== undefined && !isRedacted(original))
+      if (original === undefined) continue;
+      this.stale(original.event_id);
+      // A redacted edit or reaction changes its target's item too.
+      if (this.aggregations.has(original.event_id)) this.stale(relationOf(original)?.eventId);
+      if (!isRedacted(original))
         this.events[i] = redactEvent(original, e, this.options.room.getSnapshot().state.rules);
     }
-    const shown = this.events.filter((e) => e.type !== "m.room.redaction" && !RelationIndex.isAggregation(e));
-    this.list.reset(shown.map((e) => buildItem(e, this.relations)));
+    // A redacted edit or reaction loses its relation but stays hidden.
+    const shown = this.events.filter(
+      (e) => e.type !== "m.room.redaction" && !this.aggregations.has(e.event_id),
+    );
+    const items = shown.map((e) => {
+      let item = this.built.get(e.event_id);
+      if (item === undefined) {
+        item = buildItem(e, this.relations);
+        this.built.set(e.event_id, item);
+      }
+      return item;
+    });
+    // Unchanged events keep their item objects, so only real changes become diffs.
+    patchList(this.list, items, (item) => item.eventId);
+  }
+
+  /** Forgets the built item of an event, so the next change rebuilds it. */
+  private stale(eventId: string | undefined): void {
+    if (eventId !== undefined) this.built.delete(eventId);
   }
 }
 
