@@ -6,12 +6,15 @@
  * VerificationFlow; `onRequest` tells the UI about incoming ones.
  */
 import type {
+  OtherUserIdentity,
   OwnUserIdentity,
   ToDeviceRequest,
   VerificationRequest,
 } from "@matrix-org/matrix-sdk-crypto-wasm";
-import type { ToDeviceEvent } from "../../api/types/events";
-import { userIdOrUndefined } from "../ids";
+import { sendEvent } from "../../api/send";
+import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../../api/types/events";
+import { createTxnIdGenerator } from "../../http/txn";
+import { roomIdOrUndefined, userIdOrUndefined } from "../ids";
 import type { CryptoInternals } from "./internals";
 import { VerificationFlow } from "./VerificationFlow";
 
@@ -29,6 +32,12 @@ export interface VerificationsOptions {
 export type VerificationRequestListener = (flow: VerificationFlow) => void;
 
 const REQUEST_TYPE = "m.key.verification.request";
+
+/** Whether a room event belongs to an in-room verification (the request message or a step). */
+function isVerificationRoomEvent(event: ClientEventWithoutRoomId): boolean {
+  if (event.type.startsWith("m.key.verification.")) return true;
+  return event.type === "m.room.message" && event.content["msgtype"] === REQUEST_TYPE;
+}
 
 /** Thrown when asked to verify a device the engine does not know. */
 export class UnknownDeviceError extends Error {
@@ -48,6 +57,7 @@ export class Verifications {
   private readonly flows = new Map<string, VerificationFlow>();
   private readonly listeners = new Set<VerificationRequestListener>();
   private readonly unsubscribe: () => void;
+  private readonly txnIds = createTxnIdGenerator();
 
   constructor(
     host: VerificationHost,
@@ -104,6 +114,54 @@ export class Verifications {
     }
   }
 
+  /**
+   * Asks another user to verify in a room we share with them (their DM):
+   * the request is an m.room.message, the steps are room events. Feed the
+   * room's timeline to `receiveRoomEvents` for the answers to arrive. The
+   * steps are sent as they are: use an unencrypted room, or the events
+   * travel in the clear.
+   */
+  async requestUserInRoom(userId: string, roomId: string): Promise<VerificationFlow> {
+    const { engine, machine, http } = this.crypto;
+    const user = userIdOrUndefined(engine, userId);
+    const room = roomIdOrUndefined(engine, roomId);
+    const identity = user
+      ? ((await machine.getIdentity(user)) as OtherUserIdentity | OwnUserIdentity | undefined)
+      : undefined;
+    if (!identity || !room || !(identity instanceof engine.OtherUserIdentity)) {
+      identity?.free();
+      throw new UnknownDeviceError(userId);
+    }
+    try {
+      const methods = [engine.VerificationMethod.SasV1];
+      const content = JSON.parse(identity.verificationRequestContent(methods)) as Record<string, unknown>;
+      const { event_id } = await sendEvent(http, roomId, "m.room.message", `${this.txnIds()}v`, content);
+      return this.track(identity.requestVerification(room, new engine.EventId(event_id), methods));
+    } finally {
+      identity.free();
+    }
+  }
+
+  /**
+   * Hands a room's (decrypted) timeline events to the engine: in-room
+   * verification requests from others become flows (told to `onRequest`),
+   * the steps move the flows along.
+   */
+  async receiveRoomEvents(roomId: string, events: readonly ClientEventWithoutRoomId[]): Promise<void> {
+    const { engine, machine, userId } = this.crypto;
+    for (const event of events) {
+      if (!isVerificationRoomEvent(event)) continue;
+      const room = roomIdOrUndefined(engine, roomId);
+      const sender = userIdOrUndefined(engine, event.sender);
+      if (!room || !sender) continue;
+      await machine.receiveVerificationEvent(JSON.stringify({ ...event, room_id: roomId }), room);
+      if (event.type !== "m.room.message" || event.sender === userId) continue;
+      if (this.flows.has(`${event.sender}|${event.event_id}`)) continue;
+      const request = machine.getVerificationRequest(sender, event.event_id);
+      if (request) this.announce(this.track(request));
+    }
+  }
+
   /** Stops listening and disposes every flow's timer. */
   dispose(): void {
     this.unsubscribe();
@@ -142,13 +200,16 @@ export class Verifications {
       // The engine drops requests it will not honour (stale, from an unknown device); so do we.
       const request = this.crypto.machine.getVerificationRequest(sender, txnId);
       if (!request) continue;
-      const flow = this.track(request);
-      for (const listener of [...this.listeners]) {
-        try {
-          listener(flow);
-        } catch (error) {
-          this.crypto.logger.warn("crypto: a verification request listener threw", error);
-        }
+      this.announce(this.track(request));
+    }
+  }
+
+  private announce(flow: VerificationFlow): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(flow);
+      } catch (error) {
+        this.crypto.logger.warn("crypto: a verification request listener threw", error);
       }
     }
   }

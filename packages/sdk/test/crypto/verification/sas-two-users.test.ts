@@ -14,7 +14,7 @@ import { IdentityWarnings } from "../../../src/crypto/identity";
 import type { VerificationFlow, VerificationPhase } from "../../../src/crypto/verification/VerificationFlow";
 import { Verifications } from "../../../src/crypto/verification/Verifications";
 import type { Account, TestDevice, TestServerHandle } from "../helpers";
-import { call, openDevice, register, startServer } from "../helpers";
+import { call, openDevice, register, startServer, timelineOf } from "../helpers";
 import { pump } from "./pump";
 
 let server: TestServerHandle;
@@ -140,5 +140,55 @@ describe("SAS between two users", () => {
     const userSigning = Object.keys(res.user_signing_keys?.[aliceAccount.userId]?.keys ?? {})[0] ?? "none";
     const bobMaster = res.master_keys?.[bobAccount.userId];
     expect(Object.keys(bobMaster?.signatures?.[aliceAccount.userId] ?? {})).toContain(userSigning);
+  });
+
+  it("in a room: the request is a room message, the steps room events; both confirm → done", async () => {
+    const dm = String(
+      (
+        await call(server, aliceAccount, "POST", "/createRoom", {
+          invite: [bobAccount.userId],
+          is_direct: true,
+        })
+      )["room_id"],
+    );
+    await call(server, bobAccount, "POST", `/join/${encodeURIComponent(dm)}`, {});
+    const pairs: Array<[TestDevice, Verifications]> = [
+      [alice, verifications(alice)],
+      [bob, verifications(bob)],
+    ];
+    /** Syncs both, handing the DM's timeline to each side's verifications, until `done`. */
+    const pumpRoom = async (done: () => boolean): Promise<void> => {
+      for (let i = 0; i < 12 && !done(); i += 1) {
+        for (const [device, v] of pairs) await v.receiveRoomEvents(dm, timelineOf(await device.sync(), dm));
+      }
+      expect(done()).toBe(true);
+    };
+    const [va, vb] = [pairs[0]?.[1] as Verifications, pairs[1]?.[1] as Verifications];
+    let incoming: VerificationFlow | undefined;
+    vb.onRequest((flow) => (incoming = flow));
+    const ours = await va.requestUserInRoom(bobAccount.userId, dm);
+    expect(ours.state).toMatchObject({ phase: "requested", otherUserId: bobAccount.userId });
+    await pumpRoom(() => incoming !== undefined);
+    const theirs = incoming as VerificationFlow;
+    expect(theirs.state.flowId).toBe(ours.state.flowId);
+    const sent = alice.http.requests.find(
+      (r) => r.method === "PUT" && r.path.includes("/send/m.room.message/"),
+    );
+    expect((sent?.body as { msgtype?: string } | undefined)?.msgtype).toBe("m.key.verification.request");
+
+    await theirs.accept();
+    await pumpRoom(() => phaseIs(ours, "ready"));
+    await ours.startSas();
+    await pumpRoom(() => phaseIs(theirs, "started"));
+    await theirs.startSas();
+    await pumpRoom(() => phaseIs(ours, "showing_sas") && phaseIs(theirs, "showing_sas"));
+    expect(ours.state.emojis).toHaveLength(7);
+    expect(theirs.state.emojis).toEqual(ours.state.emojis);
+    await Promise.all([ours.confirm(), theirs.confirm()]);
+    await pumpRoom(() => phaseIs(ours, "done") && phaseIs(theirs, "done"));
+    const steps = bob.http.requests.filter(
+      (r) => r.method === "PUT" && r.path.includes("/send/m.key.verification."),
+    );
+    expect(steps.length).toBeGreaterThan(0);
   });
 });
