@@ -16,11 +16,15 @@ export interface SlidingPosition {
   toDeviceSince?: string;
 }
 
+/** Percent-encodes a part, "~" included (encodeURIComponent leaves it, and it separates the parts). */
+function encodePart(part: string): string {
+  return encodeURIComponent(part).replaceAll("~", "%7E");
+}
+
 /** The loop's token for a sliding position. */
 export function encodeSlidingToken(position: SlidingPosition): string {
-  const pos = encodeURIComponent(position.pos);
-  const toDevice =
-    position.toDeviceSince !== undefined ? `~${encodeURIComponent(position.toDeviceSince)}` : "";
+  const pos = encodePart(position.pos);
+  const toDevice = position.toDeviceSince !== undefined ? `~${encodePart(position.toDeviceSince)}` : "";
   return `${SLIDING_TOKEN_TAG}${pos}${toDevice}`;
 }
 

@@ -19,6 +19,8 @@ import {
   waitFor,
 } from "./helpers";
 import type { SyncClient, TestServerHandle, TestUser } from "./helpers";
+import { SlidingSyncTransport } from "../../../src/sync/sliding/SlidingSyncTransport";
+import { clientFor, quietLogger, recording } from "../service/helpers";
 
 let server: TestServerHandle;
 let alice: TestUser;
@@ -126,5 +128,26 @@ describe("sliding sync in auto mode", () => {
 
     // The same rooms, state, members, names, counts, tags, receipts and recent events.
     expect(roomsView(sliding)).toEqual(roomsView(v2));
+  });
+
+  it("grows its one room list page by page until every room is synced", async () => {
+    const http = recording(clientFor(server, alice));
+    const transport = new SlidingSyncTransport({ http, pageSize: 1, logger: quietLogger() });
+    const request = { timeout: 0, requestTimeoutMs: 5_000, signal: new AbortController().signal };
+    const seen = new Set<string>();
+    let since: string | undefined;
+    for (let i = 0; i < 3; i++) {
+      const response = await transport.sync(since !== undefined ? { ...request, since } : request);
+      for (const section of [response.rooms?.join, response.rooms?.invite, response.rooms?.leave])
+        for (const id of Object.keys(section ?? {})) seen.add(id);
+      since = response.next_batch;
+    }
+    const ranges = http.requests.map(
+      (r) => (r.body as { lists: Record<string, { ranges: unknown }> }).lists["all"]?.ranges,
+    );
+    // Two rooms in the list (the one left earlier is not sent to a new connection): it stops growing.
+    expect(ranges).toEqual([[[0, 0]], [[0, 1]], [[0, 1]]]);
+    expect(transport.roomCount).toBe(2);
+    expect(seen).toEqual(new Set([named, invited]));
   });
 });
