@@ -43,3 +43,15 @@ export type { CryptoLogger } from "./OutgoingRequests";
 export * from "./attachments";
 export { CRYPTO_STORE_SUFFIXES, deleteCryptoStore } from "./store";
 export type { DatabaseDeleter } from "./store";
+export { CrossSigning, CrossSigningExistsError } from "./cross-signing";
+export type {
+  BootstrapCrossSigningOptions,
+  BootstrapCrossSigningResult,
+  CrossSigningStatus,
+} from "./cross-signing";
+export { IdentityWarnings } from "./identity";
+export type { IdentityWarning, UserTrust, UserTrustListener } from "./identity";
+export * from "./verification";
+export * from "./secrets";
+export { Recovery } from "./recovery";
+export type { RecoveryResult, RecoverySecret, RecoverySetUp, RecoverySetUpOptions } from "./recovery";
