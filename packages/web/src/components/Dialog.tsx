@@ -13,9 +13,18 @@ export interface DialogProps {
   onClose: () => void;
   children: ReactNode;
   actions?: ReactNode;
+  /** A wider dialog (settings with tabs, lists). */
+  wide?: boolean;
 }
 
-export function Dialog({ open, title, onClose, children, actions }: DialogProps): React.JSX.Element {
+export function Dialog({
+  open,
+  title,
+  onClose,
+  children,
+  actions,
+  wide = false,
+}: DialogProps): React.JSX.Element {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -27,7 +36,7 @@ export function Dialog({ open, title, onClose, children, actions }: DialogProps)
   return (
     <dialog
       ref={ref}
-      className={styles.dialog}
+      className={`${styles.dialog} ${wide ? styles.wide : ""}`}
       aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();

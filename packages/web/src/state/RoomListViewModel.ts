@@ -94,6 +94,11 @@ export class RoomListViewModel {
     this.selected.set(roomId);
   }
 
+  /** Whether the user is in a room (joined). */
+  isJoined(roomId: string): boolean {
+    return this.rooms.find(roomId)?.getSnapshot().category === "join";
+  }
+
   /**
    * Selects a room the user just created or joined as soon as sync brings
    * it in as joined (at once when it already is).

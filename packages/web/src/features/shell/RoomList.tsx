@@ -2,7 +2,8 @@
  * The room list: a search box (Ctrl+K from anywhere), section filters, and
  * the rooms as a listbox navigable with the arrow keys; each row shows the
  * avatar, name, last message and the unread and highlight badges (thread
- * counts included).
+ * counts included). Beside the search, the "+" menu (create, chat, join,
+ * explore).
  */
 import { forwardRef, useEffect, useRef } from "react";
 import { Avatar } from "../../components/Avatar";
@@ -10,6 +11,7 @@ import { Badge } from "../../components/Badge";
 import type { RoomListViewModel } from "../../state/RoomListViewModel";
 import { SECTIONS } from "../../state/RoomListViewModel";
 import { useObservable } from "../../state/useObservable";
+import { AddMenu } from "../rooms/AddMenu";
 import { previewOf } from "../timeline/preview";
 import styles from "./RoomList.module.css";
 
@@ -68,6 +70,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
             }
           }}
         />
+        <AddMenu list={list} />
       </div>
       <div className={styles.sections} role="toolbar" aria-label="Room filters">
         {SECTIONS.map((s) => (

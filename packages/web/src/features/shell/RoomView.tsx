@@ -16,6 +16,12 @@ import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import type { RoomPanel, RoomViewModel } from "../../state/RoomViewModel";
 import { useObservable } from "../../state/useObservable";
+import { MemberPanel } from "../people/MemberPanel";
+import { MembersButton } from "../people/MembersButton";
+import { UserPanel } from "../people/UserPanel";
+import { SettingsButton } from "../room-settings/SettingsButton";
+import { InviteGate } from "../rooms/InviteView";
+import { roomExtrasOf } from "../../state/people/RoomExtras";
 import { Timeline } from "../timeline/Timeline";
 import { useAvatarUrl } from "../timeline/media/useMedia";
 import styles from "./ClientShell.module.css";
@@ -23,13 +29,21 @@ import layout from "./RoomView.module.css";
 
 /** Buttons at the right of the room header (threads, members, settings...). */
 function HeaderActions({ vm }: { vm: RoomViewModel }): React.JSX.Element {
-  void vm;
-  return <div className={layout.headerActions}></div>;
+  return (
+    <div className={layout.headerActions}>
+      <MembersButton vm={vm} />
+      <SettingsButton vm={vm} />
+    </div>
+  );
 }
 
 /** What the right-hand panel shows: one case per panel kind. */
 function panelContent(panel: NonNullable<RoomPanel>, vm: RoomViewModel): React.JSX.Element | null {
   switch (panel.kind) {
+    case "members":
+      return <MemberPanel vm={vm} />;
+    case "user":
+      return <UserPanel vm={vm} userId={panel.userId} />;
     default:
       void vm;
       return null;
@@ -117,5 +131,11 @@ export function RoomView({ client }: { client: ClientViewModel }): React.JSX.Ele
       </section>
     );
   }
-  return <RoomPane key={room.roomId} vm={room} onBack={() => client.roomList.select(null)} />;
+  const close = (): void => client.roomList.select(null);
+  roomExtrasOf(room, { openRoom: (id) => client.roomList.selectWhenJoined(id), closeRoom: close });
+  return (
+    <InviteGate key={room.roomId} room={room.room} actions={client.roomList.actions} onDone={close}>
+      <RoomPane vm={room} onBack={close} />
+    </InviteGate>
+  );
 }

@@ -8,6 +8,7 @@
  * room view model so the timeline's action bar can report messages.
  */
 import type { Client, Room } from "../../sdk";
+import { ObservableValue } from "../observables";
 import type { Scope } from "../Scope";
 import { RoomSettingsViewModel } from "../room-settings/RoomSettingsViewModel";
 import { ReportViewModel } from "../room-settings/ReportViewModel";
@@ -27,12 +28,16 @@ export interface RoomHost {
 export interface RoomExtrasOptions {
   /** Selects a room once joined (a new DM). */
   openRoom?: (roomId: string) => void;
+  /** Closes the room (after leaving or forgetting it). */
+  closeRoom?: () => void;
   /** The identity server for email invites. */
   identityServerUrl?: string;
 }
 
 export class RoomExtras {
   readonly report: ReportViewModel;
+  /** Whether the room settings dialog is open. */
+  readonly settingsOpen = new ObservableValue(false);
   readonly presence: PresenceTracker;
   private memberList: MemberListViewModel | undefined;
   private settingsVm: RoomSettingsViewModel | undefined;
@@ -48,6 +53,11 @@ export class RoomExtras {
     this.report = new ReportViewModel(host.client);
     host.attachReporter(this.report);
     host.scope.add(() => host.attachReporter(null));
+  }
+
+  /** Closes the room view (after a leave). */
+  closeRoom(): void {
+    this.options.closeRoom?.();
   }
 
   /** The member list (its first use loads the room's members). */

@@ -10,6 +10,7 @@ export const people = {
   members_banned: "Banned",
   members_knocking: "Asking to join",
   members_empty: "Nobody matches.",
+  members_load_retry: "Retry",
   members_invite: "Invite",
   role_admin: "Admin",
   role_moderator: "Moderator",

@@ -1,0 +1,23 @@
+/**
+ * The room header's "People" button: opens or closes the member list panel.
+ */
+import { Button } from "../../components/Button";
+import { useT } from "../../i18n/useT";
+import type { RoomViewModel } from "../../state/RoomViewModel";
+import { useObservable } from "../../state/useObservable";
+
+export function MembersButton({ vm }: { vm: RoomViewModel }): React.JSX.Element {
+  const t = useT("people");
+  const panel = useObservable(vm.panel);
+  const on = panel?.kind === "members" || panel?.kind === "user";
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      aria-pressed={on}
+      onClick={() => (on ? vm.closePanel() : vm.openPanel({ kind: "members" }))}
+    >
+      {t("members_button")}
+    </Button>
+  );
+}
