@@ -80,7 +80,37 @@ it("refuses locally what bob's power level does not allow, before any request", 
 });
 
 it("names unknown rooms", async () => {
-  await expect(bob.moderation.kick("!nowhere:test", alice.userId)).rejects.toThrow("Unknown room");
+  const nowhere = "!nowhere:test";
+  await expect(bob.moderation.kick(nowhere, alice.userId)).rejects.toThrow("Unknown room");
+  await expect(bob.moderation.leave(nowhere)).rejects.toThrow("Unknown room");
+  await expect(bob.moderation.reportEvent(nowhere, "$e")).rejects.toThrow("Unknown room");
+  await expect(bob.moderation.aliases(nowhere)).rejects.toThrow("Unknown room");
+  await expect(bob.moderation.addAlias(nowhere, "#x:test")).rejects.toThrow("Unknown room");
+  await expect(bob.moderation.visibility(nowhere)).rejects.toThrow("Unknown room");
+  await expect(bob.moderation.setVisibility(nowhere, "public")).rejects.toThrow("Unknown room");
+  await expect(bob.state.setState(nowhere, "m.room.topic", "", { topic: "t" })).rejects.toThrow(
+    "Unknown room",
+  );
+  expect(() => bob.sendQueue.send(nowhere, "m.room.message", { body: "x" })).toThrow("Unknown room");
+  expect(() => bob.sendQueue.react(nowhere, "$e", "x")).toThrow("Unknown room");
+  expect(() => bob.sendQueue.redact(nowhere, "$e")).toThrow("Unknown room");
+  await expect(bob.typing.setTyping(nowhere, true)).rejects.toThrow("Unknown room");
+  await expect(bob.receipts.sendReceipt(nowhere, "$e")).rejects.toThrow("Unknown room");
+  await expect(bob.accountData.addTag(nowhere, "m.favourite")).rejects.toThrow("Unknown room");
+  await expect(bob.search.search("x", { roomIds: [nowhere] })).rejects.toThrow("Unknown room");
+});
+
+it("sets state directly: allowed at the state level, refused below it with no request", async () => {
+  const topic = await alice.state.setState(roomId, "m.room.topic", "", { topic: "Set directly" });
+  expect(topic).toMatch(/^\$/);
+  await waitFor(
+    () =>
+      bob.rooms.get(roomId).getSnapshot().state.get("m.room.topic", "")?.content["topic"] === "Set directly",
+    "bob sees the topic",
+  );
+  await expect(bob.state.setState(roomId, "m.room.topic", "", { topic: "No" })).rejects.toMatchObject({
+    code: "FORBIDDEN_LOCALLY",
+  });
 });
 
 it("lets an invite through at level 0 in a public room, and a moderator kick, ban and unban", async () => {

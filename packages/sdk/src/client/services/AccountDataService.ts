@@ -65,13 +65,13 @@ export class AccountDataService {
   }
 
   /** A room account data event's content, or null when there is none. */
-  getRoom(roomId: string, type: string): Promise<AccountDataContent | null> {
+  async getRoom(roomId: string, type: string): Promise<AccountDataContent | null> {
     this.options.rooms?.get(roomId);
     return getRoomAccountData(this.options.http, this.userId, roomId, type);
   }
 
   /** Sets room account data, retried up to 5 attempts. */
-  setRoom(roomId: string, type: string, content: AccountDataContent): Promise<void> {
+  async setRoom(roomId: string, type: string, content: AccountDataContent): Promise<void> {
     this.options.rooms?.get(roomId);
     return this.withRetries(() => setRoomAccountData(this.once, this.userId, roomId, type, content));
   }
@@ -91,14 +91,14 @@ export class AccountDataService {
   }
 
   /** Adds (or re-orders) a tag; `order` is a number in [0, 1]. */
-  addTag(roomId: string, tag: string, order?: number): Promise<void> {
+  async addTag(roomId: string, tag: string, order?: number): Promise<void> {
     this.options.rooms?.get(roomId);
     const content: Tag = order !== undefined ? { order } : {};
     return this.withRetries(() => setRoomTag(this.once, this.userId, roomId, tag, content));
   }
 
   /** Removes a tag. */
-  removeTag(roomId: string, tag: string): Promise<void> {
+  async removeTag(roomId: string, tag: string): Promise<void> {
     this.options.rooms?.get(roomId);
     return deleteRoomTag(this.options.http, this.userId, roomId, tag);
   }

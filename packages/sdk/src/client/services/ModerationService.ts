@@ -56,6 +56,14 @@ export class ModerationService {
     return this.options.rooms.get(roomId).getSnapshot().state.powerLevels;
   }
 
+  /**
+   * 'Unknown room' for a room the client does not know (join, knock, forget
+   * and room reports may name rooms it does not hold, so they skip this).
+   */
+  private known(roomId: string): void {
+    this.options.rooms.get(roomId);
+  }
+
   /** Joins a room by id or alias; the room need not be known yet. */
   async join(roomIdOrAlias: string, options: JoinOptions = {}): Promise<string> {
     return (await joinRoom(this.http, roomIdOrAlias, options)).room_id;
@@ -69,6 +77,7 @@ export class ModerationService {
 
   /** Leaves (or declines an invite to, or withdraws a knock on) a room. */
   async leave(roomId: string, reason?: string): Promise<void> {
+    this.known(roomId);
     await leaveRoom(this.http, roomId, reason);
   }
 
@@ -124,6 +133,7 @@ export class ModerationService {
 
   /** Reports an event to the server's admins. */
   async reportEvent(roomId: string, eventId: string, reason?: string, score?: number): Promise<void> {
+    this.known(roomId);
     await reportEvent(this.http, roomId, eventId, {
       ...(reason !== undefined ? { reason } : {}),
       ...(score !== undefined ? { score } : {}),
@@ -137,12 +147,14 @@ export class ModerationService {
 
   /** The room's local aliases. */
   async aliases(roomId: string): Promise<string[]> {
+    this.known(roomId);
     const res = await roomAliases(this.http, roomId);
     return Array.isArray(res.aliases) ? res.aliases.filter((a): a is string => typeof a === "string") : [];
   }
 
   /** Points a new alias at the room. */
   async addAlias(roomId: string, alias: string): Promise<void> {
+    this.known(roomId);
     await createAlias(this.http, alias, roomId);
   }
 
@@ -152,11 +164,13 @@ export class ModerationService {
 
   /** Whether the room is listed in the server's public room directory. */
   async visibility(roomId: string): Promise<DirectoryVisibility> {
+    this.known(roomId);
     return (await getRoomVisibility(this.http, roomId)).visibility;
   }
 
   /** Lists or unlists the room; the server decides who may (usually its moderators). */
   async setVisibility(roomId: string, visibility: DirectoryVisibility): Promise<void> {
+    this.known(roomId);
     await setRoomVisibility(this.http, roomId, visibility);
   }
 }
