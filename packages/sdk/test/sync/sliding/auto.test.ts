@@ -25,6 +25,7 @@ import { clientFor, quietLogger, recording } from "../service/helpers";
 let server: TestServerHandle;
 let alice: TestUser;
 let bob: TestUser;
+let carol: TestUser;
 let named: string;
 let invited: string;
 let leaving: string;
@@ -34,8 +35,13 @@ beforeAll(async () => {
   server = await startServer(4186);
   alice = await register(server, "alice");
   bob = await register(server, "bob");
-  named = await createRoom(server, alice, { name: "Sliding", invite: [bob.userId] });
+  carol = await register(server, "carol");
+  named = await createRoom(server, alice, { name: "Sliding", invite: [bob.userId, carol.userId] });
   await call(server, bob, "POST", roomPath(named, "/join"), {});
+  await call(server, carol, "POST", roomPath(named, "/join"), {});
+  // Carol speaks, then falls out of the initial timeline window (30 events).
+  await sendText(server, carol, named, "carol, long ago");
+  for (let i = 0; i < 31; i++) await sendText(server, bob, named, `filler ${i}`);
   leaving = await createRoom(server, alice, { name: "Leaving soon" });
   for (let i = 0; i < 3; i++) await sendText(server, alice, named, `alice ${i}`);
   const last = await sendText(server, bob, named, `hello @alice`);
@@ -98,7 +104,10 @@ describe("sliding sync in auto mode", () => {
     expect(sliding.rooms.get(invited).getSnapshot().inviter).toBe(bob.userId);
     expect(sliding.rooms.accountData("org.example.pref")?.content).toEqual({ theme: "dark" });
 
-    // Live changes: a message, a leave, a to-device message, more account data.
+    // Live changes: messages (one from a member neither client has loaded), a leave, a to-device
+    // message, more account data.
+    expect(sliding.rooms.get(named).getSnapshot().members.has(carol.userId)).toBe(false);
+    await sendText(server, carol, named, "carol again");
     const live = await sendText(server, bob, named, "live one");
     await call(server, alice, "POST", roomPath(leaving, "/leave"), {});
     await call(server, bob, "PUT", "/sendToDevice/org.example.ping/t1", {
@@ -126,6 +135,7 @@ describe("sliding sync in auto mode", () => {
     ]);
     expect(sliding.liveIds(named).filter((id) => id === live)).toHaveLength(1);
 
+    expect(sliding.rooms.get(named).getSnapshot().members.get(carol.userId)?.membership).toBe("join");
     // The same rooms, state, members, names, counts, tags, receipts and recent events.
     expect(roomsView(sliding)).toEqual(roomsView(v2));
   });

@@ -118,8 +118,17 @@ function roomBody(
   });
   const timeline = [...page.events].reverse();
   const lazyUsers = new Set(timeline.map((e) => e.sender));
+  // $LAZY: a timeline sender's membership is sent even when older than the connection's
+  // position (the client may never have had it); a redundant member is harmless.
+  const lazy = config.requiredState.some(
+    ([type, key]) => key === "$LAZY" && (type === "*" || type === "m.room.member"),
+  );
+  const lazyMember = (ev: StoredEvent): boolean =>
+    lazy && ev.type === "m.room.member" && ev.state_key !== undefined && lazyUsers.has(ev.state_key);
   const state = [...room.stateAt(until).values()].filter(
-    (ev) => (since === undefined || ev.stream > since) && wanted(config.requiredState, ev, userId, lazyUsers),
+    (ev) =>
+      (since === undefined || ev.stream > since || lazyMember(ev)) &&
+      wanted(config.requiredState, ev, userId, lazyUsers),
   );
   const fmt = (e: StoredEvent): JsonObject => formatEvent(ctx, room, e, viewer, { omitRoomId: true });
   const unread = ctx.userData.unreadCounts(userId, room.roomId);
