@@ -23,6 +23,6 @@ export {
   deriveKeyFromPassphrase,
   encryptAesHmac,
 } from "./aesHmac";
-export type { AesHmacPayload, Pbkdf2Params, RandomBytes } from "./aesHmac";
+export type { AesHmacPayload, Pbkdf2Params } from "./aesHmac";
 export { SecretStorageError } from "./errors";
 export type { SecretStorageErrorCode } from "./errors";
