@@ -1,12 +1,14 @@
 /**
- * The README's SDK example, run for real against the test homeserver: the
+ * The README's SDK examples, run for real against the test homeserver: the
  * public entry point exposes the HTTP client and the API families, and a
- * message sent through them comes back from /messages.
+ * message sent through them comes back from /messages; createClient on an
+ * IndexedDbStore (fake-indexeddb here) sends through its queue and logs out.
  */
+import "fake-indexeddb/auto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
-import { api, createHttpClient, createTxnIdGenerator } from "../../src";
+import { api, createClient, createHttpClient, createTxnIdGenerator, IndexedDbStore } from "../../src";
 import { registerUser } from "../../../testserver/test/helpers";
 
 let server: TestServerHandle;
@@ -39,4 +41,32 @@ it("creates a room, sends a message and reads it back through the public API", a
   const bodies = page.chunk.filter((e) => e.type === "m.room.message").map((e) => e.content["body"]);
   expect(bodies).toEqual(["hi"]);
   expect(page.chunk[0]?.event_id).toBe(sent.event_id);
+});
+
+it("runs the createClient example: start, send through the queue, log out", async () => {
+  const me = await registerUser(server, "readme");
+  const roomId = (
+    await api.rooms.createRoom(createHttpClient({ baseUrl: server.url, accessToken: me.accessToken }), {
+      name: "Readme",
+    })
+  ).room_id;
+  const indexedDB = (globalThis as unknown as { indexedDB: object }).indexedDB;
+
+  const client = createClient({
+    baseUrl: server.url,
+    accessToken: me.accessToken,
+    userId: me.userId,
+    deviceId: me.deviceId,
+    store: new IndexedDbStore({ indexedDB, dbName: `lattice:${me.userId}` }),
+    cryptoStore: { name: `lattice-crypto:${me.userId}` },
+    sync: { pollTimeoutMs: 1_000 },
+  });
+  await client.start();
+  for (let i = 0; i < 200 && !client.rooms.find(roomId); i++) await new Promise((r) => setTimeout(r, 25));
+  const echo = client.sendQueue.send(roomId, "m.room.message", { msgtype: "m.text", body: "hi" });
+  expect((await client.sendQueue.whenSettled(echo.txnId))?.status).toBe("sent");
+  expect(client.crypto.enabled).toBe(true);
+  expect(client.crypto.loaded).toBe(false);
+  await client.logout();
+  await expect(api.account.whoami(client.http)).rejects.toMatchObject({ errcode: "M_UNKNOWN_TOKEN" });
 });
