@@ -148,6 +148,9 @@ export class CryptoMachine {
     )) as OlmMachine;
     const crypto = new CryptoMachine(engine, machine, options.http, options);
     await machine.registerRoomKeyUpdatedCallback((keys: RoomKeyInfo[]) => crypto.onRoomKeys(keys));
+    await machine.registerReceiveSecretCallback((name: string, value: string) =>
+      crypto.recovery.receiveSecret(name, value),
+    );
     // A fresh device uploads its keys without waiting for the first sync.
     void crypto.outgoing.run();
     return crypto;

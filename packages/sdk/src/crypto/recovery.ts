@@ -157,8 +157,57 @@ export class Recovery {
     return true;
   }
 
-  /** Signs this device with the self-signing key and marks the own identity verified. */
-  private async signOwnDevice(): Promise<void> {
+  /**
+   * Asks the user's other devices for the secrets this device lacks
+   * (m.secret.request for the cross-signing keys and the backup key). A
+   * verified own device answers with m.secret.send over Olm: the engine
+   * takes the cross-signing keys itself and hands the backup key to
+   * `receiveSecret`. Returns whether anything was asked for.
+   */
+  async requestSecrets(): Promise<boolean> {
+    const asked: unknown = await this.deps.machine.requestMissingSecretsIfNeeded();
+    await this.deps.outgoing.run();
+    return asked === true;
+  }
+
+  /**
+   * A secret received from a verified own device (the engine's receive
+   * callback). A backup key that opens the server's current backup is used
+   * to restore and back up from now on; anything else is left alone.
+   * Resolves with the restore counts, or undefined when nothing was done.
+   */
+  async receiveSecret(name: string, value: string): Promise<RecoveryResult["backup"]> {
+    if (name !== SecretName.MegolmBackup) return undefined;
+    try {
+      const restored = await this.restoreBackup(value);
+      await this.deps.machine.deleteSecretsFromInbox(name);
+      this.received.forEach((listener) => listener(restored));
+      return restored;
+    } catch {
+      // A stale or foreign key (CryptoError from the key check): the next answer may be the right one.
+      return undefined;
+    }
+  }
+
+  private readonly received = new Set<(restored: NonNullable<RecoveryResult["backup"]>) => void>();
+
+  /** Subscribes to backups restored from a shared backup key; returns the unsubscribe. */
+  onBackupKeyReceived(listener: (restored: NonNullable<RecoveryResult["backup"]>) => void): () => void {
+    this.received.add(listener);
+    return () => this.received.delete(listener);
+  }
+
+  /**
+   * Signs this device with the self-signing key (once the engine holds it,
+   * after `recover` or secrets shared by another device) and marks the own
+   * identity verified.
+   */
+  async signOwnDevice(): Promise<void> {
+    const status = await this.deps.machine.crossSigningStatus();
+    const canSign = status.hasSelfSigning;
+    status.free();
+    if (!canSign)
+      throw new SecretStorageError("no_cross_signing", "This device does not hold the self-signing key");
     const { engine, machine, outgoing, userId, deviceId } = this.deps;
     const user = new engine.UserId(userId);
     // The engine needs the own identity from a key query; wait for the one it has queued.

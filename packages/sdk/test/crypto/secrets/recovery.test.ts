@@ -87,7 +87,7 @@ describe("recovery", () => {
     });
     for (const name of Object.values(SecretName)) {
       const stored = await getAccountData(bob.http, bobAccount.userId, name);
-      expect(Object.keys((stored?.["encrypted"] ?? {}))).toEqual([made.keyId]);
+      expect(Object.keys(stored?.["encrypted"] ?? {})).toEqual([made.keyId]);
       // Encrypted: the account data never holds the secret in the clear.
       expect(JSON.stringify(stored)).toMatch(/"ciphertext":"[A-Za-z0-9+/]+"/);
     }
