@@ -15,6 +15,7 @@ export function MembersButton({ vm }: { vm: RoomViewModel }): React.JSX.Element 
       variant="ghost"
       size="sm"
       aria-pressed={on}
+      aria-label={t("members_button_label")}
       onClick={() => (on ? vm.closePanel() : vm.openPanel({ kind: "members" }))}
     >
       {t("members_button")}

@@ -1,8 +1,9 @@
 /**
  * The main pane of a room the user is invited to (who invited them, the
  * room, Accept and Decline) or has knocked on (waiting, with a way to
- * withdraw); any other room shows its children (the room itself). It
- * follows the room, so accepting switches to the room in place.
+ * withdraw); a room the user was banned or removed from says so, with the
+ * reason; any other room shows its children (the room itself). It follows
+ * the room, so accepting switches to the room in place.
  */
 import { useState } from "react";
 import type { ReactNode } from "react";
@@ -25,6 +26,24 @@ export interface InviteGateProps {
 
 export function InviteGate({ room, actions, onDone, children }: InviteGateProps): React.JSX.Element {
   const snap = useObservable(room);
+  const t = useT("people");
+  const removal = actions !== null && snap.category === "leave" ? actions.removal(snap.roomId) : null;
+  if (removal !== null) {
+    const key = removal.kind === "ban" ? "you_were_banned" : "you_were_kicked";
+    return (
+      <section className={styles.invite} aria-label={t(key)}>
+        <h2 className={styles.inviteTitle} role="alert">
+          {removal.reason !== undefined ? t(`${key}_reason`, { reason: removal.reason }) : t(key)}
+        </h2>
+        {removal.by !== undefined && (
+          <p className={styles.inviteText}>{t("removed_by", { name: removal.by })}</p>
+        )}
+        <Button variant="secondary" onClick={onDone}>
+          {t("removed_close")}
+        </Button>
+      </section>
+    );
+  }
   if (actions === null || (snap.category !== "invite" && snap.category !== "knock")) return <>{children}</>;
   return (
     <InviteView roomId={snap.roomId} knock={snap.category === "knock"} actions={actions} onDone={onDone} />

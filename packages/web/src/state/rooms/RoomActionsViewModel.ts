@@ -49,6 +49,13 @@ export interface UserResult {
   avatarUrl?: string;
 }
 
+/** Why the user is no longer in a room someone else removed them from. */
+export interface RemovalNotice {
+  kind: "ban" | "kick";
+  by?: string;
+  reason?: string;
+}
+
 /** What the invite view shows about an invite. */
 export interface InviteInfo {
   roomId: string;
@@ -197,6 +204,23 @@ export class RoomActionsViewModel {
       ...(inviter !== undefined ? { inviter } : {}),
       ...(inviterName !== undefined ? { inviterName } : {}),
       ...(typeof topic === "string" ? { topic } : {}),
+    };
+  }
+
+  /** Whether the user was banned or kicked from a room they have left (null when they left themselves). */
+  removal(roomId: string): RemovalNotice | null {
+    const room = this.client.rooms.find(roomId)?.getSnapshot();
+    if (room === undefined || room.category !== "leave") return null;
+    const event = room.state.get("m.room.member", this.client.userId);
+    const content = event?.content as { membership?: unknown; reason?: unknown } | undefined;
+    const sender = (event as { sender?: unknown } | undefined)?.sender;
+    const kind = content?.membership === "ban" ? "ban" : sender !== this.client.userId ? "kick" : null;
+    if (kind === null || content?.membership === undefined) return null;
+    const by = typeof sender === "string" ? (room.members.get(sender)?.name ?? sender) : undefined;
+    return {
+      kind,
+      ...(by !== undefined ? { by } : {}),
+      ...(typeof content.reason === "string" && content.reason !== "" ? { reason: content.reason } : {}),
     };
   }
 

@@ -2,6 +2,7 @@
 export const people = {
   members_title: "People",
   members_button: "People",
+  members_button_label: "People in this room",
   members_search: "Filter people",
   members_loading: "Loading members…",
   members_load_failed: "Could not load the member list: {{message}}",
@@ -66,4 +67,7 @@ export const people = {
   you_were_banned: "You were banned from this room",
   you_were_banned_reason: "You were banned from this room: {{reason}}",
   you_were_kicked: "You were removed from this room",
+  you_were_kicked_reason: "You were removed from this room: {{reason}}",
+  removed_by: "By {{name}}",
+  removed_close: "Close",
 };
