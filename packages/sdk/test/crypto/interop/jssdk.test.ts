@@ -3,46 +3,14 @@
  * memory store): a Lattice device and a js-sdk client on the test
  * homeserver share an encrypted room and exchange encrypted messages both
  * ways, each side decrypting what the other's engine encrypted; every
- * answer the server gives the js-sdk passes the spec validator too. Node 20
- * lacks Promise.withResolvers, which the js-sdk calls: polyfilled here as
- * bench/sync/preload.ts does for the benchmark.
+ * answer the server gives the js-sdk passes the spec validator too.
  */
-import "fake-indexeddb/auto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MatrixClient, MatrixEvent } from "matrix-js-sdk";
-import type { Logger } from "matrix-js-sdk/lib/logger.js";
 import type { Account, TestDevice, TestServerHandle } from "../helpers";
 import { call, openDevice, register, startServer, syncUntil, timelineOf } from "../helpers";
 import { say } from "../secrets/support";
-
-interface Resolvers<T> {
-  promise: Promise<T>;
-  resolve: (value: T | PromiseLike<T>) => void;
-  reject: (reason?: unknown) => void;
-}
-const promiseStatics = Promise as unknown as { withResolvers?: <T>() => Resolvers<T> };
-if (typeof promiseStatics.withResolvers !== "function") {
-  promiseStatics.withResolvers = <T>(): Resolvers<T> => {
-    let resolve!: (value: T | PromiseLike<T>) => void;
-    let reject!: (reason?: unknown) => void;
-    const promise = new Promise<T>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    return { promise, resolve, reject };
-  };
-}
-
-const noop = (): void => undefined;
-/** The js-sdk's logs would drown the test output. */
-const quietLogger: Logger = {
-  trace: noop,
-  debug: noop,
-  info: noop,
-  warn: noop,
-  error: noop,
-  getChild: () => quietLogger,
-};
+import { startJsClient } from "./jssdk-client";
 
 let server: TestServerHandle;
 let alice: TestDevice;
@@ -68,31 +36,12 @@ function bobReceives(body: string): Promise<MatrixEvent> {
 }
 
 beforeAll(async () => {
-  const sdk = await import("matrix-js-sdk");
-  const { logger } = await import("matrix-js-sdk/lib/logger.js");
-  (logger as unknown as { setLevel(level: string): void }).setLevel("silent");
   server = await startServer(107);
   const aliceAccount = await register(server, "alice");
   bobAccount = await register(server, "bob");
   alice = await openDevice(server, aliceAccount);
   await alice.sync();
-
-  bob = sdk.createClient({
-    baseUrl: server.url,
-    userId: bobAccount.userId,
-    deviceId: bobAccount.deviceId,
-    accessToken: bobAccount.accessToken,
-    store: new sdk.MemoryStore(),
-    logger: quietLogger,
-  });
-  await bob.initRustCrypto({ useIndexedDB: false });
-  const prepared = new Promise<void>((resolve) => {
-    bob.on(sdk.ClientEvent.Sync, (state: string) => {
-      if (state === "PREPARED") resolve();
-    });
-  });
-  await bob.startClient({ initialSyncLimit: 20, pollTimeout: 2_000 });
-  await prepared;
+  bob = await startJsClient(server, bobAccount);
 
   roomId = String(
     (
