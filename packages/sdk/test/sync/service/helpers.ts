@@ -23,9 +23,14 @@ export interface TestUser {
   accessToken: string;
 }
 
-/** Starts a test homeserver on 127.0.0.1, port 0. */
-export function startServer(seed: number): Promise<TestServerHandle> {
-  return startTestServer({ seed });
+/**
+ * Starts a test homeserver on 127.0.0.1, port 0. These tests exercise sync
+ * v2, so the server does not advertise sliding sync (test/sync/sliding has its own).
+ */
+export async function startServer(seed: number): Promise<TestServerHandle> {
+  const server = await startTestServer({ seed });
+  server.ctx.unstableFeatures.delete("org.matrix.simplified_msc3575");
+  return server;
 }
 
 /** Registers a user with m.login.dummy; the name "guest" registers a guest (kind=guest). */

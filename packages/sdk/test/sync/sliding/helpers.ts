@@ -4,6 +4,7 @@
  * homeserver, a comparable view of a room model snapshot, and shortcuts for
  * setting up rooms over HTTP. Builds on the sync service test helpers.
  */
+import { startTestServer } from "@lattice/testserver";
 import { Rooms } from "../../../src/models/room/Rooms";
 import type { RoomSnapshot } from "../../../src/models/room/Room";
 import type { Store } from "../../../src/store/Store";
@@ -18,7 +19,12 @@ import type { SyncState } from "../../../src/sync/SyncLoop";
 import { call, clientFor, fastScheduler, quietLogger, recording } from "../service/helpers";
 import type { TestServerHandle, TestUser } from "../service/helpers";
 
-export { call, register, sendText, startServer, waitFor } from "../service/helpers";
+export { call, register, sendText, waitFor } from "../service/helpers";
+
+/** Starts a test homeserver that advertises sliding sync (as it does by default). */
+export function startServer(seed: number): Promise<TestServerHandle> {
+  return startTestServer({ seed });
+}
 export type { TestServerHandle, TestUser } from "../service/helpers";
 
 /** The sliding sync path the server serves. */
