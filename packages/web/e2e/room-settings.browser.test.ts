@@ -93,7 +93,9 @@ describe("room settings", () => {
     await dialog.getByText("Saved.").waitFor();
     await dialog.getByLabel("Topic").fill("Where settings are tried");
     await dialog.getByRole("button", { name: "Save" }).nth(1).click();
-    await alice.getByRole("heading", { name: "Renamed lab", level: 2, exact: true }).waitFor({ timeout: 20_000 });
+    await alice
+      .getByRole("heading", { name: "Renamed lab", level: 2, exact: true })
+      .waitFor({ timeout: 20_000 });
     await alice.screenshot({ path: `${SHOTS}room-settings-general-light.png` });
 
     await dialog.getByRole("tab", { name: "Security" }).click();
@@ -112,7 +114,9 @@ describe("room settings", () => {
     await alice.getByText("Where settings are tried").first().waitFor();
 
     // Bob's header follows, and his settings show the join rule, which he cannot change.
-    await bob.getByRole("heading", { name: "Renamed lab", level: 2, exact: true }).waitFor({ timeout: 20_000 });
+    await bob
+      .getByRole("heading", { name: "Renamed lab", level: 2, exact: true })
+      .waitFor({ timeout: 20_000 });
     await bob.getByText("Where settings are tried").first().waitFor();
     await bob.getByRole("button", { name: "Room settings" }).click();
     const bobDialog = bob.getByRole("dialog", { name: "Room settings · Renamed lab" });

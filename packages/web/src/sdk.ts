@@ -71,8 +71,25 @@ export { requestOpenIdToken } from "../../sdk/src/api/openid";
 export { registerAccount as registerIdentityAccount } from "../../sdk/src/api/identity";
 export { addDirectRoom, DIRECT_EVENT_TYPE, parseDirect } from "../../sdk/src/models/direct";
 export { parseIgnoredUsers } from "../../sdk/src/models/account-data";
-export { parseJoinTarget, serverOf } from "../../sdk/src/models/permalink";
+export { parseJoinTarget } from "../../sdk/src/models/permalink";
 export type { JoinTarget } from "../../sdk/src/models/permalink";
+
+// The client facade and what the timeline reads (ClientViewModel, RoomViewModel, TimelineViewModel).
+export { createClient } from "../../sdk/src/client";
+export type { Client } from "../../sdk/src/client";
+export type { TimelineItem } from "../../sdk/src/models/timeline/TimelineItem";
+export type { TimelineWindow } from "../../sdk/src/models/timeline/TimelineWindow";
+export type { ReactionGroup } from "../../sdk/src/models/relations";
+export { applyEdits } from "../../sdk/src/models/relations";
+export type { RoomMember } from "../../sdk/src/models/room/RoomState";
+export type { Receipt } from "../../sdk/src/models/room/receipts";
+export type { PendingEvent } from "../../sdk/src/send/types";
+export type { EventStatus } from "../../sdk/src/models/event-status";
+export { evaluatePushRules } from "../../sdk/src/models/push-rules/evaluator";
+export { relations as fetchRelations } from "../../sdk/src/api/relations";
+export type { ClientEventWithoutRoomId } from "../../sdk/src/api/types/events";
+export { getEvent } from "../../sdk/src/api/timeline";
+export type { UrlPreview } from "../../sdk/src/api/types/media";
 
 // The composer and threads (state/Composer*, state/Thread*, state/composer/).
 export { uploadEncryptedAttachment } from "../../sdk/src/crypto/attachments/transfer";

@@ -103,7 +103,9 @@ export function RolesTab({ settings }: { settings: RoomSettingsViewModel }): Rea
         {types.map((type) => (
           <LevelInput
             key={type}
-            label={t("roles_event", { type })}
+            label={
+              COMMON_EVENTS.includes(type) ? t(`ev_${type.replace(/\./g, "_")}`) : t("roles_event", { type })
+            }
             value={eventLevel(type)}
             onChange={(v) => setDraft({ ...draft, events: { ...draft.events, [type]: v } })}
           />
