@@ -14,6 +14,7 @@ import type { ComposerViewModel } from "../../state/ComposerViewModel";
 import { useObservable } from "../../state/useObservable";
 import { Autocomplete, optionId } from "./Autocomplete";
 import styles from "./Composer.module.css";
+import { PlusIcon, SendIcon, SmileIcon } from "./icons";
 import { ModeBanner } from "./ModeBanner";
 import { UploadList } from "./UploadList";
 
@@ -88,7 +89,8 @@ export function Composer({
       e.preventDefault();
       vm.acceptCompletion();
     } else if (e.key === "Escape") {
-      if (vm.cancel()) e.preventDefault();
+      if (picker) setPicker(false);
+      else if (vm.cancel()) e.preventDefault();
     } else if (e.key === "ArrowUp" && text === "" && !e.shiftKey) {
       if (vm.editLast()) e.preventDefault();
     } else if (e.key === "Enter" && !e.shiftKey) {
@@ -138,7 +140,7 @@ export function Composer({
           title={t("attach")}
           onClick={() => fileInput.current?.click()}
         >
-          <span aria-hidden="true">＋</span>
+          <PlusIcon />
         </Button>
         <input
           ref={fileInput}
@@ -180,7 +182,7 @@ export function Composer({
           aria-expanded={picker}
           onClick={() => setPicker((p) => !p)}
         >
-          <span aria-hidden="true">☺</span>
+          <SmileIcon />
         </Button>
         <Button
           size="sm"
@@ -189,7 +191,7 @@ export function Composer({
           disabled={text.trim() === ""}
           onClick={() => void vm.send()}
         >
-          <span aria-hidden="true">➤</span>
+          <SendIcon />
         </Button>
       </div>
       {mode.kind === "edit" && <p className={styles.hint}>{t("editHint")}</p>}

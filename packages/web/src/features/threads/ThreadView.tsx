@@ -68,7 +68,7 @@ export function ThreadView({
           <article
             key={item.eventId}
             className={styles.message}
-            data-event-id={item.eventId}
+            data-thread-event-id={item.eventId}
             data-root={item.eventId === vm.rootId || undefined}
           >
             <Avatar id={item.sender} name={nameOf(item.sender)} size={28} />

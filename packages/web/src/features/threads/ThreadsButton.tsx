@@ -8,6 +8,7 @@ import { useT } from "../../i18n/useT";
 import type { Room } from "../../sdk";
 import type { Subscribable } from "../../state/useObservable";
 import { useObservable } from "../../state/useObservable";
+import { ThreadIcon } from "../composer/icons";
 import styles from "./Threads.module.css";
 
 /** What the button needs of the room view model. */
@@ -39,7 +40,7 @@ export function ThreadsButton({ room }: { room: ThreadsButtonHost }): React.JSX.
       data-unread={unread}
       onClick={() => room.togglePanel({ kind: "threads" })}
     >
-      <span aria-hidden="true">🧵</span>
+      <ThreadIcon />
       {unread !== "none" && <span className={styles.dot} data-kind={unread} aria-hidden="true" />}
     </Button>
   );
