@@ -80,7 +80,7 @@ async function latest(
     retry: false,
   });
   const page = await messages(http, lounge, { dir: "b", limit: count });
-  return page.chunk as Array<{ event_id: string; type: string; content: Record<string, unknown> }>;
+  return page.chunk;
 }
 
 async function sentWith(
