@@ -3,7 +3,8 @@
  * through the SDK's MemberLoader (sync.loadMembers, added to the Room),
  * then joined, invited, knocking and banned sections with power-level role
  * labels, presence dots from sync, and a filter by name or id. Invites by
- * user id, or by email through the homeserver's identity server (3pid).
+ * user id, or by email through an identity server (3pid): the one given,
+ * else the one the homeserver's well-known advertises.
  */
 import { queryKeys, registerIdentityAccount, requestOpenIdToken } from "../../sdk";
 import type { ClientEventWithoutRoomId, Client, Membership, Room, RoomSnapshot } from "../../sdk";
@@ -101,7 +102,7 @@ export class MemberListViewModel {
       return who;
     }
     if (!EMAIL.test(who)) throw new Error(t("people", "invite_invalid"));
-    const idServer = this.identityServerUrl;
+    const idServer = this.identityServerUrl ?? (await this.advertisedIdentityServer());
     if (idServer === undefined) throw new Error(t("people", "invite_no_identity_server"));
     const openId = await requestOpenIdToken(this.client.http, this.client.userId);
     const { token } = await registerIdentityAccount(this.client.http, { baseUrl: idServer }, openId);
@@ -112,6 +113,22 @@ export class MemberListViewModel {
       address: who,
     });
     return who;
+  }
+
+  /** The identity server the homeserver's well-known names (m.identity_server), if any. */
+  private async advertisedIdentityServer(): Promise<string | undefined> {
+    try {
+      const doc = await this.client.http.request<Record<string, unknown>>({
+        method: "GET",
+        prefix: "",
+        path: "/.well-known/matrix/client",
+        authenticated: false,
+      });
+      const url = (doc["m.identity_server"] as { base_url?: unknown } | undefined)?.base_url;
+      return typeof url === "string" && /^https?:\/\//.test(url) ? url.replace(/\/+$/, "") : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The devices of a user from the server's key list (verification is the crypto engine's). */

@@ -7,7 +7,7 @@
  * m.ignored_user_list; invites by user id; the rights helper's reasons.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
+import { startIdentityServer, startTestServer } from "../../../../testserver/src/index";
 import type { TestServerHandle } from "../../../../testserver/src/index";
 import type { Client } from "../../sdk";
 import { RoomActionsViewModel } from "../rooms/RoomActionsViewModel";
@@ -131,6 +131,26 @@ describe("people and moderation", () => {
     expect(Object.keys((content?.["ignored_users"] as object | undefined) ?? {})).toEqual([bob.userId]);
     expect(await aliceOnBob.setIgnored(false)).toBe(true);
     await until(() => !aliceOnBob.view.getSnapshot().ignored, "not ignored");
+  });
+
+  it("invites by email through an identity server (a third-party invite in the room)", async () => {
+    const identity = await startIdentityServer({ homeserverUrl: server.url });
+    try {
+      const list = new MemberListViewModel(
+        alice,
+        alice.rooms.get(roomId),
+        new PresenceTracker(alice, scope.child()),
+        scope.child(),
+        identity.url,
+      );
+      expect(await list.invite("friend@example.org")).toBe("friend@example.org");
+      await until(
+        () => alice.rooms.get(roomId).getSnapshot().state.ofType("m.room.third_party_invite").size === 1,
+        "the third-party invite",
+      );
+    } finally {
+      await identity.stop();
+    }
   });
 
   it("invites by user id and shows the invited section", async () => {
