@@ -22,7 +22,8 @@ beforeAll(async () => {
   server = await startTestServer({ seed: "client-room-services" });
   [alice, bob] = await Promise.all([
     startClient(server, "alice", { accountDataRetryBaseMs: 10 }),
-    startClient(server, "bob"),
+    // Per-thread unread counts come with sync v2 only (MSC4186 has none): pin v2 for bob's badge checks.
+    startClient(server, "bob", { sync: { pollTimeoutMs: 1_000, syncMode: "v2" } }),
   ]);
   roomId = (await api.rooms.createRoom(alice.http, { preset: "public_chat", name: "Services" })).room_id;
   await waitFor(() => alice.rooms.find(roomId), "alice's room");
