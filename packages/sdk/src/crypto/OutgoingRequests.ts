@@ -34,10 +34,19 @@ function parseBody<T = Record<string, unknown>>(body: string): T {
   return parsed as T;
 }
 
+/** Encrypts a room message for an encrypted room; undefined sends it as it is. */
+export type RoomMessageEncryptor = (
+  roomId: string,
+  type: string,
+  content: Record<string, unknown>,
+) => Promise<{ type: string; content: Record<string, unknown> } | undefined>;
+
 /** Turns the engine's outgoing requests into HTTP calls; one loop at a time. */
 export class OutgoingRequests {
   private running: Promise<void> | undefined;
   private again = false;
+  /** Set by the verification layer: in-room verification steps in encrypted rooms go encrypted. */
+  roomEncryptor: RoomMessageEncryptor | undefined;
 
   constructor(
     private readonly engine: Pick<Engine, "RequestType">,
@@ -63,9 +72,26 @@ export class OutgoingRequests {
     return loop;
   }
 
-  /** Resolves once no run is going. */
+  /** Resolves once no run is going (and no encrypted room message is on its way). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.detached.size > 0) await Promise.all([this.running, ...this.detached]);
+  }
+
+  private readonly detached = new Set<Promise<void>>();
+  private readonly inFlight = new Set<string>();
+  /**
+   * Sends a room message outside the loop: encrypting it may share the room
+   * key, which runs the processor (and would wait for this very loop).
+   */
+  private detach(request: OutgoingRequest & { id: string }): void {
+    this.inFlight.add(request.id);
+    const sending: Promise<void> = this.send(request)
+      .catch((error: unknown) => this.logger.warn("crypto: an encrypted room message failed", error))
+      .finally(() => {
+        this.inFlight.delete(request.id);
+        this.detached.delete(sending);
+      });
+    this.detached.add(sending);
   }
 
   private async loop(): Promise<void> {
@@ -79,6 +105,15 @@ export class OutgoingRequests {
         return;
       }
       for (const request of requests) {
+        if (request.id !== undefined && this.inFlight.has(request.id)) continue;
+        if (
+          this.roomEncryptor &&
+          request.type === this.engine.RequestType.RoomMessage &&
+          request.id !== undefined
+        ) {
+          this.detach(request as OutgoingRequest & { id: string });
+          continue;
+        }
         try {
           await this.send(request);
         } catch (error) {
@@ -100,6 +135,18 @@ export class OutgoingRequests {
     }
   }
 
+  private async sendRoomMessage(r: Extract<OutgoingRequest, { room_id: string }>): Promise<unknown> {
+    const content = parseBody(r.body);
+    const encrypted = await this.roomEncryptor?.(r.room_id, r.event_type, content);
+    return sendEvent(
+      this.http,
+      r.room_id,
+      encrypted?.type ?? r.event_type,
+      r.txn_id,
+      encrypted?.content ?? content,
+    );
+  }
+
   private dispatch(request: OutgoingRequest): Promise<unknown> {
     const T: typeof RequestType = this.engine.RequestType;
     const http = this.http;
@@ -117,10 +164,8 @@ export class OutgoingRequests {
         const messages = parseBody(r.body)["messages"] as Parameters<typeof sendToDevice>[3];
         return sendToDevice(http, r.event_type, r.txn_id, messages);
       }
-      case T.RoomMessage: {
-        const r = request as Extract<OutgoingRequest, { room_id: string }>;
-        return sendEvent(http, r.room_id, r.event_type, r.txn_id, parseBody(r.body));
-      }
+      case T.RoomMessage:
+        return this.sendRoomMessage(request as Extract<OutgoingRequest, { room_id: string }>);
       case T.KeysBackup: {
         const r = request as Extract<OutgoingRequest, { version: string }>;
         return putRoomKeys(http, r.version, parseBody<Parameters<typeof putRoomKeys>[2]>(r.body));

@@ -15,6 +15,7 @@ import { sendEvent } from "../../api/send";
 import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../../api/types/events";
 import { createTxnIdGenerator } from "../../http/txn";
 import { roomIdOrUndefined, userIdOrUndefined } from "../ids";
+import type { RoomMessageEncryptor } from "../OutgoingRequests";
 import type { CryptoInternals } from "./internals";
 import { VerificationFlow } from "./VerificationFlow";
 
@@ -22,6 +23,13 @@ import { VerificationFlow } from "./VerificationFlow";
 export interface VerificationHost {
   readonly internals: CryptoInternals;
   onToDevice(listener: (events: readonly ToDeviceEvent[]) => void): () => void;
+  /** With both: in-room verification messages in encrypted rooms are sent encrypted. */
+  isRoomEncrypted?(roomId: string): boolean;
+  encryptRoomEvent?(
+    roomId: string,
+    type: string,
+    content: Record<string, unknown>,
+  ): Promise<{ type: string; content: Record<string, unknown> }>;
 }
 
 export interface VerificationsOptions {
@@ -65,7 +73,14 @@ export class Verifications {
   ) {
     this.crypto = host.internals;
     this.unsubscribe = host.onToDevice((events) => this.onToDevice(events));
+    if (host.isRoomEncrypted && host.encryptRoomEvent) {
+      this.encryptIfNeeded = async (roomId, type, content) =>
+        host.isRoomEncrypted?.(roomId) ? host.encryptRoomEvent?.(roomId, type, content) : undefined;
+      this.crypto.outgoing.roomEncryptor = this.encryptIfNeeded;
+    }
   }
+
+  private readonly encryptIfNeeded: RoomMessageEncryptor = () => Promise.resolve(undefined);
 
   /** Every flow seen so far, oldest first. */
   get all(): VerificationFlow[] {
@@ -117,9 +132,8 @@ export class Verifications {
   /**
    * Asks another user to verify in a room we share with them (their DM):
    * the request is an m.room.message, the steps are room events. Feed the
-   * room's timeline to `receiveRoomEvents` for the answers to arrive. The
-   * steps are sent as they are: use an unencrypted room, or the events
-   * travel in the clear.
+   * room's timeline to `receiveRoomEvents` for the answers to arrive. In
+   * an encrypted room the request and the steps are sent encrypted.
    */
   async requestUserInRoom(userId: string, roomId: string): Promise<VerificationFlow> {
     const { engine, machine, http } = this.crypto;
@@ -135,7 +149,14 @@ export class Verifications {
     try {
       const methods = [engine.VerificationMethod.SasV1];
       const content = JSON.parse(identity.verificationRequestContent(methods)) as Record<string, unknown>;
-      const { event_id } = await sendEvent(http, roomId, "m.room.message", `${this.txnIds()}v`, content);
+      const encrypted = await this.encryptIfNeeded(roomId, "m.room.message", content);
+      const { event_id } = await sendEvent(
+        http,
+        roomId,
+        encrypted?.type ?? "m.room.message",
+        `${this.txnIds()}v`,
+        encrypted?.content ?? content,
+      );
       return this.track(identity.requestVerification(room, new engine.EventId(event_id), methods));
     } finally {
       identity.free();

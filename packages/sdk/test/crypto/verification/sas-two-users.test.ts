@@ -142,53 +142,82 @@ describe("SAS between two users", () => {
     expect(Object.keys(bobMaster?.signatures?.[aliceAccount.userId] ?? {})).toContain(userSigning);
   });
 
-  it("in a room: the request is a room message, the steps room events; both confirm → done", async () => {
-    const dm = String(
-      (
-        await call(server, aliceAccount, "POST", "/createRoom", {
-          invite: [bobAccount.userId],
-          is_direct: true,
-        })
-      )["room_id"],
-    );
-    await call(server, bobAccount, "POST", `/join/${encodeURIComponent(dm)}`, {});
-    const pairs: Array<[TestDevice, Verifications]> = [
-      [alice, verifications(alice)],
-      [bob, verifications(bob)],
-    ];
-    /** Syncs both, handing the DM's timeline to each side's verifications, until `done`. */
-    const pumpRoom = async (done: () => boolean): Promise<void> => {
-      for (let i = 0; i < 12 && !done(); i += 1) {
-        for (const [device, v] of pairs) await v.receiveRoomEvents(dm, timelineOf(await device.sync(), dm));
+  it.each([
+    ["an encrypted", true],
+    ["an unencrypted", false],
+  ])(
+    "in %s room: the request is a room message, the steps room events; both confirm → done",
+    async (_, encrypted) => {
+      const encryption = {
+        type: "m.room.encryption",
+        state_key: "",
+        content: { algorithm: "m.megolm.v1.aes-sha2" },
+      };
+      const dm = String(
+        (
+          await call(server, aliceAccount, "POST", "/createRoom", {
+            invite: [bobAccount.userId],
+            is_direct: true,
+            initial_state: encrypted ? [encryption] : [],
+          })
+        )["room_id"],
+      );
+      await call(server, bobAccount, "POST", `/join/${encodeURIComponent(dm)}`, {});
+      const pairs: Array<[TestDevice, Verifications]> = [
+        [alice, verifications(alice)],
+        [bob, verifications(bob)],
+      ];
+      /** Syncs both, handing the DM's timeline to each side's verifications, until `done`. */
+      const pumpRoom = async (done: () => boolean): Promise<void> => {
+        for (let i = 0; i < 12 && !done(); i += 1) {
+          for (const [device, v] of pairs) await v.receiveRoomEvents(dm, timelineOf(await device.sync(), dm));
+        }
+        expect(done()).toBe(true);
+      };
+      for (const [device] of pairs) await device.sync();
+      const [va, vb] = [pairs[0]?.[1] as Verifications, pairs[1]?.[1] as Verifications];
+      let incoming: VerificationFlow | undefined;
+      vb.onRequest((flow) => (incoming = flow));
+      const ours = await va.requestUserInRoom(bobAccount.userId, dm);
+      expect(ours.state).toMatchObject({ phase: "requested", otherUserId: bobAccount.userId });
+      await pumpRoom(() => incoming !== undefined);
+      const theirs = incoming as VerificationFlow;
+      expect(theirs.state.flowId).toBe(ours.state.flowId);
+      const request = alice.http.requests.find(
+        (r) => r.method === "PUT" && decodeURIComponent(r.path).includes(`/rooms/${dm}/send/`),
+      );
+      if (encrypted) {
+        expect(request?.path).toContain("/send/m.room.encrypted/");
+        expect(JSON.stringify(request?.body)).not.toContain("m.key.verification");
+      } else {
+        expect((request?.body as { msgtype?: string } | undefined)?.msgtype).toBe(
+          "m.key.verification.request",
+        );
       }
-      expect(done()).toBe(true);
-    };
-    const [va, vb] = [pairs[0]?.[1] as Verifications, pairs[1]?.[1] as Verifications];
-    let incoming: VerificationFlow | undefined;
-    vb.onRequest((flow) => (incoming = flow));
-    const ours = await va.requestUserInRoom(bobAccount.userId, dm);
-    expect(ours.state).toMatchObject({ phase: "requested", otherUserId: bobAccount.userId });
-    await pumpRoom(() => incoming !== undefined);
-    const theirs = incoming as VerificationFlow;
-    expect(theirs.state.flowId).toBe(ours.state.flowId);
-    const sent = alice.http.requests.find(
-      (r) => r.method === "PUT" && r.path.includes("/send/m.room.message/"),
-    );
-    expect((sent?.body as { msgtype?: string } | undefined)?.msgtype).toBe("m.key.verification.request");
 
-    await theirs.accept();
-    await pumpRoom(() => phaseIs(ours, "ready"));
-    await ours.startSas();
-    await pumpRoom(() => phaseIs(theirs, "started"));
-    await theirs.startSas();
-    await pumpRoom(() => phaseIs(ours, "showing_sas") && phaseIs(theirs, "showing_sas"));
-    expect(ours.state.emojis).toHaveLength(7);
-    expect(theirs.state.emojis).toEqual(ours.state.emojis);
-    await Promise.all([ours.confirm(), theirs.confirm()]);
-    await pumpRoom(() => phaseIs(ours, "done") && phaseIs(theirs, "done"));
-    const steps = bob.http.requests.filter(
-      (r) => r.method === "PUT" && r.path.includes("/send/m.key.verification."),
-    );
-    expect(steps.length).toBeGreaterThan(0);
-  });
+      await theirs.accept();
+      await pumpRoom(() => phaseIs(ours, "ready"));
+      await ours.startSas();
+      await pumpRoom(() => phaseIs(theirs, "started"));
+      await theirs.startSas();
+      await pumpRoom(() => phaseIs(ours, "showing_sas") && phaseIs(theirs, "showing_sas"));
+      expect(ours.state.emojis).toHaveLength(7);
+      expect(theirs.state.emojis).toEqual(ours.state.emojis);
+      await Promise.all([ours.confirm(), theirs.confirm()]);
+      await pumpRoom(() => phaseIs(ours, "done") && phaseIs(theirs, "done"));
+      for (const [device, v] of pairs) await v.receiveRoomEvents(dm, timelineOf(await device.sync(), dm));
+      for (const [device, v] of pairs) await v.receiveRoomEvents(dm, timelineOf(await device.sync(), dm));
+      const puts = (d: TestDevice) =>
+        d.http.requests.filter(
+          (r) => r.method === "PUT" && decodeURIComponent(r.path).includes(`/rooms/${dm}/send/`),
+        );
+      // bob sent ready, accept, key, mac and done: encrypted in the encrypted room.
+      const steps = puts(bob).map((r) => decodeURIComponent(r.path).split("/send/")[1]?.split("/")[0]);
+      expect(steps.length).toBeGreaterThanOrEqual(4);
+      for (const type of steps) {
+        if (encrypted) expect(type).toBe("m.room.encrypted");
+        else expect(type).toMatch(/^m\.key\.verification\./);
+      }
+    },
+  );
 });
