@@ -72,7 +72,14 @@ export class Verifications {
     private readonly options: VerificationsOptions = {},
   ) {
     this.crypto = host.internals;
-    this.unsubscribe = host.onToDevice((events) => this.onToDevice(events));
+    this.unsubscribe = host.onToDevice((events) => {
+      // Runs inside the sync pipeline: a failure here must not fail the batch.
+      try {
+        this.onToDevice(events);
+      } catch (error) {
+        this.crypto.logger.warn("crypto: reading verification requests failed", error);
+      }
+    });
     if (host.isRoomEncrypted && host.encryptRoomEvent) {
       this.encryptIfNeeded = async (roomId, type, content) =>
         host.isRoomEncrypted?.(roomId) ? host.encryptRoomEvent?.(roomId, type, content) : undefined;
