@@ -11,8 +11,11 @@
  * Crypto (on by default for a device that is not a guest): a LazyCrypto is
  * the sync processor's decrypt hook and the send queue's encrypt; the
  * WebAssembly engine loads only when the first encrypted room, event or
- * to-device message appears. Off, sends into encrypted rooms fail with the
- * spec's message and unencrypted rooms work as before.
+ * to-device message appears. It is also the room model's EventDecryptor
+ * (pagination, /context, threads), and late decryptions reported by the
+ * crypto service are applied to the room model in place. Off, sends into
+ * encrypted rooms fail with the spec's message and unencrypted rooms work
+ * as before.
  */
 import { logout as apiLogout } from "./api/login";
 import { getVersions } from "./api/versions";
@@ -238,7 +241,13 @@ export function createClient(options: CreateClientOptions): Client {
       })),
   });
   const processor = made.processor;
-  const rooms = new Rooms({ userId, http, scheduler, ...(processor ? { source: processor } : {}) });
+  const rooms = new Rooms({
+    userId,
+    http,
+    scheduler,
+    ...(processor ? { source: processor } : {}),
+    ...(lazy ? { decryptor: lazy } : {}),
+  });
   const sendQueue = new SendQueue({
     http,
     store: sync.store,
@@ -265,6 +274,8 @@ export function createClient(options: CreateClientOptions): Client {
     ...(options.cryptoStore ? { store: options.cryptoStore } : {}),
     ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
   });
+  // A key that arrives late (to-device, forwarded, backup) updates the event wherever the model holds it.
+  crypto.onEventDecrypted((update) => rooms.applyDecrypted(update));
 
   let versions: Promise<VersionsResponse> | undefined;
   const getServerVersions = (): Promise<VersionsResponse> => {

@@ -3,8 +3,11 @@
  * from every batch and creates the CryptoMachine, loading the WebAssembly,
  * only when a batch first needs it: an encrypted room (joined or invited),
  * an encrypted timeline event, or an encrypted to-device message. A client
- * whose rooms are all unencrypted never loads the engine.
+ * whose rooms are all unencrypted never loads the engine. It is also the
+ * room model's EventDecryptor (pages fetched outside sync), loading the
+ * engine only for a page that holds encrypted events.
  */
+import type { ClientEventWithoutRoomId } from "../api/types/events";
 import type { DecryptHook } from "../sync/processor/types";
 import type { ParsedSync } from "../sync/validate/types";
 import type { CryptoMachine } from "./CryptoMachine";
@@ -73,6 +76,19 @@ export class LazyCrypto {
     if (!this.machine && !batchNeedsCrypto(batch, this.rooms)) return batch;
     const machine = await this.ensure();
     return machine.processSync(batch);
+  };
+
+  /**
+   * The room model's decrypt hook for /messages, /context, /relations and
+   * /threads pages: encrypted events come back clear or as stand-ins (and
+   * wait for a late key); a page without any never loads the engine.
+   */
+  readonly decryptEvents = async (
+    roomId: string,
+    events: readonly ClientEventWithoutRoomId[],
+  ): Promise<ClientEventWithoutRoomId[]> => {
+    if (!events.some((e) => e.type === "m.room.encrypted")) return [...events];
+    return (await this.ensure()).decryptEvents(roomId, events);
   };
 
   /** Whether the room is encrypted, known without loading the engine (the send queue's isRoomEncrypted). */

@@ -19,11 +19,13 @@ import type {
 } from "../../sync/validate/types";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
-import { isJsonObject, own } from "../json";
+import { own } from "../json";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
 import { roomAvatarUrl, roomName } from "../room-name";
 import type { RoomName } from "../room-name";
 import { RoomThreads } from "../threads/RoomThreads";
+import { decryptPage } from "../timeline/decryptor";
+import type { EventDecryptor } from "../timeline/decryptor";
 import { TimelineSet } from "../timeline/TimelineSet";
 import type { TimelineSeed } from "../timeline/TimelineSet";
 import { TimelineWindow } from "../timeline/TimelineWindow";
@@ -31,6 +33,9 @@ import type { TimelineWindowOptions } from "../timeline/TimelineWindow";
 import { parseReceiptEvent, RoomReceipts } from "./receipts";
 import { RoomState } from "./RoomState";
 import type { RoomMember } from "./RoomState";
+import { replaceHeldEvent, summaryJson, tagsOf } from "./snapshot-parts";
+
+export { tagsOf } from "./snapshot-parts";
 
 /** The membership category of a room in sync. */
 export type RoomCategory = "join" | "invite" | "leave" | "knock";
@@ -76,6 +81,8 @@ export interface RoomContext {
   /** The DM partner of a room, from the account's m.direct. */
   directUserOf: (roomId: string) => string | undefined;
   recentEventsKept?: number;
+  /** Decrypts events fetched outside sync (pagination, /context, threads). */
+  decryptor?: EventDecryptor;
 }
 
 interface Segment {
@@ -135,6 +142,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
         scheduler: this.ctx.scheduler,
         rules: () => this.state.rules,
         onMembers: (events) => this.addLazyMembers(events),
+        ...(this.ctx.decryptor !== undefined ? { decryptor: this.ctx.decryptor } : {}),
       },
       this.seed(),
     );
@@ -223,6 +231,30 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     if (unknown.length === 0) return;
     this.state = this.state.withEvents(unknown);
     this.publish();
+  }
+
+  /** Runs events fetched outside sync through the decrypt hook (thread timelines and lists). */
+  decryptEvents(events: readonly ClientEventWithoutRoomId[]): Promise<ClientEventWithoutRoomId[]> {
+    return decryptPage(this.ctx.decryptor, this.roomId, events);
+  }
+
+  /**
+   * A late decryption: the clear event replaces its stand-in in the kept
+   * sync events, the latest event, the threads and the open timeline (whose
+   * windows publish an update). Returns whether the room held it.
+   */
+  applyDecrypted(event: ClientEventWithoutRoomId): boolean {
+    let held = false;
+    for (const segment of this.segments) held = replaceHeldEvent(segment.events, event) || held;
+    const latest = this.latestEvent;
+    if (latest?.event_id === event.event_id && !isRedacted(latest)) {
+      this.latestEvent = event;
+      held = true;
+    }
+    held = this.threads.replaceEvent(event, (id) => this.findEvent(id)) || held;
+    held = (this.timelineSet?.replaceEvent(event) ?? false) || held;
+    if (held) this.publish();
+    return held;
   }
 
   /** Recomputes what depends on the account's m.direct. */
@@ -361,25 +393,4 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       ...(inviter !== undefined ? { inviter } : {}),
     });
   }
-}
-
-/** The summary in its wire form, for room-name.ts. */
-function summaryJson(summary: ParsedSummary): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (summary.heroes !== undefined) out["m.heroes"] = summary.heroes;
-  if (summary.joinedMemberCount !== undefined) out["m.joined_member_count"] = summary.joinedMemberCount;
-  if (summary.invitedMemberCount !== undefined) out["m.invited_member_count"] = summary.invitedMemberCount;
-  return out;
-}
-
-/** Tags from m.tag content (untrusted): name -> { order }. */
-export function tagsOf(event: BasicEvent | undefined): ReadonlyMap<string, { order?: number }> {
-  const out = new Map<string, { order?: number }>();
-  const tags = own(event?.content, "tags");
-  if (!isJsonObject(tags)) return out;
-  for (const [name, data] of Object.entries(tags)) {
-    const order = own(data, "order");
-    out.set(name, typeof order === "number" && Number.isFinite(order) ? { order } : {});
-  }
-  return out;
 }

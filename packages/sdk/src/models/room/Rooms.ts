@@ -4,7 +4,8 @@
  * `__proto__` are data), with its membership category, and the account's
  * m.direct for the DM flags. `get` throws 'Unknown room' for a room the
  * client does not know. Listeners learn which rooms each batch changed, so
- * the room list updates incrementally.
+ * the room list updates incrementally. Late decryptions (`applyDecrypted`)
+ * update the room holding the event and count as a change of that room.
  */
 import type { BasicEvent } from "../../api/types/events";
 import type { HttpApi } from "../../http/types";
@@ -14,6 +15,7 @@ import type { Scheduler } from "../../sync/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { DIRECT_EVENT_TYPE, directRoomIndex, parseDirect } from "../direct";
+import type { DecryptedEventUpdate, EventDecryptor } from "../timeline/decryptor";
 import { unknownRoom } from "./errors";
 import { Room } from "./Room";
 import type { RoomCategory } from "./Room";
@@ -42,6 +44,8 @@ export interface RoomsOptions {
   scheduler?: Scheduler;
   /** Recent sync events kept per room while its timeline is closed. */
   recentEventsKept?: number;
+  /** Decrypts events fetched outside sync before they enter a room's models (crypto on). */
+  decryptor?: EventDecryptor;
 }
 
 export class Rooms {
@@ -86,6 +90,18 @@ export class Rooms {
     };
   }
 
+  /**
+   * A late decryption (the key arrived after the event): the clear event
+   * replaces the stand-in in every model of its room, and the room list
+   * hears of the change. Returns whether a room held the event.
+   */
+  applyDecrypted(update: DecryptedEventUpdate): boolean {
+    const room = this.rooms.get(update.roomId);
+    if (room === undefined || !room.applyDecrypted(update.event)) return false;
+    this.notify(new Set([update.roomId]));
+    return true;
+  }
+
   /** Stops listening to sync. */
   dispose(): void {
     this.unsubscribe();
@@ -107,6 +123,7 @@ export class Rooms {
           ...(this.options.recentEventsKept !== undefined
             ? { recentEventsKept: this.options.recentEventsKept }
             : {}),
+          ...(this.options.decryptor !== undefined ? { decryptor: this.options.decryptor } : {}),
         });
         this.rooms.set(roomId, r);
         added = true;
@@ -127,7 +144,10 @@ export class Rooms {
       }
     }
     if (added) this.roomsValue.set(new Map(this.rooms));
-    if (changed.size === 0) return;
+    if (changed.size > 0) this.notify(changed);
+  }
+
+  private notify(changed: ReadonlySet<string>): void {
     for (const listener of [...this.changeListeners]) {
       try {
         listener(changed);

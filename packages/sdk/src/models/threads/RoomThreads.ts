@@ -3,7 +3,8 @@
  * user participated, last event), built from the server's bundled summaries
  * (unsigned.m.relations.m.thread on roots) and from thread replies seen in
  * sync, pagination and /relations; with the per-thread unread counts of
- * sync. Published as an ObservableList, most recent activity first.
+ * sync. Published as an ObservableList, most recent activity first. A late
+ * decryption replaces the root or reply it names in place (`replaceEvent`).
  */
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import type { UnreadCounts } from "../../sync/validate/types";
@@ -59,6 +60,7 @@ export class RoomThreads {
   private readonly listValue = new ObservableList<Thread>();
   private readonly replyListeners = new Set<(rootId: string, event: ClientEventWithoutRoomId) => void>();
   private readonly relatedListeners = new Set<(event: ClientEventWithoutRoomId) => void>();
+  private readonly decryptedListeners = new Set<(event: ClientEventWithoutRoomId) => void>();
 
   constructor(private readonly userId: string) {}
 
@@ -138,6 +140,44 @@ export class RoomThreads {
       for (const id of changed) this.publish(id);
     });
     return [...changed];
+  }
+
+  /**
+   * A late-decrypted event replaces its stand-in as a root, a reply or a
+   * bundled last reply (and thread timelines hear of it); an event that only
+   * now shows a thread relation is taken in. Returns whether a thread held it.
+   */
+  replaceEvent(
+    event: ClientEventWithoutRoomId,
+    lookup?: (eventId: string) => ClientEventWithoutRoomId | undefined,
+  ): boolean {
+    const id = event.event_id;
+    const changed: string[] = [];
+    for (const [rootId, record] of this.records) {
+      const isRoot = record.root?.event_id === id;
+      const isLatest = record.bundledLatest?.event_id === id;
+      if (!isRoot && !isLatest && !record.seen.has(id)) continue;
+      if (isRoot) record.root = event;
+      if (isLatest) record.bundledLatest = event;
+      if (record.seen.has(id)) record.seen.set(id, event);
+      changed.push(rootId);
+    }
+    if (changed.length > 0) {
+      this.listValue.batch(() => {
+        for (const rootId of changed) this.publish(rootId);
+      });
+      for (const listener of [...this.decryptedListeners]) listener(event);
+      return true;
+    }
+    return threadMembershipOf(event).threadRootId !== undefined && this.addEvents([event], lookup).length > 0;
+  }
+
+  /** Listens for late-decrypted thread events (thread timelines replace them); returns the unsubscribe. */
+  onDecrypted(listener: (event: ClientEventWithoutRoomId) => void): () => void {
+    this.decryptedListeners.add(listener);
+    return () => {
+      this.decryptedListeners.delete(listener);
+    };
   }
 
   /** Replaces the per-thread unread counts (sync's unread_thread_notifications). */

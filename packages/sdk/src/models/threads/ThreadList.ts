@@ -5,7 +5,9 @@
  * Against a server without /threads (no support, or 404/405/400
  * M_UNRECOGNIZED) it pages the room's /messages instead and builds threads
  * from the relations it finds. The list publishes a snapshot plus real
- * diffs (insert, update, remove), like the room's own thread list.
+ * diffs (insert, update, remove), like the room's own thread list. Pages
+ * (roots and their bundled last replies) pass through the room's decrypt
+ * hook first.
  */
 import { messages } from "../../api/timeline";
 import { threads } from "../../api/threads";
@@ -99,7 +101,8 @@ export class ThreadList {
       limit: this.options.pageSize ?? PAGINATION_PAGE_SIZE,
       ...(typeof this.token === "string" ? { from: this.token } : {}),
     });
-    room.threads.addEvents(usableEvents(own(page, "chunk")), (id) => room.findEvent(id));
+    const roots = await room.decryptEvents(usableEvents(own(page, "chunk")));
+    room.threads.addEvents(roots, (id) => room.findEvent(id));
     const next = own(page, "next_batch");
     this.token = typeof next === "string" && next !== "" ? next : null;
     if (this.token === null) this.done = true;
@@ -123,7 +126,7 @@ export class ThreadList {
         }),
       scheduler,
     );
-    const events = usableEvents(own(page, "chunk"));
+    const events = await room.decryptEvents(usableEvents(own(page, "chunk")));
     room.threads.addEvents(events, (id) => room.findEvent(id));
     const end = own(page, "end");
     this.token = events.length > 0 && typeof end === "string" && end !== "" ? end : null;

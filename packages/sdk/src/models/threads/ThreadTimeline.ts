@@ -5,6 +5,8 @@
  * and redactions inside the thread are applied as they arrive, published as
  * real diffs (an appended reply is an insert, an edit an update). Against a
  * server without /relations it shows the replies the room has seen.
+ * Fetched events pass through the room's decrypt hook; a late decryption
+ * replaces its event in place (an update diff).
  */
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import { relations } from "../../api/relations";
@@ -58,6 +60,7 @@ export class ThreadTimeline {
           event.type === "m.room.redaction" ? redactedEventId(event) : relationOf(event)?.eventId;
         if (target !== undefined && this.ids.has(target)) this.addLive([event]);
       }),
+      options.room.threads.onDecrypted((event) => this.replace(event)),
     ];
   }
 
@@ -80,7 +83,8 @@ export class ThreadTimeline {
   private async fetchRoot(): Promise<ClientEventWithoutRoomId | undefined> {
     const { room, rootId, http } = this.options;
     const event: unknown = await getEvent(http, room.roomId, rootId);
-    return isUsableEvent(event) ? event : undefined;
+    if (!isUsableEvent(event)) return undefined;
+    return (await room.decryptEvents([event]))[0];
   }
 
   /** Loads one older page of replies; resolves with whether more may remain. */
@@ -107,7 +111,7 @@ export class ThreadTimeline {
       this.addOlder(seen.filter((e) => belongsTo(e, rootId)).reverse());
       return false;
     }
-    const chunk = usableEvents(own(page, "chunk"));
+    const chunk = await room.decryptEvents(usableEvents(own(page, "chunk")));
     const next = own(page, "next_batch");
     this.token = typeof next === "string" && next !== "" && chunk.length > 0 ? next : null;
     this.addOlder(chunk);
@@ -117,6 +121,16 @@ export class ThreadTimeline {
   /** Stops following live replies. */
   dispose(): void {
     for (const off of this.unsubscribe) off();
+  }
+
+  /** A late-decrypted event takes its stand-in's place. */
+  private replace(event: ClientEventWithoutRoomId): void {
+    const i = this.events.findIndex((e) => e.event_id === event.event_id);
+    const old = this.events[i];
+    if (old === undefined || isRedacted(old)) return;
+    this.events[i] = event;
+    if (this.root?.event_id === event.event_id) this.root = event;
+    this.afterChange([event]);
   }
 
   /** Adds older events (newest first). */

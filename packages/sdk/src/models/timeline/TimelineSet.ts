@@ -5,7 +5,9 @@
  * back-pagination via /messages grows a chunk and merges it into its
  * neighbour once a known event comes back; /context and timestamp_to_event
  * open a chunk around an event. Edits, reactions and redactions are applied
- * as events arrive; a later redaction strips its target in place.
+ * as events arrive; a later redaction strips its target in place. Pages
+ * pass through the injected EventDecryptor before they are placed, and a
+ * late decryption replaces its event in place (`replaceEvent`).
  */
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import { eventContext, messages, timestampToEvent } from "../../api/timeline";
@@ -15,6 +17,8 @@ import { own } from "../json";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
 import type { RoomVersionRules } from "../room-versions";
 import { NO_LATEST_TIMELINE_MESSAGE, RoomModelError } from "../room/errors";
+import { decryptPage } from "./decryptor";
+import type { EventDecryptor } from "./decryptor";
 import { EventChunk } from "./EventChunk";
 import { SCROLLBACK_PAGE_SIZE, withRetry } from "./pagination";
 import { RelationIndex } from "./RelationIndex";
@@ -32,6 +36,8 @@ export interface TimelineSetOptions {
   retryDelayMs?: number;
   /** Lazy-loaded member events that came with a page (/messages and /context `state`). */
   onMembers?: (events: ClientEventWithoutRoomId[]) => void;
+  /** Decrypts fetched pages before they enter the set (crypto on). */
+  decryptor?: EventDecryptor;
 }
 
 /** The live events a set starts from (the room's recent sync events). */
@@ -145,7 +151,7 @@ export class TimelineSet {
       this.options.retryDelayMs !== undefined ? { delayMs: this.options.retryDelayMs } : {},
     );
     this.reportMembers(own(page, "state"));
-    const events = usableEvents(own(page, "chunk"));
+    const events = await this.decrypt(usableEvents(own(page, "chunk")));
     // No end token, or an empty page, means this edge of the room is reached.
     const end = tokenOf(own(page, "end"));
     const next = events.length > 0 && end !== from ? end : null;
@@ -215,20 +221,23 @@ export class TimelineSet {
       throw new RoomModelError("EVENT_NOT_FOUND", `Event ${eventId} not found`, { cause: ctx });
     }
     this.reportMembers(own(ctx, "state"));
+    const before = usableEvents(own(ctx, "events_before"));
+    const after = usableEvents(own(ctx, "events_after"));
+    const clear = await this.decrypt([event, ...before, ...after]);
     const again = this.index.get(eventId);
     if (again !== undefined) return again;
     const chunk = new EventChunk({
       backToken: tokenOf(own(ctx, "start")),
       forwardToken: tokenOf(own(ctx, "end")),
     });
-    this.place(chunk, "f", [event]);
+    this.place(chunk, "f", clear.slice(0, 1));
     let home = chunk;
     const unsubscribe = chunk.on((change) => {
       if (change.type === "merged") home = change.into;
     });
     try {
-      this.ingestBackward(home, usableEvents(own(ctx, "events_before")), tokenOf(own(ctx, "start")));
-      this.ingestForward(home, usableEvents(own(ctx, "events_after")), tokenOf(own(ctx, "end")));
+      this.ingestBackward(home, clear.slice(1, 1 + before.length), tokenOf(own(ctx, "start")));
+      this.ingestForward(home, clear.slice(1 + before.length), tokenOf(own(ctx, "end")));
     } finally {
       unsubscribe();
     }
@@ -255,6 +264,28 @@ export class TimelineSet {
     const latest = usableEvents(own(page, "chunk"))[0];
     if (latest === undefined) throw new RoomModelError("NO_LATEST_TIMELINE", NO_LATEST_TIMELINE_MESSAGE);
     return { chunk: await this.jumpToEvent(latest.event_id), eventId: latest.event_id };
+  }
+
+  /**
+   * A late decryption: the event's clear form replaces the stand-in where it
+   * is loaded (its windows get an update), and its relations apply (a
+   * decrypted edit or reaction updates its target). False when not loaded.
+   */
+  replaceEvent(event: ClientEventWithoutRoomId): boolean {
+    const chunk = this.index.get(event.event_id);
+    if (chunk === undefined) return false;
+    const i = chunk.indexOf(event.event_id);
+    const old = chunk.events[i];
+    if (old === undefined || isRedacted(old)) return false;
+    const shown = this.redactedIfKnown(event);
+    chunk.events[i] = shown;
+    chunk.emit({ type: "replace", index: i });
+    this.track([shown]);
+    return true;
+  }
+
+  private decrypt(events: ClientEventWithoutRoomId[]): Promise<ClientEventWithoutRoomId[]> {
+    return decryptPage(this.options.decryptor, this.options.roomId, events);
   }
 
   private reportMembers(state: unknown): void {

@@ -4,7 +4,8 @@
  * TimelineItems with diffs. It starts with the newest 20 events (or 20
  * around an event), grows by paginating (at most 10 requests per step),
  * keeps at most 1000 events by unpaginating the far end, follows the live
- * end, and patches items in place when edits, reactions or redactions land.
+ * end, and patches items in place when edits, reactions or redactions land
+ * or an undecryptable event decrypts late.
  */
 import { ObservableList } from "../../util/observable-list";
 import type { ReadonlyObservableList } from "../../util/observable-list";
@@ -207,7 +208,11 @@ export class TimelineWindow {
         const item = this.list.at(i);
         if (item === undefined || !wanted.has(item.eventId)) continue;
         const event = this.set.event(item.eventId);
-        if (event !== undefined) this.list.update(i, this.set.itemOf(event));
+        if (event === undefined) continue;
+        const next = this.set.itemOf(event);
+        // A late-decrypted stand-in may turn out to be an edit or reaction: it leaves the list.
+        if (this.shown(next)) this.list.update(i, next);
+        else this.list.remove(i--);
       }
     });
   }
