@@ -6,15 +6,20 @@
  * the waiting events decrypt in place. (Through the backup: recovery.test.)
  * A user who joins later reads what was sent while invited under "shared"
  * history visibility, but not under "joined", where only messages after the
- * join decrypt and nobody forwards the earlier key.
+ * join decrypt and nobody forwards the earlier key. Secret sharing between
+ * own devices (m.secret.request / m.secret.send): a new device, once it and
+ * the first device trust each other, asks for the secrets it lacks; the
+ * engine takes the cross-signing keys, the backup key restores the backup
+ * (the waiting history decrypts in place), and the device signs itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientEventWithoutRoomId } from "../../../src/api/types/events";
+import { CrossSigning } from "../../../src/crypto/cross-signing";
 import type { DecryptedUpdate } from "../../../src/crypto/CryptoMachine";
 import { decryptionInfoOf } from "../../../src/crypto/decrypt";
 import type { Account, TestDevice, TestServerHandle } from "../helpers";
 import { call, login, openDevice, register, startServer, syncUntil, timelineOf } from "../helpers";
-import { encryptedRoom, say } from "./support";
+import { bootstrapCrossSigning, encryptedRoom, say } from "./support";
 
 let server: TestServerHandle;
 let aliceAccount: Account;
@@ -158,5 +163,54 @@ describe("a user who joins later", () => {
       await rawEvent(aliceAccount, joined, whileInvited.joined),
     );
     expect(again.info.failure).toBeDefined();
+  });
+});
+
+describe("secret sharing between own devices", () => {
+  it("a trusted new device gets the cross-signing and backup keys from the first one", async () => {
+    const roomId = await encryptedRoom(server, aliceAccount, [bobAccount]);
+    await alice.sync();
+    await bob.sync();
+    await bootstrapCrossSigning(bob);
+    await bob.crypto.backup.create();
+    const early = await say(alice, roomId, "kept in the backup");
+    await syncUntil(bob, (b) => timelineOf(b, roomId).find((e) => e.event_id === early));
+    await bob.crypto.backup.upload();
+
+    bob.deferToDevice = true;
+    const bob4 = await open(await login(server, bobAccount));
+    const updates: DecryptedUpdate[] = [];
+    bob4.crypto.onEventDecrypted((u) => updates.push(u));
+    const restored = new Promise<unknown>((resolve) => bob4.crypto.recovery.onBackupKeyReceived(resolve));
+    // The first test's history and this room's message.
+    expect(bob4.crypto.pendingDecryptions).toBe(3);
+    await bob.sync();
+    expect(await bob.crypto.setDeviceVerification(bobAccount.userId, bob4.account.deviceId, 1)).toBe(true);
+    await bob4.crypto.getUserDevices(bobAccount.userId, 5);
+    expect(await bob4.crypto.setDeviceVerification(bobAccount.userId, bob.account.deviceId, 1)).toBe(true);
+
+    expect(await bob4.crypto.recovery.requestSecrets()).toBe(true);
+    expect(bob4.http.requests.some((r) => r.path.startsWith("/sendToDevice/m.secret.request/"))).toBe(true);
+    bob.deferToDevice = false;
+    await bob.sync();
+    expect(bob.http.requests.some((r) => r.path.startsWith("/sendToDevice/m.room.encrypted/"))).toBe(true);
+
+    for (let i = 0; i < 10 && updates.length < 3; i += 1) await bob4.sync();
+    expect(await restored).toMatchObject({ imported: 2 });
+    expect(updates.map((u) => u.event.content["body"]).sort()).toEqual([
+      "early one",
+      "early two",
+      "kept in the backup",
+    ]);
+
+    const status = await new CrossSigning(bob4.crypto.internals).status();
+    expect(status).toMatchObject({
+      hasMaster: true,
+      hasSelfSigning: true,
+      hasUserSigning: true,
+      deviceSigned: false,
+    });
+    await bob4.crypto.recovery.signOwnDevice();
+    expect((await new CrossSigning(bob4.crypto.internals).status()).deviceSigned).toBe(true);
   });
 });
