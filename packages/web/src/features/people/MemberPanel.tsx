@@ -113,6 +113,21 @@ export function MemberPanel({ vm }: { vm: RoomViewModel }): React.JSX.Element {
       <Section title={t("members_knocking")} rows={sections.knocking} onOpen={open} />
       <Section title={t("members_invited")} rows={sections.invited} onOpen={open} />
       <Section title={t("members_banned")} rows={sections.banned} onOpen={open} />
+      {sections.thirdParty.length > 0 && (
+        <section aria-label={t("members_invited_email")}>
+          <h4 className={styles.section}>
+            {t("members_invited_email")} · {sections.thirdParty.length}
+          </h4>
+          <ul className={styles.list}>
+            {sections.thirdParty.map((label) => (
+              <li key={label} className={styles.member}>
+                <Avatar id={label} name={label} size={32} />
+                <span className={styles.name}>{label}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {total === 0 && load.kind !== "loading" && <p className={styles.muted}>{t("members_empty")}</p>}
       {inviting && (
         <InviteDialog

@@ -36,6 +36,8 @@ export interface MemberSections {
   invited: MemberRow[];
   knocking: MemberRow[];
   banned: MemberRow[];
+  /** Pending email invites (m.room.third_party_invite): the display name the inviter gave. */
+  thirdParty: string[];
 }
 
 /** Loading of the full member list. */
@@ -50,6 +52,7 @@ export class MemberListViewModel {
     invited: [],
     knocking: [],
     banned: [],
+    thirdParty: [],
   });
   readonly load = new ObservableValue<MembersLoad>({ kind: "loading" });
 
@@ -146,7 +149,12 @@ export class MemberListViewModel {
     const needle = this.query.getSnapshot().trim().toLocaleLowerCase();
     const usersDefault = snap.state.powerLevels.levels.usersDefault;
     const presence = this.presence.value.getSnapshot();
-    const out: MemberSections = { joined: [], invited: [], knocking: [], banned: [] };
+    const out: MemberSections = { joined: [], invited: [], knocking: [], banned: [], thirdParty: [] };
+    for (const [token, event] of snap.state.ofType("m.room.third_party_invite")) {
+      const name = (event.content as { display_name?: unknown } | undefined)?.display_name;
+      const label = typeof name === "string" && name !== "" ? name : token;
+      if (needle === "" || label.toLocaleLowerCase().includes(needle)) out.thirdParty.push(label);
+    }
     for (const m of snap.members.values()) {
       if (
         needle !== "" &&
@@ -172,7 +180,8 @@ export class MemberListViewModel {
       else if (m.membership === "ban") out.banned.push(row);
     }
     const order = (a: MemberRow, b: MemberRow): number => b.level - a.level || a.name.localeCompare(b.name);
-    for (const list of Object.values(out) as MemberRow[][]) list.sort(order);
+    for (const list of [out.joined, out.invited, out.knocking, out.banned]) list.sort(order);
+    out.thirdParty.sort();
     this.sections.set(out);
   }
 }

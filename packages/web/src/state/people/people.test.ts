@@ -148,6 +148,7 @@ describe("people and moderation", () => {
         () => alice.rooms.get(roomId).getSnapshot().state.ofType("m.room.third_party_invite").size === 1,
         "the third-party invite",
       );
+      expect(list.sections.getSnapshot().thirdParty).toHaveLength(1);
     } finally {
       await identity.stop();
     }

@@ -9,6 +9,7 @@ export const people = {
   members_joined: "Joined",
   members_invited: "Invited",
   members_banned: "Banned",
+  members_invited_email: "Invited by email",
   members_knocking: "Asking to join",
   members_empty: "Nobody matches.",
   members_load_retry: "Retry",
