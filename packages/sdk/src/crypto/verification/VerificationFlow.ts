@@ -9,7 +9,8 @@
  * every change the engine reports (an event from the other side, our own
  * action) recomputes the state and tells the subscribers. Actions hand the
  * engine's answer (a to-device or room message) to the outgoing processor.
- * A flow that is neither done nor cancelled after `timeoutMs` cancels itself
+ * A flow with no progress for `timeoutMs` (the timer restarts at each state
+ * change, as the spec's "no response within 10 minutes") cancels itself
  * with m.timeout.
  */
 import type {
@@ -77,13 +78,12 @@ export class VerificationFlow {
   constructor(
     private readonly crypto: CryptoInternals,
     private readonly request: VerificationRequest,
-    timeoutMs = VERIFICATION_TIMEOUT_MS,
+    private readonly timeoutMs = VERIFICATION_TIMEOUT_MS,
   ) {
     request.registerChangesCallback(() => this.refreshSoon());
     this.current = this.compute();
     this.attachSas();
-    this.timer = setTimeout(() => void this.timeOut(), timeoutMs);
-    (this.timer as { unref?: () => void }).unref?.();
+    this.restartTimer();
   }
 
   /** The current state (a fresh object after each change). */
@@ -166,6 +166,12 @@ export class VerificationFlow {
     this.listeners.clear();
   }
 
+  private restartTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.timeOut(), this.timeoutMs);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
   private async timeOut(): Promise<void> {
     if (TERMINAL.has(this.current.phase)) return;
     // A request not yet in SAS can only cancel with m.user on the wire; locally it is a time-out.
@@ -217,6 +223,7 @@ export class VerificationFlow {
     if (JSON.stringify(next) === JSON.stringify(this.current)) return;
     this.current = next;
     if (TERMINAL.has(next.phase)) clearTimeout(this.timer);
+    else this.restartTimer();
     for (const listener of [...this.listeners]) {
       try {
         listener(next);

@@ -106,8 +106,8 @@ describe("SAS between two users", () => {
     expect(seen[0]?.verification).toBe(DeviceVerification.Unverified);
   });
 
-  it("a flow left alone times out with m.timeout on both sides", async () => {
-    const { ours, theirs } = await toEmojis(verifications(alice, 1500), verifications(bob));
+  it("a flow left alone (2 s without progress) times out with m.timeout on both sides", async () => {
+    const { ours, theirs } = await toEmojis(verifications(alice, 2000), verifications(bob));
     const cancelled = await ours.whenPhase("cancelled");
     expect(cancelled.cancel).toMatchObject({ code: "m.timeout", byUs: true });
     await pump([bob], () => phaseIs(theirs, "cancelled"));
