@@ -103,3 +103,17 @@ export type { Thread } from "../../sdk/src/models/threads/RoomThreads";
 export { realScheduler } from "../../sdk/src/sync/scheduler";
 export { downloadEncryptedAttachment } from "../../sdk/src/crypto/attachments/transfer";
 export type { DatabaseDeleter } from "../../sdk/src/crypto/store";
+
+// User settings, browser notifications and search (state/settings, state/notifications, state/search).
+export { AccountService } from "../../sdk/src/auth/account";
+export type { AccountCapabilities } from "../../sdk/src/auth/account";
+export { DeviceService } from "../../sdk/src/auth/devices";
+export type { Device } from "../../sdk/src/api/types/devices";
+export type { ThirdPartyIdentifier } from "../../sdk/src/api/types/account";
+export { deletePushRule, getPushRules, setPushRule, setPushRuleEnabled } from "../../sdk/src/api/push";
+export type { PushRule, PushRuleKind, PushRuleset } from "../../sdk/src/api/types/push";
+export type { PresenceState } from "../../sdk/src/api/types/presence";
+export type { SearchResults } from "../../sdk/src/client/services/SearchService";
+export type { SearchResult } from "../../sdk/src/api/types/search";
+export { CrossSigning } from "../../sdk/src/crypto/cross-signing";
+export type { CrossSigningStatus } from "../../sdk/src/crypto/cross-signing";

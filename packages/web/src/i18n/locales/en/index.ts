@@ -4,10 +4,24 @@
  */
 import { common } from "./common";
 import { composer } from "./composer";
+import { notifications } from "./notifications";
 import { people } from "./people";
 import { roomSettings } from "./roomSettings";
 import { rooms } from "./rooms";
+import { search } from "./search";
+import { settings } from "./settings";
 import { threads } from "./threads";
 import { timeline } from "./timeline";
 
-export const en = { common, composer, people, roomSettings, rooms, threads, timeline };
+export const en = {
+  common,
+  composer,
+  notifications,
+  people,
+  roomSettings,
+  rooms,
+  search,
+  settings,
+  threads,
+  timeline,
+};

@@ -1,0 +1,23 @@
+/** Search: messages (this room or all rooms), people and the public room directory. */
+export const search = {
+  button: "Search",
+  title: "Search",
+  tab_messages: "Messages",
+  tab_people: "People",
+  tab_rooms: "Public rooms",
+  field: "Search for",
+  scope_room: "This room",
+  scope_all: "All rooms",
+  results: "{{count}} results",
+  results_one: "{{count}} result",
+  results_other: "{{count}} results",
+  empty: "No messages match “{{term}}”.",
+  hint: "Type a word and press Enter to search messages.",
+  more: "Load older results",
+  jump: "Jump to message in {{room}}",
+  people_empty: "No one found.",
+  people_hint: "Search by name or user ID.",
+  message_user: "Message",
+  rooms_hint: "Browse the rooms published on your server and others.",
+  rooms_open: "Open the room directory",
+};

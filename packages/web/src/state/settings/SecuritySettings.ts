@@ -1,0 +1,90 @@
+/**
+ * The Security section, over the SDK's crypto layer (loaded on demand):
+ * cross-signing status and bootstrap (interactive auth through the password
+ * prompt), key backup counts, recovery set-up (the recovery key shown once,
+ * for copying or download) and recovery of this device with a recovery
+ * key. With crypto off (a guest, or a device without a crypto store) the
+ * section says why and offers nothing.
+ */
+import { CrossSigning } from "../../sdk";
+import type { Client, CrossSigningStatus } from "../../sdk";
+import { ObservableValue } from "../observables";
+import type { PasswordPrompt } from "./PasswordPrompt";
+import { IDLE, runWrite } from "./status";
+import type { WriteStatus } from "./status";
+
+/** What the section shows. */
+export interface SecurityView {
+  readonly crossSigning: CrossSigningStatus;
+  readonly recoverySetUp: boolean;
+  readonly backup: { readonly total: number; readonly backedUp: number } | null;
+}
+
+export class SecuritySettings {
+  /** null while loading or when crypto is off (see `unavailable`). */
+  readonly view = new ObservableValue<SecurityView | null>(null);
+  /** Why the section cannot act, when it cannot. */
+  readonly unavailable = new ObservableValue<string | null>(null);
+  /** The recovery key just created: shown once, then forgotten. */
+  readonly newRecoveryKey = new ObservableValue<string | null>(null);
+  readonly status = new ObservableValue<WriteStatus>(IDLE);
+
+  constructor(
+    private readonly client: Pick<Client, "crypto">,
+    private readonly prompt: PasswordPrompt,
+    /** The reason shown when crypto is off. */
+    private readonly offReason: string,
+  ) {}
+
+  /** Loads the crypto engine (if needed) and reads the status. */
+  async load(): Promise<void> {
+    if (!this.client.crypto.enabled) {
+      this.unavailable.set(this.offReason);
+      return;
+    }
+    try {
+      const machine = await this.client.crypto.machine();
+      const [crossSigning, recoverySetUp, backup] = await Promise.all([
+        new CrossSigning(machine.internals).status(),
+        machine.recovery.isSetUp().catch(() => false),
+        machine.backup.counts().catch(() => null),
+      ]);
+      this.view.set({ crossSigning, recoverySetUp, backup });
+    } catch (err) {
+      this.unavailable.set(err instanceof Error ? err.message : this.offReason);
+    }
+  }
+
+  /** Creates and publishes the cross-signing keys. */
+  bootstrapCrossSigning(): Promise<boolean> {
+    return runWrite(this.status, async () => {
+      const machine = await this.client.crypto.machine();
+      await new CrossSigning(machine.internals).bootstrap({ callbacks: this.prompt.callbacks });
+      await this.load();
+    });
+  }
+
+  /** Sets up recovery (secret storage + key backup); the key is shown once. */
+  setUpRecovery(): Promise<boolean> {
+    return runWrite(this.status, async () => {
+      const machine = await this.client.crypto.machine();
+      const { recoveryKey } = await machine.recovery.setUp();
+      this.newRecoveryKey.set(recoveryKey);
+      await this.load();
+    });
+  }
+
+  /** Forgets the shown recovery key (the user saved it). */
+  dismissRecoveryKey(): void {
+    this.newRecoveryKey.set(null);
+  }
+
+  /** Recovers this device (cross-signing keys and backup) with a recovery key. */
+  recover(recoveryKey: string): Promise<boolean> {
+    return runWrite(this.status, async () => {
+      const machine = await this.client.crypto.machine();
+      await machine.recovery.recover({ recoveryKey: recoveryKey.trim() });
+      await this.load();
+    });
+  }
+}
