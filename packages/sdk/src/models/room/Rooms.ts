@@ -36,6 +36,9 @@ export function batchSourceOf(processor: unknown): SyncBatchSource {
   return processor as SyncBatchSource;
 }
 
+/** Late decryptions kept while their event has not reached the model yet. */
+export const UNHELD_DECRYPTIONS_KEPT = 100;
+
 export interface RoomsOptions {
   userId: string;
   http: HttpApi;
@@ -54,6 +57,8 @@ export class Rooms {
   private readonly changeListeners = new Set<(changed: ReadonlySet<string>) => void>();
   private readonly accountDataMap = new Map<string, BasicEvent>();
   private directIndex = new Map<string, string>();
+  /** Late decryptions whose event no room held yet, oldest first. */
+  private readonly unheld = new Map<string, DecryptedEventUpdate>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: RoomsOptions) {
@@ -97,9 +102,26 @@ export class Rooms {
    */
   applyDecrypted(update: DecryptedEventUpdate): boolean {
     const room = this.rooms.get(update.roomId);
-    if (room === undefined || !room.applyDecrypted(update.event)) return false;
+    if (room === undefined || !room.applyDecrypted(update.event)) {
+      // The key may beat the batch that carries the event to the model: retried with the room's next batch.
+      this.unheld.set(update.eventId, update);
+      for (const id of this.unheld.keys()) {
+        if (this.unheld.size <= UNHELD_DECRYPTIONS_KEPT) break;
+        this.unheld.delete(id);
+      }
+      return false;
+    }
+    this.unheld.delete(update.eventId);
     this.notify(new Set([update.roomId]));
     return true;
+  }
+
+  /** Applies the late decryptions that found no event before, for rooms a batch changed. */
+  private retryUnheld(changed: ReadonlySet<string>): void {
+    for (const [eventId, update] of this.unheld) {
+      if (!changed.has(update.roomId)) continue;
+      if (this.rooms.get(update.roomId)?.applyDecrypted(update.event) === true) this.unheld.delete(eventId);
+    }
   }
 
   /** Stops listening to sync. */
@@ -144,6 +166,7 @@ export class Rooms {
       }
     }
     if (added) this.roomsValue.set(new Map(this.rooms));
+    if (this.unheld.size > 0) this.retryUnheld(changed);
     if (changed.size > 0) this.notify(changed);
   }
 
