@@ -26,7 +26,9 @@ export function ThreadList({
   const error = useObservable(vm.error);
   const hasMore = useObservable(vm.hasMore);
 
-  useEffect(() => vm.open(), [vm]);
+  useEffect(() => {
+    vm.open();
+  }, [vm]);
 
   return (
     <div className={styles.panel}>

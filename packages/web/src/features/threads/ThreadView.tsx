@@ -41,7 +41,10 @@ export function ThreadView({
   }, [vm]);
 
   // Follow new replies.
-  useEffect(() => end.current?.scrollIntoView({ block: "end" }), [items.length]);
+  // Braces matter: newer browsers return a promise from scrollIntoView, which must not become the cleanup.
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: "end" });
+  }, [items.length]);
 
   const messages = items.filter((i) => i.type === "m.room.message" || i.redacted);
   return (
