@@ -36,5 +36,6 @@ export default defineConfig({
   // The crypto engine finds its .wasm beside its module (new URL(..., import.meta.url)):
   // pre-bundling would move the module away from the file, so the dev server serves it as is.
   // The build emits the .wasm as an asset of the lazily loaded crypto chunk.
-  optimizeDeps: { exclude: ["@matrix-org/matrix-sdk-crypto-wasm"] },
+  // Lazily imported dependencies are pre-bundled up front, so their first dynamic import cannot make the dev server reload the page.
+  optimizeDeps: { exclude: ["@matrix-org/matrix-sdk-crypto-wasm"], include: ["marked", "blurhash"] },
 });

@@ -23,6 +23,9 @@ import { SettingsButton } from "../room-settings/SettingsButton";
 import { InviteGate } from "../rooms/InviteView";
 import { roomExtrasOf } from "../../state/people/RoomExtras";
 import { Timeline } from "../timeline/Timeline";
+import { RoomComposer } from "../composer/RoomComposer";
+import { ThreadsButton } from "../threads/ThreadsButton";
+import { ThreadsPanel } from "../threads/ThreadsPanel";
 import { useAvatarUrl } from "../timeline/media/useMedia";
 import styles from "./ClientShell.module.css";
 import layout from "./RoomView.module.css";
@@ -31,6 +34,7 @@ import layout from "./RoomView.module.css";
 function HeaderActions({ vm }: { vm: RoomViewModel }): React.JSX.Element {
   return (
     <div className={layout.headerActions}>
+      <ThreadsButton room={vm} />
       <MembersButton vm={vm} />
       <SettingsButton vm={vm} />
     </div>
@@ -40,6 +44,9 @@ function HeaderActions({ vm }: { vm: RoomViewModel }): React.JSX.Element {
 /** What the right-hand panel shows: one case per panel kind. */
 function panelContent(panel: NonNullable<RoomPanel>, vm: RoomViewModel): React.JSX.Element | null {
   switch (panel.kind) {
+    case "threads":
+    case "thread":
+      return <ThreadsPanel room={vm} panel={panel} />;
     case "members":
       return <MemberPanel vm={vm} />;
     case "user":
@@ -114,6 +121,7 @@ function RoomPane({ vm, onBack }: { vm: RoomViewModel; onBack: () => void }): Re
             onOpenThread={onOpenThread}
             onReport={vm.canReport ? onReport : undefined}
           />
+          <RoomComposer room={vm} />
         </div>
         <RightPanel vm={vm} />
       </div>
