@@ -67,6 +67,8 @@ async function openRoom(name: string, dark = false): Promise<Page> {
     viewport: { width: 1280, height: 800 },
   });
   contexts.push(context);
+  // Two cores shared with other suites: give each step room before calling it stuck.
+  context.setDefaultTimeout(45_000);
   const page = await context.newPage();
   page.on("pageerror", (e) => {
     throw e;
