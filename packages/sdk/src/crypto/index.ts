@@ -55,6 +55,3 @@ export * from "./verification";
 export * from "./secrets";
 export { Recovery } from "./recovery";
 export type { RecoveryResult, RecoverySecret, RecoverySetUp, RecoverySetUpOptions } from "./recovery";
-export * from "./secrets";
-export { Recovery } from "./recovery";
-export type { RecoveryResult, RecoverySecret, RecoverySetUp, RecoverySetUpOptions } from "./recovery";
