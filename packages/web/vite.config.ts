@@ -29,7 +29,12 @@ function cspPlugin(): Plugin {
 }
 
 export default defineConfig({
-  server: { host: "127.0.0.1", strictPort: true },
+  server: {
+    host: "127.0.0.1",
+    strictPort: true,
+    // Browser tests run in a working tree others edit: without a watcher a saved file cannot reload the page mid-test.
+    ...(process.env["LATTICE_E2E_NO_WATCH"] === "1" ? { hmr: false, watch: null } : {}),
+  },
   preview: { host: "127.0.0.1", strictPort: true },
   oxc: { jsx: { runtime: "automatic" } },
   plugins: [cspPlugin()],

@@ -147,6 +147,9 @@ export class ClientViewModel {
   }
 
   private openRoom(roomId: string | null): void {
+    // The selection is re-announced when the list changes: the open room stays as it is.
+    if (roomId !== null && this.room.getSnapshot()?.roomId === roomId && this.pendingEventId === undefined)
+      return;
     this.room.getSnapshot()?.dispose();
     const room = roomId === null ? undefined : this.client.rooms.find(roomId);
     const eventId = this.pendingEventId;

@@ -97,7 +97,7 @@ describe("TimelineViewModel", () => {
     expect(bodyOf(first[first.length - 1] as MessageRow)).toBe("history 69");
     // One sender, one minute: every message after the first of a run continues it.
     expect(first.slice(1).every((r) => r.continued)).toBe(true);
-    expect(vm.rows.getSnapshot().some((r) => r.kind === "date")).toBe(true);
+    expect(vm.rows.getSnapshot()[0]).toHaveProperty("day");
     // Alice's join is a state line.
     const joins = vm.rows.getSnapshot().filter((r): r is StateRow => r.kind === "state");
     expect(joins.some((r) => r.text.includes("joined"))).toBe(true);

@@ -3,7 +3,8 @@
  * ways, jumping to an event through /context), the send queue's local
  * echoes, receipts, typing and the fully-read marker, turned into rows
  * (state/timeline/rows.ts) for the virtualised list. Rows are rebuilt once
- * per task however many sources changed. Actions on messages (reactions,
+ * per task however many sources changed, and once per paging step (not per
+ * page fetched). Actions on messages (reactions,
  * deletion, retry/cancel of a failed send, read receipts) live in
  * TimelineActions, shared through `actions`.
  */
@@ -29,6 +30,9 @@ export type { TimelineRow } from "./timeline/rows";
 export type { TimelineItem };
 /** One item of the timeline (event, with edits, reactions and redaction applied). */
 export type TimelineEntry = TimelineItem;
+
+/** Events added per paging step (a few requests): a fast scroll to the top keeps up. */
+export const TIMELINE_PAGE_STEP = 300;
 
 /** Events kept loaded before the far end is dropped: enough for very long reading sessions. */
 export const TIMELINE_EVENTS_KEPT = 100_000;
@@ -206,7 +210,7 @@ export class TimelineViewModel {
     if (this.disposed || this.paginating.getSnapshot() || !this.window.canPaginate(dir)) return;
     this.paginating.set(true);
     try {
-      await this.window.paginate(dir);
+      await this.window.paginate(dir, TIMELINE_PAGE_STEP);
     } catch (err) {
       this.error.set(t("timeline", "error_load", { message: messageOf(err) }));
     } finally {
@@ -216,7 +220,8 @@ export class TimelineViewModel {
   }
 
   private queueRebuild(): void {
-    if (this.rebuildQueued) return;
+    // A paging step lands page by page: the rows are rebuilt once when it ends.
+    if (this.rebuildQueued || this.paginating.getSnapshot()) return;
     this.rebuildQueued = true;
     queueMicrotask(() => {
       this.rebuildQueued = false;

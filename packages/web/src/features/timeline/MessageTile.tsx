@@ -21,8 +21,11 @@ import { ReplyQuote } from "./ReplyQuote";
 import { useTimeline } from "./TimelineContext";
 import { useAvatarUrl } from "./media/useMedia";
 
+/** One formatter for every tile: toLocaleTimeString would build a new one per call. */
+const TIME = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+
 export function timeOf(ts: number): string {
-  return new Date(ts).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return TIME.format(ts);
 }
 
 function ShieldIcon({ shield }: { shield: Shield }): React.JSX.Element {

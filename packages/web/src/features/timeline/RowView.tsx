@@ -1,11 +1,11 @@
 /**
- * One row of the timeline by kind: a date separator, the "new messages"
- * line, a state summary (a run of membership changes collapsed, with a
+ * One row of the timeline by kind, under its date separator when it is
+ * the first of a day: the "new messages" line, a state summary (a run of membership changes collapsed, with a
  * button to expand it), a message, or a local echo.
  */
 import { memo, useState } from "react";
 import { useT } from "../../i18n/useT";
-import type { DateRow, StateRow, TimelineRow } from "../../state/timeline/rows";
+import type { StateRow, TimelineRow } from "../../state/timeline/rows";
 import { stateSummary } from "../../state/timeline/summaries";
 import { MessageTile } from "./MessageTile";
 import { PendingTile } from "./PendingTile";
@@ -27,11 +27,11 @@ function dateLabel(ts: number, t: (key: string) => string): string {
   });
 }
 
-function DateSeparator({ row }: { row: DateRow }): React.JSX.Element {
+function DateSeparator({ ts }: { ts: number }): React.JSX.Element {
   const t = useT("timeline");
   return (
     <div className={styles.separator} role="separator">
-      <time dateTime={new Date(row.ts).toISOString().slice(0, 10)}>{dateLabel(row.ts, t)}</time>
+      <time dateTime={new Date(ts).toISOString().slice(0, 10)}>{dateLabel(ts, t)}</time>
     </div>
   );
 }
@@ -75,12 +75,8 @@ function StateSummary({ row }: { row: StateRow }): React.JSX.Element {
   );
 }
 
-export const RowView = memo(function RowView({ row }: { row: TimelineRow }): React.JSX.Element {
+function RowBody({ row }: { row: Exclude<TimelineRow, { kind: "unread" }> }): React.JSX.Element {
   switch (row.kind) {
-    case "date":
-      return <DateSeparator row={row} />;
-    case "unread":
-      return <UnreadLine />;
     case "state":
       return <StateSummary row={row} />;
     case "message":
@@ -88,4 +84,14 @@ export const RowView = memo(function RowView({ row }: { row: TimelineRow }): Rea
     case "pending":
       return <PendingTile row={row} />;
   }
+}
+
+export const RowView = memo(function RowView({ row }: { row: TimelineRow }): React.JSX.Element {
+  if (row.kind === "unread") return <UnreadLine />;
+  return (
+    <>
+      {row.day !== undefined && <DateSeparator ts={row.day} />}
+      <RowBody row={row} />
+    </>
+  );
 });

@@ -29,6 +29,8 @@ function estimate(row: TimelineRow | undefined): number {
 
 /** Loads more when the reader is this close to an end (px). */
 const EDGE_PX = 800;
+/** The space above the first row: the paging spinner or "the beginning of the room". */
+const TOP_PX = 56;
 
 export interface TimelineProps extends TimelineCallbacks {
   vm: TimelineViewModel;
@@ -58,6 +60,7 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
     anchorTo: "end",
     followOnAppend: true,
     scrollEndThreshold: 48,
+    paddingStart: TOP_PX,
     paddingEnd: 12,
   });
 
@@ -84,6 +87,14 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
       virtualizer.scrollToIndex(index, { align: scrollRequest.eventId === null ? "end" : "center" });
     // Rows only matter for where the request lands: a new request (seq) re-runs it.
   }, [scrollRequest, virtualizer]);
+
+  // Still near the top once older rows are in (a short room, or a fast scroll): keep paging.
+  useEffect(() => {
+    const el = scroller.current;
+    if (el === null || !started.current || paginating || atStart || rows.length === 0) return;
+    if (el.scrollTop < EDGE_PX && el.scrollHeight > el.clientHeight) void vm.loadOlder();
+    else if (el.scrollHeight <= el.clientHeight) void vm.loadOlder();
+  }, [rows, paginating, atStart, vm]);
 
   const unreadIndex = useMemo(() => rows.findIndex((r) => r.kind === "unread"), [rows]);
 
@@ -176,6 +187,12 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
             aria-label={t("messages")}
             style={{ height: virtualizer.getTotalSize() }}
           >
+            <li className={styles.top} style={{ height: TOP_PX }} aria-hidden={!paginating && !atStart}>
+              {paginating && <Spinner size="sm" label={t("loading_older")} />}
+              {atStart && !paginating && rows.length > 0 && (
+                <p className={styles.startOfRoom}>{t("start_of_room")}</p>
+              )}
+            </li>
             {items.map((v) => {
               const row = rows[v.index];
               if (row === undefined) return null;

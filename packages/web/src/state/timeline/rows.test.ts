@@ -1,5 +1,5 @@
 /**
- * Row building without a server: date separators, sender grouping, runs of
+ * Row building without a server: date separators on the first row of a day, sender grouping, runs of
  * membership changes collapsed into one sentence, the "new messages" line
  * after the fully-read event, local echoes after the items, mentions, and
  * rows kept identical across builds when nothing changed.
@@ -61,17 +61,17 @@ describe("RowBuilder", () => {
         item("$4", "@bob:x", T0 + DAY),
       ]),
     );
-    expect(rows.map((r) => r.kind)).toEqual([
-      "date",
-      "state",
-      "message",
-      "message",
-      "message",
-      "date",
-      "message",
+    expect(rows.map((r) => r.kind)).toEqual(["state", "message", "message", "message", "message"]);
+    // The date separators sit on the first row of each day.
+    expect(rows.map((r) => (r.kind === "unread" ? undefined : r.day))).toEqual([
+      T0,
+      undefined,
+      undefined,
+      undefined,
+      T0 + DAY,
     ]);
-    expect((rows[1] as StateRow).text).toBe("alice, bob and 2 others joined");
-    expect((rows[1] as StateRow).items).toHaveLength(4);
+    expect((rows[0] as StateRow).text).toBe("alice, bob and 2 others joined");
+    expect((rows[0] as StateRow).items).toHaveLength(4);
     expect(rows.filter((r) => r.kind === "message").map((r) => r.kind === "message" && r.continued)).toEqual([
       false,
       true,
@@ -83,7 +83,7 @@ describe("RowBuilder", () => {
   it("puts the new-messages line after the fully-read event only when others wrote since", () => {
     const items = [item("$1", "@alice:x", T0), item("$2", "@bob:x", T0 + 1), item("$3", "@bob:x", T0 + 2)];
     const rows = new RowBuilder().build(input(items, { fullyRead: "$1" }));
-    expect(rows.map((r) => r.key)).toEqual(["date-2026-11-20", "$1", "unread-marker", "$2", "$3"]);
+    expect(rows.map((r) => r.key)).toEqual(["$1", "unread-marker", "$2", "$3"]);
     expect(new RowBuilder().build(input(items, { fullyRead: "$3" })).some((r) => r.kind === "unread")).toBe(
       false,
     );

@@ -1,8 +1,9 @@
 /**
  * The timeline as rows to render: the SDK's items (oldest first) turned
- * into date separators, messages (grouped by sender: a row continues the
+ * into messages (grouped by sender: a row continues the
  * previous one when the same sender wrote within five minutes), state
- * summaries (runs of membership changes collapsed into one row), the
+ * summaries (runs of membership changes collapsed into one row), date
+ * separators on the first row of each day, the
  * "new messages" line after the fully-read event, and the local echoes of
  * events still being sent. Pure and incremental: a row equal to the one
  * built last time is the same object, so memoised rows do not re-render
@@ -22,18 +23,14 @@ export const MESSAGE_TYPES: ReadonlySet<string> = new Set([
   "m.sticker",
 ]);
 
-export interface DateRow {
-  readonly kind: "date";
-  readonly key: string;
-  readonly ts: number;
-}
-
 export interface UnreadRow {
   readonly kind: "unread";
   readonly key: string;
 }
 
 export interface MessageRow {
+  /** A date separator goes above this row (the first of a day): its timestamp. */
+  readonly day?: number;
   readonly kind: "message";
   readonly key: string;
   readonly item: TimelineItem;
@@ -47,6 +44,8 @@ export interface MessageRow {
 }
 
 export interface StateRow {
+  /** A date separator goes above this row (the first of a day): its timestamp. */
+  readonly day?: number;
   readonly kind: "state";
   readonly key: string;
   /** One state event, or a run of membership changes. */
@@ -56,13 +55,20 @@ export interface StateRow {
 }
 
 export interface PendingRow {
+  /** A date separator goes above this row (the first of a day): its timestamp. */
+  readonly day?: number;
   readonly kind: "pending";
   readonly key: string;
   readonly pending: PendingEvent;
   readonly continued: boolean;
 }
 
-export type TimelineRow = DateRow | UnreadRow | MessageRow | StateRow | PendingRow;
+/**
+ * A row. Date separators belong to the first row of their day (not rows of
+ * their own), so every row's key is an event's and prepending older events
+ * keeps the reader's anchor row.
+ */
+export type TimelineRow = UnreadRow | MessageRow | StateRow | PendingRow;
 
 export interface RowInput {
   readonly items: readonly TimelineItem[];
@@ -104,7 +110,13 @@ export class RowBuilder {
   build(input: RowInput): TimelineRow[] {
     const out: TimelineRow[] = [];
     const next = new Map<string, TimelineRow>();
-    const push = (row: TimelineRow): void => {
+    let dayTs: number | null = null;
+    const push = (candidate: TimelineRow): void => {
+      let row = candidate;
+      if (dayTs !== null && row.kind !== "unread") {
+        row = { ...row, day: dayTs };
+        dayTs = null;
+      }
       const old = this.previous.get(row.key);
       const kept = old !== undefined && sameRow(old, row) ? old : row;
       next.set(kept.key, kept);
@@ -129,7 +141,7 @@ export class RowBuilder {
       flushRun();
       day = k;
       lastMessage = null;
-      push({ kind: "date", key: `date-${k}`, ts });
+      dayTs = ts;
     };
 
     /** The "new messages" line after the fully-read event, when others wrote after it. */

@@ -56,7 +56,7 @@ export function membershipChangeOf(item: TimelineItem): MembershipChange {
 function prevContentOf(item: TimelineItem): Record<string, unknown> | undefined {
   const unsigned = item.event.unsigned;
   const prev = unsigned?.["prev_content"];
-  return typeof prev === "object" && prev !== null ? (prev) : undefined;
+  return typeof prev === "object" && prev !== null ? prev : undefined;
 }
 
 /** The sentence of one membership event. */

@@ -1,0 +1,64 @@
+/**
+ * Timeline performance probes for browser tests and bench/web: scroll a
+ * scroller element frame by frame with requestAnimationFrame, recording
+ * the time between frames (a dropped frame shows as a long gap), and count
+ * the rendered rows. Runs inside the page through Playwright's evaluate.
+ */
+import type { Page } from "playwright-core";
+
+export interface FrameStats {
+  frames: number;
+  /** The longest gap between two frames (ms). */
+  maxMs: number;
+  /** The 95th percentile gap (ms). */
+  p95Ms: number;
+  meanMs: number;
+  /** The most rows in the DOM at any frame. */
+  maxRows: number;
+}
+
+export interface ScrollOptions {
+  /** CSS selector of the scrolling element. */
+  scroller: string;
+  /** CSS selector of one rendered row inside it. */
+  row: string;
+  /** Pixels per frame (negative: up). */
+  stepPx: number;
+  /** Frames to scroll for. */
+  frames: number;
+}
+
+/** Scrolls `stepPx` per frame for `frames` frames and reports the frame gaps. */
+export async function measureScroll(page: Page, options: ScrollOptions): Promise<FrameStats> {
+  return page.evaluate(async (o) => {
+    const el = document.querySelector(o.scroller);
+    if (el === null) throw new Error(`no scroller ${o.scroller}`);
+    const gaps: number[] = [];
+    let maxRows = 0;
+    let last = await new Promise<number>((r) => requestAnimationFrame(r));
+    for (let i = 0; i < o.frames; i++) {
+      el.scrollTop += o.stepPx;
+      const now = await new Promise<number>((r) => requestAnimationFrame(r));
+      gaps.push(now - last);
+      last = now;
+      maxRows = Math.max(maxRows, el.querySelectorAll(o.row).length);
+    }
+    const sorted = [...gaps].sort((a, b) => a - b);
+    const sum = gaps.reduce((a, b) => a + b, 0);
+    return {
+      frames: gaps.length,
+      maxMs: sorted[sorted.length - 1] ?? 0,
+      p95Ms: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+      meanMs: gaps.length > 0 ? sum / gaps.length : 0,
+      maxRows,
+    };
+  }, options);
+}
+
+/** The number of rows rendered now. */
+export function countRows(page: Page, scroller: string, row: string): Promise<number> {
+  return page.evaluate((o) => document.querySelector(o.scroller)?.querySelectorAll(o.row).length ?? 0, {
+    scroller,
+    row,
+  });
+}
