@@ -9,6 +9,7 @@
  */
 import type { ClientEventWithoutRoomId } from "../api/types/events";
 import type { DecryptHook } from "../sync/processor/types";
+import { decryptPage } from "../models/timeline/decryptor";
 import type { ParsedSync } from "../sync/validate/types";
 import type { CryptoMachine } from "./CryptoMachine";
 import type { EncryptedEvent } from "./RoomEncryptor";
@@ -26,6 +27,22 @@ export function batchNeedsCrypto(batch: ParsedSync, rooms: RoomCryptoState): boo
     if (room.timeline.events.some((e) => e.type === "m.room.encrypted")) return true;
   }
   return false;
+}
+
+/**
+ * Decrypts the encrypted latest replies bundled in the thread roots of a
+ * batch's joined rooms (the engine's sync pass decrypts timeline events
+ * only), so the thread list never shows an encrypted last reply.
+ */
+async function withBundledRepliesDecrypted(machine: CryptoMachine, batch: ParsedSync): Promise<ParsedSync> {
+  let join: ParsedSync["rooms"]["join"] | undefined;
+  for (const [roomId, room] of batch.rooms.join) {
+    const events = await decryptPage(machine, roomId, room.timeline.events);
+    if (events.every((e, i) => e === room.timeline.events[i])) continue;
+    join ??= new Map(batch.rooms.join);
+    join.set(roomId, { ...room, timeline: { ...room.timeline, events } });
+  }
+  return join === undefined ? batch : { ...batch, rooms: { ...batch.rooms, join } };
 }
 
 /** Owns the machine once created; until then only the room facts. */
@@ -75,7 +92,7 @@ export class LazyCrypto {
     this.rooms.ingest(batch);
     if (!this.machine && !batchNeedsCrypto(batch, this.rooms)) return batch;
     const machine = await this.ensure();
-    return machine.processSync(batch);
+    return withBundledRepliesDecrypted(machine, await machine.processSync(batch));
   };
 
   /**

@@ -5,10 +5,14 @@
  * decryptions replace stand-ins in the kept sync events, the latest event,
  * threads and open windows (update diffs; a stand-in that turns out to be
  * an edit leaves the window and edits its target); a late decryption that
- * beats its sync batch is applied when the batch arrives.
+ * beats its sync batch is applied when the batch arrives. LazyCrypto loads
+ * no engine for a page without encrypted events and decrypts the latest
+ * replies bundled in a sync batch's thread roots.
  */
 import { describe, expect, it } from "vitest";
 import type { ClientEventWithoutRoomId } from "../../src/api/types/events";
+import type { CryptoMachine } from "../../src/crypto/CryptoMachine";
+import { LazyCrypto } from "../../src/crypto/LazyCrypto";
 import { Rooms } from "../../src/models/room/Rooms";
 import { decryptPage } from "../../src/models/timeline/decryptor";
 import type { EventDecryptor } from "../../src/models/timeline/decryptor";
@@ -86,6 +90,47 @@ describe("decryptPage", () => {
     };
     expect(thread.latest_event.content["body"]).toBe("last reply");
     expect(decryptor.calls).toEqual([["$x", "$root", "$reply"]]);
+  });
+});
+
+describe("LazyCrypto as the model's decryptor", () => {
+  function lazyOver(decryptor: FakeDecryptor) {
+    let created = 0;
+    const machine = {
+      processSync: (b: unknown) => Promise.resolve(b),
+      decryptEvents: (roomId: string, events: readonly ClientEventWithoutRoomId[]) =>
+        decryptor.decryptEvents(roomId, events),
+    } as unknown as CryptoMachine;
+    const lazy = new LazyCrypto(() => {
+      created++;
+      return Promise.resolve(machine);
+    });
+    return { lazy, created: () => created };
+  }
+
+  it("does not load the engine for a page without encrypted events, and decrypts one with", async () => {
+    const { lazy, created } = lazyOver(new FakeDecryptor());
+    expect(await lazy.decryptEvents(ROOM, [msg("$a", 1)])).toEqual([msg("$a", 1)]);
+    expect(created()).toBe(0);
+    const [clear] = await lazy.decryptEvents(ROOM, [encrypted("$b", 2, hello("b"))]);
+    expect(clear?.content["body"]).toBe("b");
+    expect(created()).toBe(1);
+  });
+
+  it("decrypts the latest replies bundled in a sync batch's thread roots", async () => {
+    const { lazy } = lazyOver(new FakeDecryptor());
+    await lazy.ensure();
+    const root = msg("$root", 1, "root");
+    root.unsigned = {
+      "m.relations": { "m.thread": { latest_event: encrypted("$r", 2, hello("r")), count: 1 } },
+    };
+    const out = await lazy.decryptHook(batch({ [ROOM]: joined({ events: [root, msg("$x", 3)] }) }));
+    const [shownRoot, other] = out.rooms.join.get(ROOM)?.timeline.events ?? [];
+    const thread = shownRoot?.unsigned?.["m.relations"]?.["m.thread"] as {
+      latest_event: ClientEventWithoutRoomId;
+    };
+    expect(thread.latest_event.content["body"]).toBe("r");
+    expect(other).toEqual(msg("$x", 3));
   });
 });
 
