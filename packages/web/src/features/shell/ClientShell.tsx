@@ -11,6 +11,7 @@ import { Dialog } from "../../components/Dialog";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import type { ThemeViewModel } from "../../state/ThemeViewModel";
 import { useObservable } from "../../state/useObservable";
+import { SettingsButton } from "../settings/SettingsButton";
 import { MediaContext } from "../timeline/MediaContext";
 import styles from "./ClientShell.module.css";
 import { ConnectionBanner } from "./ConnectionBanner";
@@ -54,6 +55,7 @@ export function ClientShell({
               {client.userId}
             </span>
             <ThemeToggle theme={theme} />
+            <SettingsButton client={client} theme={theme} />
             <Button variant="ghost" size="sm" onClick={() => setConfirmLogout(true)}>
               Sign out
             </Button>

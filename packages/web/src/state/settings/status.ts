@@ -4,7 +4,7 @@
  * reports the same way and never throws into a click handler.
  */
 import { t } from "../../i18n/i18n";
-import { ObservableValue } from "../observables";
+import type { ObservableValue } from "../observables";
 import { PromptCancelled } from "./PasswordPrompt";
 
 /** A section's last write. */

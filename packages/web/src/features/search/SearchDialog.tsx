@@ -1,0 +1,178 @@
+/**
+ * The search dialog (a lazy chunk): Messages (this room or all, server-side),
+ * People (the user directory; Message starts or opens a direct chat) and
+ * Public rooms (the room directory the + menu also opens).
+ */
+import { useState } from "react";
+import { Avatar } from "../../components/Avatar";
+import { Button } from "../../components/Button";
+import { Dialog } from "../../components/Dialog";
+import { TextField } from "../../components/TextField";
+import { useT } from "../../i18n/useT";
+import type { ClientViewModel } from "../../state/ClientViewModel";
+import { SearchViewModel } from "../../state/search/SearchViewModel";
+import { useObservable } from "../../state/useObservable";
+import { DirectoryDialog } from "../rooms/DirectoryDialog";
+import { MessageResults } from "./MessageResults";
+import styles from "./Search.module.css";
+
+const TABS = ["messages", "people", "rooms"] as const;
+type Tab = (typeof TABS)[number];
+
+function People({
+  search,
+  client,
+  onDone,
+}: {
+  search: SearchViewModel;
+  client: ClientViewModel;
+  onDone: () => void;
+}): React.JSX.Element {
+  const t = useT("search");
+  const users = useObservable(search.users);
+  const error = useObservable(search.usersError);
+  const [term, setTerm] = useState("");
+  const actions = client.roomList.actions;
+  return (
+    <>
+      <form
+        className={styles.query}
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void search.searchUsers(term);
+        }}
+      >
+        <TextField
+          className={styles.grow}
+          type="search"
+          label={t("field")}
+          value={term}
+          onChange={setTerm}
+          autoFocus
+        />
+        <Button type="submit" disabled={term.trim() === ""}>
+          {t("button")}
+        </Button>
+      </form>
+      {users.length === 0 && (
+        <p className={styles.hint}>{term === "" ? t("people_hint") : t("people_empty")}</p>
+      )}
+      {error !== null && (
+        <p className={styles.error} role="alert">
+          {error}
+        </p>
+      )}
+      <ul className={styles.results} aria-label={t("tab_people")}>
+        {users.map((u) => (
+          <li key={u.userId} className={styles.person}>
+            <Avatar id={u.userId} name={u.displayName} size={32} />
+            <span className={styles.personName}>
+              <strong>{u.displayName}</strong>
+              <span className={styles.hint}>{u.userId}</span>
+            </span>
+            {actions !== null && u.userId !== client.userId && (
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() =>
+                  void actions.startDm(u.userId).then(({ roomId }) => {
+                    client.roomList.selectWhenJoined(roomId);
+                    onDone();
+                  })
+                }
+              >
+                {t("message_user")}
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export function SearchDialog({
+  client,
+  onClose,
+}: {
+  client: ClientViewModel;
+  onClose: () => void;
+}): React.JSX.Element {
+  const t = useT("search");
+  const common = useT("common");
+  // No subscriptions: a second instance under StrictMode holds nothing.
+  const [search] = useState(() => new SearchViewModel(client.client));
+  const [tab, setTab] = useState<Tab>("messages");
+  const [directory, setDirectory] = useState<ReturnType<
+    NonNullable<typeof client.roomList.actions>["openDirectory"]
+  > | null>(null);
+  const room = useObservable(client.room);
+  const snapshot = room?.room.getSnapshot();
+
+  return (
+    <Dialog
+      open
+      wide
+      title={t("title")}
+      onClose={onClose}
+      actions={
+        <Button variant="secondary" onClick={onClose}>
+          {common("close")}
+        </Button>
+      }
+    >
+      <div className={styles.tabs} role="tablist" aria-label={t("title")}>
+        {TABS.map((id) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`search-tab-${id}`}
+            aria-selected={tab === id}
+            aria-controls="search-panel"
+            className={`${styles.tab} ${tab === id ? styles.tabOn : ""}`}
+            onClick={() => setTab(id)}
+          >
+            {t(`tab_${id}`)}
+          </button>
+        ))}
+      </div>
+      <div className={styles.panel} role="tabpanel" id="search-panel" aria-labelledby={`search-tab-${tab}`}>
+        {tab === "messages" && (
+          <MessageResults
+            search={search}
+            room={snapshot !== undefined ? { id: snapshot.roomId, name: snapshot.name.name } : null}
+            onJump={(roomId, eventId) => {
+              client.openEvent(roomId, eventId);
+              onClose();
+            }}
+          />
+        )}
+        {tab === "people" && <People search={search} client={client} onDone={onClose} />}
+        {tab === "rooms" && (
+          <>
+            <p className={styles.hint}>{t("rooms_hint")}</p>
+            {client.roomList.actions !== null && (
+              <Button onClick={() => setDirectory(client.roomList.actions?.openDirectory() ?? null)}>
+                {t("rooms_open")}
+              </Button>
+            )}
+          </>
+        )}
+      </div>
+      {directory !== null && (
+        <DirectoryDialog
+          directory={directory}
+          isJoined={(roomId) => client.roomList.isJoined(roomId)}
+          onClose={() => setDirectory(null)}
+          onJoined={(roomId) => {
+            setDirectory(null);
+            client.roomList.selectWhenJoined(roomId);
+            onClose();
+          }}
+        />
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,85 @@
+/** Settings › Appearance (theme, font size, layout) and Language. */
+import { useT } from "../../i18n/useT";
+import { FONT_SIZES } from "../../state/settings/Appearance";
+import type { Layout } from "../../state/settings/Appearance";
+import type { SettingsViewModel } from "../../state/settings/SettingsViewModel";
+import type { ThemeChoice, ThemeViewModel } from "../../state/ThemeViewModel";
+import { useObservable } from "../../state/useObservable";
+import styles from "./Settings.module.css";
+
+const THEMES: ThemeChoice[] = ["system", "light", "dark"];
+const LAYOUTS: Layout[] = ["modern", "compact"];
+
+export function AppearanceSection({
+  settings,
+  theme,
+}: {
+  settings: SettingsViewModel;
+  theme: ThemeViewModel;
+}): React.JSX.Element {
+  const t = useT("settings");
+  const choice = useObservable(theme.choice);
+  const fontSize = useObservable(settings.appearance.fontSize);
+  const layout = useObservable(settings.appearance.layout);
+  return (
+    <>
+      <fieldset className={styles.group}>
+        <legend className={styles.legend}>{t("theme")}</legend>
+        <div className={styles.row} role="radiogroup" aria-label={t("theme")}>
+          {THEMES.map((id) => (
+            <label key={id} className={styles.choice}>
+              <input type="radio" name="theme" checked={choice === id} onChange={() => theme.set(id)} />
+              {t(`theme_${id}`)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <label className={styles.group}>
+        <span className={styles.legend}>
+          {t("font_size")}: {fontSize}px
+        </span>
+        <input
+          type="range"
+          min={0}
+          max={FONT_SIZES.length - 1}
+          step={1}
+          value={Math.max(0, (FONT_SIZES as readonly number[]).indexOf(fontSize))}
+          onChange={(e) => settings.appearance.setFontSize(FONT_SIZES[Number(e.target.value)] ?? 16)}
+        />
+      </label>
+      <fieldset className={styles.group}>
+        <legend className={styles.legend}>{t("layout")}</legend>
+        <div className={styles.row} role="radiogroup" aria-label={t("layout")}>
+          {LAYOUTS.map((id) => (
+            <label key={id} className={styles.choice}>
+              <input
+                type="radio"
+                name="layout"
+                checked={layout === id}
+                onChange={() => settings.appearance.setLayout(id)}
+              />
+              {t(`layout_${id}`)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+    </>
+  );
+}
+
+export function LanguageSection({ settings }: { settings: SettingsViewModel }): React.JSX.Element {
+  const t = useT("settings");
+  const language = useObservable(settings.language);
+  return (
+    <label className={styles.group}>
+      <span className={styles.legend}>{t("language")}</span>
+      <select value={language} onChange={(e) => void settings.setLanguage(e.target.value)}>
+        {settings.languages.map((l) => (
+          <option key={l.code} value={l.code}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

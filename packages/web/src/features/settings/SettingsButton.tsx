@@ -1,0 +1,95 @@
+/**
+ * The account bar's Search and Settings buttons. Each dialog is its own
+ * chunk, loaded on the first click; the click also makes the dialog's view
+ * model, which is disposed when it closes. Mounting this starts the
+ * browser notifier and applies the stored font size and layout.
+ */
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Button } from "../../components/Button";
+import { useT } from "../../i18n/useT";
+import type { ClientViewModel } from "../../state/ClientViewModel";
+import { notifierOf } from "../../state/notifications/notifier";
+import { applyStoredAppearance } from "../../state/settings/Appearance";
+import type { SettingsViewModel } from "../../state/settings/SettingsViewModel";
+import type { ThemeViewModel } from "../../state/ThemeViewModel";
+import type { SettingsDialog } from "./SettingsDialog";
+
+const SearchDialog = lazy(() => import("../search/SearchDialog").then((m) => ({ default: m.SearchDialog })));
+
+export function SettingsButton({
+  client,
+  theme,
+}: {
+  client: ClientViewModel;
+  theme: ThemeViewModel;
+}): React.JSX.Element {
+  const t = useT("settings");
+  const s = useT("search");
+  const [open, setOpen] = useState<{
+    vm: SettingsViewModel;
+    Dialog: typeof SettingsDialog;
+  } | null>(null);
+  const [searching, setSearching] = useState(false);
+  notifierOf(client);
+  useEffect(() => applyStoredAppearance({ storage: localStorage, root: document.documentElement }), []);
+
+  const openSettings = async (): Promise<void> => {
+    const mod = await import("./SettingsDialog");
+    setOpen({ vm: mod.createSettings(client), Dialog: mod.SettingsDialog });
+  };
+  const close = (): void => {
+    open?.vm.dispose();
+    setOpen(null);
+  };
+
+  return (
+    <>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={s("button")}
+        title={s("button")}
+        onClick={() => setSearching(true)}
+      >
+        <svg
+          width="16"
+          height="16"
+          viewBox="0 0 24 24"
+          aria-hidden="true"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
+          <circle cx="11" cy="11" r="7" />
+          <path d="m20 20-3.5-3.5" />
+        </svg>
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={t("button")}
+        title={t("button")}
+        onClick={() => void openSettings()}
+      >
+        <svg
+          width="16"
+          height="16"
+          viewBox="0 0 24 24"
+          aria-hidden="true"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
+          <circle cx="12" cy="12" r="3" />
+          <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z" />
+        </svg>
+      </Button>
+      {open !== null && <open.Dialog settings={open.vm} client={client} theme={theme} onClose={close} />}
+      {searching && (
+        <Suspense fallback={null}>
+          <SearchDialog client={client} onClose={() => setSearching(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
