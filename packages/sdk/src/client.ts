@@ -273,9 +273,12 @@ export function createClient(options: CreateClientOptions): Client {
     ...(lazy ? { lazy } : {}),
     ...(options.cryptoStore ? { store: options.cryptoStore } : {}),
     ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   // A key that arrives late (to-device, forwarded, backup) updates the event wherever the model holds it.
   crypto.onEventDecrypted((update) => rooms.applyDecrypted(update));
+  // In-room verification steps reach the engine from the decrypted sync timelines.
+  if (lazy) processor?.subscribe((batch) => crypto.verification.receiveSyncBatch(batch));
 
   let versions: Promise<VersionsResponse> | undefined;
   const getServerVersions = (): Promise<VersionsResponse> => {

@@ -15,7 +15,10 @@
  * Hooks for the verification and secret storage layers: `machine()` loads
  * and returns the CryptoMachine, `onLoaded` runs a callback once it exists
  * (at once when it already does), so those layers attach without the client
- * loading the engine early.
+ * loading the engine early. Over them: `verification` (SAS flows, incoming
+ * requests, in-room events fed from sync), `crossSigning`,
+ * `identityWarnings` and `recovery` (VerificationService.ts,
+ * VerificationTrust.ts), all lazy in the same way.
  */
 import type { CryptoMachine, CryptoStoreOptions, DecryptedUpdateListener } from "../../crypto/CryptoMachine";
 import type { LazyCrypto } from "../../crypto/LazyCrypto";
@@ -33,8 +36,12 @@ import type { DownloadEncryptedOptions, UploadEncryptedOptions } from "../../cry
 import type { EncryptedFile } from "../../crypto/attachments/wire-types";
 import type { DatabaseDeleter } from "../../crypto/store";
 import { deleteCryptoStore } from "../../crypto/store";
+import type { SecretStorage } from "../../crypto/secrets/SecretStorage";
 import type { HttpApi } from "../../http/types";
 import type { ToDeviceBatch } from "../../store/Store";
+import type { VerificationLogger } from "./VerificationService";
+import { VerificationService } from "./VerificationService";
+import { CrossSigningService, IdentityWarningsService, RecoveryService } from "./VerificationTrust";
 
 /** What the service needs of the to-device queue. */
 export interface ToDeviceSink {
@@ -51,6 +58,10 @@ export interface CryptoServiceOptions {
   store?: CryptoStoreOptions;
   /** The IndexedDB factory to delete the engine's store with; defaults to globalThis.indexedDB. */
   indexedDB?: DatabaseDeleter;
+  /** Where background failures of the verification layer are logged. */
+  logger?: VerificationLogger;
+  /** Time-out of each verification flow; default 10 minutes. */
+  verificationTimeoutMs?: number;
 }
 
 /** The client's crypto: see the file overview. */
@@ -62,11 +73,34 @@ export class CryptoService {
   private readonly decryptedListeners = new Set<DecryptedUpdateListener>();
   private readonly stopWatching: () => void;
   private closed = false;
+  /** Interactive (SAS emoji) verification: requests out, incoming requests, in-room flows. */
+  readonly verification: VerificationService;
+  /** Cross-signing: status (observable) and bootstrap with interactive auth. */
+  readonly crossSigning: CrossSigningService;
+  /** Per-user identity trust and warnings. */
+  readonly identityWarnings: IdentityWarningsService;
+  /** Secret storage and the recovery key (set up, recover a new device). */
+  readonly recovery: RecoveryService;
 
   constructor(private readonly options: CryptoServiceOptions) {
     this.lazy = options.lazy;
     this.enabled = options.lazy !== undefined;
     this.stopWatching = options.lazy?.onCreated((machine) => this.announce(machine)) ?? (() => undefined);
+    const { logger, verificationTimeoutMs } = options;
+    this.verification = new VerificationService(this, {
+      ...(logger ? { logger } : {}),
+      ...(verificationTimeoutMs !== undefined ? { timeoutMs: verificationTimeoutMs } : {}),
+    });
+    this.crossSigning = new CrossSigningService(this, logger);
+    this.identityWarnings = new IdentityWarningsService(this);
+    this.recovery = new RecoveryService(this, this.crossSigning);
+    // A finished verification of our own device changes what the status reads.
+    this.verification.onFlowDone(() => this.crossSigning.refreshQuietly());
+  }
+
+  /** Secret storage (m.secret_storage.* account data); loads the engine. */
+  secretStorage(): Promise<SecretStorage> {
+    return this.recovery.secretStorage();
   }
 
   /** Whether the engine has been loaded and the machine created. */
@@ -188,6 +222,7 @@ export class CryptoService {
   async close(): Promise<void> {
     this.closed = true;
     this.stopWatching();
+    this.verification.dispose();
     this.loadedListeners.clear();
     this.decryptedListeners.clear();
     await this.lazy?.current?.close();
