@@ -39,6 +39,7 @@ import { Recovery } from "./recovery";
 import { SecretStorage } from "./secrets/SecretStorage";
 import type { SecretStorageOptions } from "./secrets/SecretStorage";
 import { RoomCryptoState } from "./RoomCryptoState";
+import { fetchOlmSenderKeys } from "./sender-keys";
 import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
 import { RoomEncryptor } from "./RoomEncryptor";
 import type { ToDeviceResult, ToDeviceTarget } from "./ToDevice";
@@ -177,6 +178,8 @@ export class CryptoMachine {
     const counts = new Map(batch.oneTimeKeysCount ?? []);
     // Absent means the server did not say; an empty set would make the engine upload fallback keys every time.
     const fallback = batch.unusedFallbackKeyTypes ? new Set(batch.unusedFallbackKeyTypes) : null;
+    // Olm senders the engine has no device for are queried first, or their messages cannot decrypt.
+    await fetchOlmSenderKeys(this.deps, batch.toDevice);
     const toDeviceJson = await machine.receiveSyncChanges(
       JSON.stringify(batch.toDevice),
       lists,

@@ -21,12 +21,8 @@ let bob: Client;
 let carol: Client;
 let roomId: string;
 
-/**
- * Sync v2: over the test server's sliding sync (the auto default) Olm
- * to-device messages reach the engine but do not decrypt (see the report of
- * 2026-11-22); pinned until that is fixed.
- */
-const V2 = { sync: { pollTimeoutMs: 1_000, syncMode: "v2" as const } };
+/** The default protocol choice: the test server advertises sliding sync, so that is what runs. */
+const SYNC = { sync: { pollTimeoutMs: 1_000, syncMode: "auto" as const } };
 
 const received = new Map<string, ToDeviceEvent[]>();
 
@@ -61,9 +57,9 @@ async function sendAsAlice(type: string, content: Record<string, unknown>): Prom
 beforeAll(async () => {
   server = await startTestServer({ seed: "client-crypto" });
   [alice, bob, carol] = await Promise.all([
-    startClient(server, "alice", V2),
-    startClient(server, "bob", V2),
-    startClient(server, "carol", { ...V2, crypto: false }),
+    startClient(server, "alice", SYNC),
+    startClient(server, "bob", SYNC),
+    startClient(server, "carol", { ...SYNC, crypto: false }),
   ]);
   for (const c of [alice, bob]) collectToDevice(c);
   roomId = (

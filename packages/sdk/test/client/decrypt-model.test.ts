@@ -1,6 +1,6 @@
 /**
  * Decryption inside the room model (issue #7), through createClient with
- * crypto on, over HTTP on the test homeserver (sync v2): events fetched
+ * crypto on, over HTTP on the test homeserver (sliding sync): events fetched
  * outside sync (back-pagination, /context, /relations, /threads) enter the
  * models decrypted; a key that arrives late (a new device of bob restores
  * the key backup) turns the '** Unable to decrypt: ... **' stand-in into the
@@ -25,7 +25,8 @@ import { applyDiffs } from "../../src/util/observable-list";
 import type { ListDiff } from "../../src/util/observable-list";
 import { startClient, waitFor } from "./helpers";
 
-const V2 = { sync: { pollTimeoutMs: 1_000, syncMode: "v2" as const } };
+/** The default protocol choice (sliding sync on the test server). */
+const SYNC = { sync: { pollTimeoutMs: 1_000, syncMode: "auto" as const } };
 const UTD = /^\*\* Unable to decrypt: .+ \*\*$/;
 const idb = (globalThis as unknown as { indexedDB: object }).indexedDB;
 const quiet = {
@@ -75,7 +76,7 @@ async function newBobDevice(): Promise<{ accessToken: string; deviceId: string }
 
 beforeAll(async () => {
   server = await startTestServer({ seed: "decrypt-model" });
-  [alice, bob] = await Promise.all([startClient(server, "alice", V2), startClient(server, "bob", V2)]);
+  [alice, bob] = await Promise.all([startClient(server, "alice", SYNC), startClient(server, "bob", SYNC)]);
   roomId = (
     await api.rooms.createRoom(alice.http, {
       preset: "private_chat",
@@ -188,7 +189,7 @@ describe("a late key updates the event in place", () => {
       userId: bob.userId,
       ...device,
       logger: quiet,
-      ...V2,
+      ...SYNC,
       cryptoStore: { name: "bob2-crypto", passphrase: "secret" },
     };
     const bob2 = createClient({
