@@ -117,3 +117,12 @@ export type { SearchResults } from "../../sdk/src/client/services/SearchService"
 export type { SearchResult } from "../../sdk/src/api/types/search";
 export { CrossSigning } from "../../sdk/src/crypto/cross-signing";
 export type { CrossSigningStatus } from "../../sdk/src/crypto/cross-signing";
+
+// Verification (state/verification): the SAS flow the dialog drives, through client.crypto.verification.
+export type {
+  VerificationFlow,
+  VerificationPhase,
+  VerificationState,
+} from "../../sdk/src/crypto/verification/VerificationFlow";
+export type { SasEmoji } from "../../sdk/src/crypto/verification/emoji";
+export { UnknownDeviceError } from "../../sdk/src/crypto/verification/Verifications";

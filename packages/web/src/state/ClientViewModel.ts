@@ -22,6 +22,7 @@ import { ObservableValue } from "./observables";
 import { RoomListViewModel } from "./RoomListViewModel";
 import { RoomViewModel } from "./RoomViewModel";
 import { Scope } from "./Scope";
+import { VerificationCenter } from "./verification/VerificationCenter";
 
 /** The connection status the banner shows. */
 export type ConnectionStatus =
@@ -61,6 +62,8 @@ export class ClientViewModel {
   readonly isGuest: boolean;
   readonly roomList: RoomListViewModel;
   readonly media: MediaLoader;
+  /** The open verification dialog (incoming requests, user panels' Verify). */
+  readonly verification: VerificationCenter;
   /** The selected room, or null. */
   readonly room = new ObservableValue<RoomViewModel | null>(null);
   readonly connection = new ObservableValue<ConnectionStatus>({ kind: "connecting" });
@@ -100,6 +103,7 @@ export class ClientViewModel {
     this.roomList = new RoomListViewModel(this.client.rooms, this.scope.child(), this.client);
     this.media = new MediaLoader(session, options.fetch, this.client.http);
     this.scope.add(() => this.media.dispose());
+    this.verification = new VerificationCenter(this.client, this.scope.child());
 
     const update = (): void =>
       this.connection.set(

@@ -1,7 +1,8 @@
 /**
  * The user panel: avatar, name, id, role; Message (DM), Ignore, Remove
  * (kick) and Ban with a reason, Unban, Let in (a knock), the power level
- * (Admin, Moderator, Default or a custom number) and Verify. Each action
+ * (Admin, Moderator, Default or a custom number) and Verify (opens the
+ * verification dialog of state/verification). Each action
  * the power levels forbid stays visible, marked disabled, with the reason
  * as its tooltip; a server refusal shows under the actions. Their sessions
  * are listed with their verification values.
@@ -44,6 +45,7 @@ function Devices({ user }: { user: UserPanelViewModel }): React.JSX.Element {
 
 export function UserPanel({ vm, userId }: { vm: RoomViewModel; userId: string }): React.JSX.Element {
   const t = useT("people");
+  const tv = useT("verification");
   const user = roomExtrasOf(vm).user(userId);
   const view = useObservable(user.view);
   const status = useObservable(user.status);
@@ -75,7 +77,13 @@ export function UserPanel({ vm, userId }: { vm: RoomViewModel; userId: string })
               {t("user_dm")}
             </Button>
           )}
-          <Tooltipped label={t("user_verify_unavailable")}>{t("user_verify")}</Tooltipped>
+          <GuardedButton
+            variant="secondary"
+            reason={user.canVerify ? null : tv("verify_unavailable")}
+            onClick={() => void user.verify()}
+          >
+            {t("user_verify")}
+          </GuardedButton>
           <Button
             variant="secondary"
             busy={status.busy === "ignore"}
@@ -145,14 +153,5 @@ export function UserPanel({ vm, userId }: { vm: RoomViewModel; userId: string })
         />
       )}
     </div>
-  );
-}
-
-/** An action that is not available in this build: disabled, with the reason as tooltip. */
-function Tooltipped({ label, children }: { label: string; children: string }): React.JSX.Element {
-  return (
-    <GuardedButton variant="secondary" reason={label}>
-      {children}
-    </GuardedButton>
   );
 }

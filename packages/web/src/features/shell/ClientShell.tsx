@@ -14,6 +14,7 @@ import { useObservable } from "../../state/useObservable";
 import { SettingsButton } from "../settings/SettingsButton";
 import { MediaContext } from "../timeline/MediaContext";
 import styles from "./ClientShell.module.css";
+import { VerificationDialog } from "../verification/VerificationDialog";
 import { ConnectionBanner } from "./ConnectionBanner";
 import { RoomList } from "./RoomList";
 import { RoomView } from "./RoomView";
@@ -67,6 +68,7 @@ export function ClientShell({
           <RoomView client={client} />
         </main>
       </div>
+      <VerificationDialog center={client.verification} />
       <Dialog
         open={confirmLogout}
         title="Sign out?"

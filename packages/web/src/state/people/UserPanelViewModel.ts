@@ -13,6 +13,7 @@ import { ObservableValue } from "../observables";
 import type { Scope } from "../Scope";
 import { describeFailure } from "../rooms/failure";
 import { rightsOver, roleLabel, roleOf } from "./permissions";
+import { VerificationCenter } from "../verification/VerificationCenter";
 import type { MemberRights } from "./permissions";
 
 /** The account data type of ignored users. */
@@ -131,6 +132,17 @@ export class UserPanelViewModel {
       this.ignoredWritten = ignored;
       this.view.set(this.build());
     });
+  }
+
+  /** Whether Verify works: the client has a verification centre with crypto on, and it is not us. */
+  get canVerify(): boolean {
+    return this.userId !== this.client.userId && (VerificationCenter.of(this.client)?.available ?? false);
+  }
+
+  /** Opens the verification dialog and asks them to verify (SAS emoji; in this room when they have an identity). */
+  async verify(): Promise<void> {
+    await VerificationCenter.of(this.client)?.verifyUser(this.userId, this.room.roomId);
+    void this.loadDevices();
   }
 
   /** Opens the DM; resolves with its room id (null when it failed). */

@@ -12,6 +12,7 @@ import { search } from "./search";
 import { settings } from "./settings";
 import { threads } from "./threads";
 import { timeline } from "./timeline";
+import { verification } from "./verification";
 
 export const en = {
   common,
@@ -24,4 +25,5 @@ export const en = {
   settings,
   threads,
   timeline,
+  verification,
 };
