@@ -37,7 +37,16 @@ export interface BenchServerOptions {
   idleMs?: number;
   /** Called once the server has closed, whoever closed it. */
   onClose?: () => void;
+  /**
+   * For a browser client (bench/web): CORS headers on every answer and
+   * preflights answered, and `extraRoutes` tried before the 404 (the small
+   * endpoints a web app calls at start). Off for the sync bench.
+   */
+  web?: { extraRoutes: ExtraRoutes };
 }
+
+/** Answers a client route (the path after /_matrix/client/vN) or returns undefined to fall through. */
+export type ExtraRoutes = (method: string, route: string) => { status: number; body: unknown } | undefined;
 
 export interface BenchServer {
   url: string;
@@ -70,6 +79,11 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const method = req.method ?? "GET";
     const body = await readBody(req);
+    if (options.web && method === "OPTIONS") {
+      res.writeHead(204, CORS_PREFLIGHT);
+      res.end();
+      return;
+    }
     if (url.pathname === "/_matrix/client/versions") {
       count(stats.routes, "versions");
       return send(res, 200, VERSIONS);
@@ -141,6 +155,11 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
       );
       return send(res, 200, Buffer.from(JSON.stringify(page)));
     }
+    const extra = route === undefined ? undefined : options.web?.extraRoutes(method, route);
+    if (extra) {
+      count(stats.routes, "web");
+      return send(res, extra.status, Buffer.from(JSON.stringify(extra.body)));
+    }
     count(stats.unrecognised, `${method} ${url.pathname}`);
     send(res, 404, UNRECOGNISED);
   };
@@ -148,6 +167,7 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
   let idleTimer: NodeJS.Timeout | undefined;
   const server = createServer((req, res) => {
     armIdle();
+    if (options.web) res.setHeader("access-control-allow-origin", "*");
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent)
         send(res, 500, Buffer.from(JSON.stringify({ errcode: "M_UNKNOWN", error: String(error) })));
@@ -227,6 +247,12 @@ const CAPABILITIES = Buffer.from(
     },
   }),
 );
+const CORS_PREFLIGHT = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, PUT, DELETE, OPTIONS",
+  "access-control-allow-headers": "authorization, content-type",
+  "access-control-max-age": "86400",
+};
 const UNRECOGNISED = Buffer.from(
   JSON.stringify({ errcode: "M_UNRECOGNIZED", error: "Unrecognized request" }),
 );

@@ -1,0 +1,121 @@
+/**
+ * bench/web: the web app's production build in Chromium. Reports (1) the
+ * JS and CSS (gzip) the page loads before the room list shows and the
+ * chunks that load later, (2) the time from navigation to an interactive
+ * room list with the 3,000-room fixture, on a first start (network sync)
+ * and a start from cache (IndexedDB store filled), and (3) frame times
+ * while scrolling 10,000 events. Writes bench/results/web-latest.json.
+ *
+ * Command: `npx tsx bench/web/run.ts [--rooms 3000] [--no-scroll]`.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { build } from "vite";
+import { launchChromium } from "../../packages/web/e2e/browser";
+import { ensureFixture } from "../sync/fixture";
+import { startBenchServer } from "../sync/server";
+import { webRoutes } from "./endpoints";
+import { measureTimelineScroll } from "./scroll";
+import { gzipSize, kindOf, splitLoads, totals } from "./sizes";
+import type { SizedFile } from "./sizes";
+import { measureStart, storeSession } from "./startup";
+
+/** The SDK's localStorage key of the session (WebSessionStorage). */
+const SESSION_KEY = "lattice.session";
+const DEVICE_ID = "BENCHWEB";
+const WEB_ROOT = new URL("../../packages/web/", import.meta.url).pathname;
+const RESULTS = new URL("../results/", import.meta.url).pathname;
+const KB = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { rooms: { type: "string", default: "3000" }, "no-scroll": { type: "boolean", default: false } },
+  });
+  const rooms = Number(values.rooms);
+  const machine = { nproc: cpus().length, loadBefore: loadavg().map((n) => Number(n.toFixed(2))) };
+  console.log(`bench/web: ${rooms} rooms; nproc ${machine.nproc}, load ${machine.loadBefore.join(" ")}`);
+
+  const { dir, meta } = ensureFixture(rooms);
+  const outDir = await mkdtemp(join(tmpdir(), "lattice-bench-web-"));
+  let t = performance.now();
+  await build({
+    root: WEB_ROOT,
+    configFile: join(WEB_ROOT, "vite.config.ts"),
+    logLevel: "error",
+    build: { outDir, emptyOutDir: true },
+  });
+  console.log(`vite build: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  const server = await startBenchServer({ dir, web: { extraRoutes: webRoutes(meta.userId, DEVICE_ID) } });
+  const { serveStatic } = await import("./static");
+  const app = await serveStatic(outDir);
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    await storeSession(context, SESSION_KEY, {
+      homeserverUrl: server.url,
+      userId: meta.userId,
+      deviceId: DEVICE_ID,
+      accessToken: "bench-web-token",
+    });
+    t = performance.now();
+    const first = await measureStart(context, app.url, server.url, 300_000, 10_000);
+    console.log(
+      `first start: rows at ${first.rowsMs.toFixed(0)} ms, interactive at ${first.interactiveMs.toFixed(0)} ms (${first.rows} rows)`,
+    );
+    const cached = await measureStart(context, app.url, server.url, 300_000);
+    console.log(
+      `start from cache: rows at ${cached.rowsMs.toFixed(0)} ms, interactive at ${cached.interactiveMs.toFixed(0)} ms (${cached.rows} rows)`,
+    );
+    console.log(`homeserver requests before the rows (cached start): ${cached.apiBeforeRows.join(", ")}`);
+    await context.close();
+
+    const sized = (paths: string[]): SizedFile[] =>
+      paths.map((path) => {
+        const body = readFileSync(join(outDir, path === "/" ? "index.html" : path));
+        return { path, kind: kindOf(path), bytes: body.length, gzip: gzipSize(body) };
+      });
+    const split = splitLoads(first.files, first.rowsMs);
+    const before = sized(split.before);
+    const later = sized(split.later);
+    const sums = totals(before);
+    console.log(
+      `before the room list: JS ${KB(sums.js.gzip)} gzip (${KB(sums.js.bytes)} raw, ${sums.js.files} files), CSS ${KB(sums.css.gzip)} gzip, wasm ${KB(sums.wasm.gzip)} gzip`,
+    );
+    for (const f of before) console.log(`  before ${f.path}: ${KB(f.gzip)} gzip`);
+    for (const f of later) console.log(`  later  ${f.path}: ${KB(f.gzip)} gzip`);
+    console.log(`routes: ${JSON.stringify(Object.fromEntries(server.stats.routes))}`);
+    if (server.stats.unrecognised.size > 0)
+      console.log(`unrecognised: ${JSON.stringify(Object.fromEntries(server.stats.unrecognised))}`);
+
+    const scroll = values["no-scroll"]
+      ? undefined
+      : await measureTimelineScroll(browser, app.url, SESSION_KEY);
+    if (scroll)
+      console.log(
+        `scrolling ${scroll.events} events (all paged in ${scroll.loadMs} ms, ${scroll.rowsAtTop} rows in the DOM): down max ${scroll.down.maxMs.toFixed(1)} ms p95 ${scroll.down.p95Ms.toFixed(1)} ms; up max ${scroll.up.maxMs.toFixed(1)} ms p95 ${scroll.up.p95Ms.toFixed(1)} ms`,
+      );
+    const result = {
+      at: new Date().toISOString(),
+      rooms,
+      machine: { ...machine, loadAfter: loadavg().map((n) => Number(n.toFixed(2))) },
+      start: { first: { ...first, files: undefined }, cached: { ...cached, files: undefined } },
+      beforeRoomList: { totals: sums, files: before },
+      later,
+      scroll,
+    };
+    mkdirSync(RESULTS, { recursive: true });
+    writeFileSync(join(RESULTS, "web-latest.json"), JSON.stringify(result, null, 2));
+    console.log(`wrote ${join(RESULTS, "web-latest.json")}`);
+  } finally {
+    await browser.close();
+    await app.close();
+    await server.close();
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+await main();
