@@ -6,9 +6,11 @@
  * and a start from cache (IndexedDB store filled), and (3) frame times
  * while scrolling 10,000 events. Writes bench/results/web-latest.json.
  *
- * Command: `npx tsx bench/web/run.ts [--rooms 3000] [--no-scroll]`.
+ * Command: `npx tsx bench/web/run.ts [--rooms 3000] [--no-scroll] [--profile]`
+ * (--profile: a CPU profile of the start from cache into
+ * bench/results/profiles/web-cached-start.cpuprofile, heaviest functions printed).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +21,7 @@ import { ensureFixture } from "../sync/fixture";
 import { startBenchServer } from "../sync/server";
 import { webRoutes } from "./endpoints";
 import { measureTimelineScroll } from "./scroll";
+import { topSelfTime } from "./profile";
 import { gzipSize, kindOf, splitLoads, totals } from "./sizes";
 import type { SizedFile } from "./sizes";
 import { measureStart, storeSession } from "./startup";
@@ -32,7 +35,11 @@ const KB = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { rooms: { type: "string", default: "3000" }, "no-scroll": { type: "boolean", default: false } },
+    options: {
+      rooms: { type: "string", default: "3000" },
+      "no-scroll": { type: "boolean", default: false },
+      profile: { type: "boolean", default: false },
+    },
   });
   const rooms = Number(values.rooms);
   const machine = { nproc: cpus().length, loadBefore: loadavg().map((n) => Number(n.toFixed(2))) };
@@ -64,13 +71,22 @@ async function main(): Promise<void> {
     t = performance.now();
     const first = await measureStart(context, app.url, server.url, 300_000, 10_000);
     console.log(
-      `first start: rows at ${first.rowsMs.toFixed(0)} ms, interactive at ${first.interactiveMs.toFixed(0)} ms (${first.rows} rows)`,
+      `first start: DOMContentLoaded at ${first.domContentLoadedMs.toFixed(0)} ms, rows at ${first.rowsMs.toFixed(0)} ms, interactive at ${first.interactiveMs.toFixed(0)} ms (${first.rows} rows)`,
     );
-    const cached = await measureStart(context, app.url, server.url, 300_000);
+    const cached = await measureStart(context, app.url, server.url, 300_000, 0, values.profile);
     console.log(
-      `start from cache: rows at ${cached.rowsMs.toFixed(0)} ms, interactive at ${cached.interactiveMs.toFixed(0)} ms (${cached.rows} rows)`,
+      `start from cache: DOMContentLoaded at ${cached.domContentLoadedMs.toFixed(0)} ms, rows at ${cached.rowsMs.toFixed(0)} ms, interactive at ${cached.interactiveMs.toFixed(0)} ms (${cached.rows} rows)`,
     );
-    console.log(`homeserver requests before the rows (cached start): ${cached.apiBeforeRows.join(", ")}`);
+    console.log(
+      `homeserver requests before the rows (cached start): ${cached.apiBeforeRows.join(", ") || "none"}`,
+    );
+    if (cached.profile) {
+      mkdirSync(join(RESULTS, "profiles"), { recursive: true });
+      writeFileSync(join(RESULTS, "profiles", "web-cached-start.cpuprofile"), JSON.stringify(cached.profile));
+      console.log("start from cache, heaviest functions (self time):");
+      for (const { fn, ms } of topSelfTime(cached.profile))
+        console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${fn}`);
+    }
     await context.close();
 
     const sized = (paths: string[]): SizedFile[] =>
@@ -80,13 +96,21 @@ async function main(): Promise<void> {
       });
     const split = splitLoads(first.files, first.rowsMs);
     const before = sized(split.before);
-    const later = sized(split.later);
+    // Every other built file is loaded later, on demand (crypto, call, emoji, settings...), or not at all in this run.
+    const loadedLater = new Set(split.later);
+    const lazy = readdirSync(join(outDir, "assets"))
+      .map((name) => `/assets/${name}`)
+      .filter((path) => !split.before.includes(path) && kindOf(path) !== "other");
+    const later = sized(lazy).map((f) => ({ ...f, loadedInRun: loadedLater.has(f.path) }));
     const sums = totals(before);
     console.log(
       `before the room list: JS ${KB(sums.js.gzip)} gzip (${KB(sums.js.bytes)} raw, ${sums.js.files} files), CSS ${KB(sums.css.gzip)} gzip, wasm ${KB(sums.wasm.gzip)} gzip`,
     );
     for (const f of before) console.log(`  before ${f.path}: ${KB(f.gzip)} gzip`);
-    for (const f of later) console.log(`  later  ${f.path}: ${KB(f.gzip)} gzip`);
+    for (const f of later)
+      console.log(
+        `  later  ${f.path}: ${KB(f.gzip)} gzip${f.loadedInRun ? " (loaded during the start)" : ""}`,
+      );
     console.log(`routes: ${JSON.stringify(Object.fromEntries(server.stats.routes))}`);
     if (server.stats.unrecognised.size > 0)
       console.log(`unrecognised: ${JSON.stringify(Object.fromEntries(server.stats.unrecognised))}`);
@@ -102,7 +126,10 @@ async function main(): Promise<void> {
       at: new Date().toISOString(),
       rooms,
       machine: { ...machine, loadAfter: loadavg().map((n) => Number(n.toFixed(2))) },
-      start: { first: { ...first, files: undefined }, cached: { ...cached, files: undefined } },
+      start: {
+        first: { ...first, files: undefined, profile: undefined },
+        cached: { ...cached, files: undefined, profile: undefined },
+      },
       beforeRoomList: { totals: sums, files: before },
       later,
       scroll,

@@ -41,3 +41,21 @@ describe("bench/web sizes", () => {
     expect(sum.wasm.files).toBe(0);
   });
 });
+
+describe("bench/web profile summary", () => {
+  it("sums self time per function from samples and deltas", async () => {
+    const { topSelfTime } = await import("./profile");
+    const top = topSelfTime({
+      nodes: [
+        { id: 1, callFrame: { functionName: "", url: "", lineNumber: -1 } },
+        { id: 2, callFrame: { functionName: "render", url: "http://x/assets/index.js", lineNumber: 9 } },
+      ],
+      samples: [2, 1, 2],
+      timeDeltas: [1000, 500, 3000],
+    });
+    expect(top).toEqual([
+      { fn: "render index.js:10", ms: 4 },
+      { fn: "(anonymous)", ms: 0.5 },
+    ]);
+  });
+});

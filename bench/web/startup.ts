@@ -9,10 +9,13 @@
 // The probes run inside the page (Playwright evaluate and init scripts): they need the DOM types.
 /// <reference lib="dom" />
 import type { BrowserContext } from "playwright-core";
+import type { CpuProfile } from "./profile";
 import type { LoadedFile } from "./sizes";
 
 /** One start: times in ms from navigation start, and the app's files requested. */
 export interface StartResult {
+  /** The page's scripts loaded and run (DOMContentLoaded end). */
+  domContentLoadedMs: number;
   rowsMs: number;
   interactiveMs: number;
   rows: number;
@@ -20,6 +23,8 @@ export interface StartResult {
   files: LoadedFile[];
   /** Homeserver requests made before the rows showed (method and path). */
   apiBeforeRows: string[];
+  /** The CPU profile from navigation to the selection, when asked for. */
+  profile?: CpuProfile;
 }
 
 const LIST = '[role="listbox"][aria-label="Rooms"]';
@@ -63,8 +68,15 @@ export async function measureStart(
   homeserverUrl: string,
   timeoutMs: number,
   settleMs = 0,
+  profile = false,
 ): Promise<StartResult> {
   const page = await context.newPage();
+  const cdp = profile ? await context.newCDPSession(page) : undefined;
+  if (cdp) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 1000 });
+    await cdp.send("Profiler.start");
+  }
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   const requests: { url: string; method: string; wall: number }[] = [];
@@ -79,11 +91,12 @@ export async function measureStart(
     const marks = (window as unknown as { __bench: { rowsAt?: number; selectedAt?: number } }).__bench;
     return {
       ...marks,
-      now: performance.now(),
+      dcl: performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined,
       origin: performance.timeOrigin,
       rows: document.querySelectorAll('[role="listbox"][aria-label="Rooms"] [role="option"]').length,
     };
   });
+  const cpu = cdp ? ((await cdp.send("Profiler.stop")).profile as CpuProfile) : undefined;
   if (probe.rowsAt === undefined || probe.selectedAt === undefined) throw new Error("the probe saw no rows");
   if (errors.length > 0) console.warn(`page errors: ${errors.join("; ")}`);
   const app = new URL(appUrl).origin;
@@ -100,5 +113,13 @@ export async function measureStart(
   // Let the sync loop finish writing its store before the page goes (the next start reads it).
   if (settleMs > 0) await page.waitForTimeout(settleMs);
   await page.close();
-  return { rowsMs: probe.rowsAt, interactiveMs: probe.selectedAt, rows: probe.rows, files, apiBeforeRows };
+  return {
+    domContentLoadedMs: probe.dcl?.domContentLoadedEventEnd ?? 0,
+    rowsMs: probe.rowsAt,
+    interactiveMs: probe.selectedAt,
+    rows: probe.rows,
+    files,
+    apiBeforeRows,
+    ...(cpu ? { profile: cpu } : {}),
+  };
 }
