@@ -64,7 +64,7 @@ beforeAll(async () => {
   );
   await api(bob, "POST", `/join/${encodeURIComponent(roomId)}`, {});
   await api(alice, "POST", "/createRoom", { name: "Quiet corner", preset: "private_chat" });
-  app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url });
+  app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url, LATTICE_E2E_NO_WATCH: "1" });
   browser = await launchChromium();
   await mkdir(SHOTS, { recursive: true });
 }, 120_000);

@@ -75,7 +75,7 @@ beforeAll(async () => {
       initial_device_display_name: "Old phone",
     }),
   });
-  app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url });
+  app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url, LATTICE_E2E_NO_WATCH: "1" });
   browser = await launchChromium();
   await mkdir(SHOTS, { recursive: true });
 }, 120_000);
