@@ -7,7 +7,9 @@
  * roots and thread relations matrix-js-sdk fetches, and older history
  * (/messages, history.ts) for a room scrolled back. Anything else is
  * 404 M_UNRECOGNIZED, counted in the stats. Bodies are served from buffers
- * read once, so the server's own cost stays out of the measurement.
+ * read once, so the server's own cost stays out of the measurement. With
+ * the `web` option (bench/web) it also sends CORS headers, answers
+ * preflights and tries the caller's extra routes before the 404.
  *
  * It listens on 127.0.0.1 on a random port and closes by itself after a
  * quiet spell. Command: `npx tsx bench/sync/server.ts [--rooms 100]`.
