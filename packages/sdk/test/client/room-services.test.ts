@@ -15,25 +15,30 @@ import { startClient, waitFor, waitForMembership } from "./helpers";
 let server: TestServerHandle;
 let alice: Client;
 let bob: Client;
+let vera: Client;
 let roomId: string;
 let txn = 0;
 
 beforeAll(async () => {
   server = await startTestServer({ seed: "client-room-services" });
-  [alice, bob] = await Promise.all([
+  [alice, bob, vera] = await Promise.all([
     startClient(server, "alice", { accountDataRetryBaseMs: 10 }),
-    // Per-thread unread counts come with sync v2 only (MSC4186 has none): pin v2 for bob's badge checks.
-    startClient(server, "bob", { sync: { pollTimeoutMs: 1_000, syncMode: "v2" } }),
+    // Auto: sliding sync on the test server, where the client counts per-thread unread itself.
+    startClient(server, "bob", { sync: { pollTimeoutMs: 1_000, syncMode: "auto" } }),
+    // Sync v2, where the server's per-thread counts win.
+    startClient(server, "vera", { sync: { pollTimeoutMs: 1_000, syncMode: "v2" } }),
   ]);
   roomId = (await api.rooms.createRoom(alice.http, { preset: "public_chat", name: "Services" })).room_id;
   await waitFor(() => alice.rooms.find(roomId), "alice's room");
   await bob.moderation.join(roomId);
+  await vera.moderation.join(roomId);
   await waitForMembership(alice, roomId, bob.userId, "join");
   await waitFor(() => bob.rooms.find(roomId), "bob's room");
+  await waitFor(() => vera.rooms.find(roomId), "vera's room");
 });
 
 afterAll(async () => {
-  await Promise.all([alice, bob].map((c) => c?.dispose()));
+  await Promise.all([alice, bob, vera].map((c) => c?.dispose()));
   await server?.stop();
 });
 
@@ -61,42 +66,58 @@ function bobView(): RoomSnapshot {
   return bob.rooms.get(roomId).getSnapshot();
 }
 
-it("keeps thread and room unread counts in line with the badge after reading either place", async () => {
+/** Thread and main counts against the badge, reading the thread first then main, and the other way round. */
+async function badgeScenario(reader: Client): Promise<void> {
+  const view = (): RoomSnapshot => reader.rooms.get(roomId).getSnapshot();
+  // Start from a read room: an unthreaded receipt covers every timeline.
+  const start = await say("start");
+  await waitFor(() => view().latestEvent?.event_id === start, "the reader sees the start");
+  await reader.receipts.sendReceipt(roomId, start);
+  await waitFor(() => badge(view()) === 0, "all read at the start");
   const m1 = await say("main one");
   const root = await say("thread root");
   await say("reply one", root);
   const t2 = await say("reply two", root);
-  await waitFor(() => bobView().latestEvent?.event_id === t2, "bob sees the replies");
-  await waitFor(() => bobView().threadUnread.get(root)?.notificationCount === 2, "thread count 2");
-  expect(bobView().unread.notificationCount).toBe(2);
-  expect(badge(bobView())).toBe(4);
+  await waitFor(() => view().latestEvent?.event_id === t2, "the reader sees the replies");
+  await waitFor(() => view().threadUnread.get(root)?.notificationCount === 2, "thread count 2");
+  expect(view().unread.notificationCount).toBe(2);
+  expect(badge(view())).toBe(4);
 
   // Reading the thread clears the thread, not the main timeline.
-  await bob.receipts.sendReceipt(roomId, t2, { threadId: root });
-  await waitFor(() => (bobView().threadUnread.get(root)?.notificationCount ?? 0) === 0, "thread read");
-  expect(bobView().unread.notificationCount).toBe(2);
-  expect(badge(bobView())).toBe(2);
+  await reader.receipts.sendReceipt(roomId, t2, { threadId: root });
+  await waitFor(() => (view().threadUnread.get(root)?.notificationCount ?? 0) === 0, "thread read");
+  expect(view().unread.notificationCount).toBe(2);
+  expect(badge(view())).toBe(2);
 
   // Reading the main timeline clears the rest.
-  await bob.receipts.sendReceipt(roomId, root, { threadId: "main" });
-  await waitFor(() => bobView().unread.notificationCount === 0, "main read");
-  expect(badge(bobView())).toBe(0);
+  await reader.receipts.sendReceipt(roomId, root, { threadId: "main" });
+  await waitFor(() => view().unread.notificationCount === 0, "main read");
+  expect(badge(view())).toBe(0);
   await waitFor(
-    () => alice.rooms.get(roomId).getSnapshot().receipts.of(bob.userId, "m.read", "main")?.eventId === root,
-    "alice sees bob's threaded receipt",
+    () =>
+      alice.rooms.get(roomId).getSnapshot().receipts.of(reader.userId, "m.read", "main")?.eventId === root,
+    "alice sees the threaded receipt",
   );
 
   // Now the other way round: main first, then the thread.
   const m3 = await say("main three");
   const t3 = await say("reply three", root);
-  await waitFor(() => bobView().latestEvent?.event_id === t3, "bob sees round two");
-  await waitFor(() => badge(bobView()) === 2, "badge 2 again");
-  await bob.receipts.sendReceipt(roomId, m3, { threadId: "main" });
-  await waitFor(() => bobView().unread.notificationCount === 0, "main read again");
-  expect(badge(bobView())).toBe(1);
-  await bob.receipts.sendReceipt(roomId, t3, { threadId: root });
-  await waitFor(() => badge(bobView()) === 0, "all read");
+  await waitFor(() => view().latestEvent?.event_id === t3, "the reader sees round two");
+  await waitFor(() => badge(view()) === 2, "badge 2 again");
+  await reader.receipts.sendReceipt(roomId, m3, { threadId: "main" });
+  await waitFor(() => view().unread.notificationCount === 0, "main read again");
+  expect(badge(view())).toBe(1);
+  await reader.receipts.sendReceipt(roomId, t3, { threadId: root });
+  await waitFor(() => badge(view()) === 0, "all read");
   void m1;
+}
+
+it("keeps thread and room unread counts in line with the badge after reading either place (sliding sync)", async () => {
+  await badgeScenario(bob);
+});
+
+it("keeps thread and room unread counts in line with the badge after reading either place (sync v2)", async () => {
+  await badgeScenario(vera);
 });
 
 it("moves the fully-read marker and a private receipt, and refuses pending echoes", async () => {

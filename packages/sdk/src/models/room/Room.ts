@@ -23,6 +23,7 @@ import { own } from "../json";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
 import { roomAvatarUrl, roomName } from "../room-name";
 import type { RoomName } from "../room-name";
+import type { UnreadBreakdown } from "../push-rules/unread";
 import { RoomThreads } from "../threads/RoomThreads";
 import { decryptPage } from "../timeline/decryptor";
 import type { EventDecryptor } from "../timeline/decryptor";
@@ -174,8 +175,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     });
   }
 
-  /** Applies a joined room's update. */
-  applyJoined(update: ParsedJoinedRoom): void {
+  /** Applies a joined room's update; `local`: counts the client computed (MSC4186 has no thread counts). */
+  applyJoined(update: ParsedJoinedRoom, local?: UnreadBreakdown): void {
     this.category = "join";
     const timelineState = update.timeline.events.filter((e) => typeof e.state_key === "string");
     this.state =
@@ -183,10 +184,12 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
         ? this.state.withEvents(update.stateAfter)
         : this.state.withEvents([...update.state, ...timelineState]);
     if (update.summary !== undefined) this.summary = { ...this.summary, ...update.summary };
-    if (update.unreadNotifications !== undefined) this.unread = update.unreadNotifications;
-    if (update.unreadThreadNotifications !== undefined) {
-      this.threadUnread = update.unreadThreadNotifications;
-      this.threads.setUnread(update.unreadThreadNotifications);
+    const unread = local?.main ?? update.unreadNotifications;
+    if (unread !== undefined) this.unread = unread;
+    const threadUnread = local?.threads ?? update.unreadThreadNotifications;
+    if (threadUnread !== undefined) {
+      this.threadUnread = threadUnread;
+      this.threads.setUnread(threadUnread);
     }
     for (const e of update.ephemeral) this.applyEphemeral(e);
     this.applyAccountData(update.accountData);

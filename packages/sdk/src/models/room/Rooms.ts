@@ -11,12 +11,16 @@ import type { BasicEvent } from "../../api/types/events";
 import type { HttpApi } from "../../http/types";
 import type { SyncBatchListener, ProcessedSync } from "../../sync/processor/types";
 import { realScheduler } from "../../sync/scheduler";
+import { isSlidingToken } from "../../sync/sliding/token";
 import type { Scheduler } from "../../sync/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { DIRECT_EVENT_TYPE, directRoomIndex, parseDirect } from "../direct";
 import type { DecryptedEventUpdate, EventDecryptor } from "../timeline/decryptor";
+import type { UnreadBreakdown } from "../push-rules/unread";
+import type { ParsedJoinedRoom } from "../../sync/validate/types";
 import { unknownRoom } from "./errors";
+import { LocalUnread, pushContextOf } from "./local-unread";
 import { Room } from "./Room";
 import type { RoomCategory } from "./Room";
 
@@ -60,6 +64,8 @@ export class Rooms {
   /** Late decryptions whose event no room held yet, oldest first. */
   private readonly unheld = new Map<string, DecryptedEventUpdate>();
   private readonly unsubscribe: () => void;
+  /** Client-side unread counters of joined rooms, while syncing without per-thread counts. */
+  private readonly localUnread = new Map<string, LocalUnread>();
 
   constructor(private readonly options: RoomsOptions) {
     this.unsubscribe = options.source?.subscribe((batch) => this.handle(batch)) ?? (() => undefined);
@@ -124,6 +130,18 @@ export class Rooms {
     }
   }
 
+  /** A joined room update through the room's client-side unread counter (local-unread.ts). */
+  private countLocally(room: Room, update: ParsedJoinedRoom): UnreadBreakdown {
+    let counter = this.localUnread.get(room.roomId);
+    if (counter === undefined) {
+      counter = new LocalUnread(this.options.userId);
+      this.localUnread.set(room.roomId, counter);
+    }
+    const snap = room.getSnapshot();
+    const push = pushContextOf(snap.state, this.options.userId, room.roomId, snap.summary);
+    return counter.apply(update, this.accountDataMap.get("m.push_rules")?.content, push);
+  }
+
   /** Stops listening to sync. */
   dispose(): void {
     this.unsubscribe();
@@ -153,7 +171,12 @@ export class Rooms {
       return r;
     };
     const directChanged = this.applyAccountData(batch.accountData);
-    for (const [id, update] of batch.rooms.join) room(id, "join").applyJoined(update);
+    // Simplified sliding sync sends no per-thread counts: the client counts unread events itself.
+    const local = isSlidingToken(batch.nextBatch);
+    for (const [id, update] of batch.rooms.join) {
+      const r = room(id, "join");
+      r.applyJoined(update, local ? this.countLocally(r, update) : undefined);
+    }
     for (const [id, update] of batch.rooms.invite) room(id, "invite").applyInvite(update);
     for (const [id, update] of batch.rooms.knock) room(id, "knock").applyKnock(update);
     for (const [id, update] of batch.rooms.leave) room(id, "leave").applyLeft(update);

@@ -38,7 +38,11 @@ interface Client {
   rooms: Rooms;
 }
 
-async function client(user: TestUser, initialSyncLimit?: number): Promise<Client> {
+async function client(
+  user: TestUser,
+  initialSyncLimit?: number,
+  syncMode?: "v2" | "sliding",
+): Promise<Client> {
   const http = clientFor(server, user, true);
   const logger = quietLogger();
   const service = new SyncService({
@@ -50,6 +54,7 @@ async function client(user: TestUser, initialSyncLimit?: number): Promise<Client
     scheduler: fastScheduler(),
     logger,
     ...(initialSyncLimit !== undefined ? { initialSyncLimit } : {}),
+    ...(syncMode !== undefined ? { syncMode } : {}),
   });
   const rooms = new Rooms({
     userId: user.userId,
@@ -279,59 +284,63 @@ describe("room model against the test homeserver", () => {
     release();
   });
 
-  it("keeps per-thread unread counts and the room badge in step with threaded receipts", async () => {
-    const roomId = await createRoom(alice, [bob]);
-    const b = await client(bob);
-    await waitFor(() => b.rooms.find(roomId)?.getSnapshot().category === "join", 10_000, "bob in room");
-    const root = await sendText(server, alice, roomId, "root");
-    const threadMessage = (body: string) =>
-      sendContent(alice, roomId, "m.room.message", {
-        msgtype: "m.text",
-        body,
-        "m.relates_to": {
-          rel_type: "m.thread",
-          event_id: root,
-          is_falling_back: true,
-          "m.in_reply_to": { event_id: root },
-        },
-      });
-    await threadMessage("one");
-    const last = await threadMessage("two");
-    const main = await sendText(server, alice, roomId, "main");
-    const room = b.rooms.get(roomId);
-    const threadCount = () => room.getSnapshot().threadUnread.get(root)?.notificationCount ?? 0;
-    await waitFor(
-      () => threadCount() === 2 && room.getSnapshot().unread.notificationCount === 2,
-      10_000,
-      "unread counts",
-    );
-    expect(room.threads.get(root)?.unread.notificationCount).toBe(2);
-    // The root and "main" count in the main timeline; the two replies in the thread.
-    const mainBefore = room.getSnapshot().unread.notificationCount;
-
-    // Reading the thread clears the thread's count, not the main timeline's.
-    const receipt = (eventId: string, threadId: string) =>
-      call(
-        server,
-        bob,
-        "POST",
-        `/rooms/${encodeURIComponent(roomId)}/receipt/m.read/${encodeURIComponent(eventId)}`,
-        {
-          thread_id: threadId,
-        },
+  // Sync v2 brings the server's per-thread counts; sliding sync (MSC4186) has none, so the client counts.
+  it.each(["v2", "sliding"] as const)(
+    "keeps per-thread unread counts and the room badge in step with threaded receipts (%s)",
+    async (mode) => {
+      const roomId = await createRoom(alice, [bob]);
+      const b = await client(bob, undefined, mode);
+      await waitFor(() => b.rooms.find(roomId)?.getSnapshot().category === "join", 10_000, "bob in room");
+      const root = await sendText(server, alice, roomId, "root");
+      const threadMessage = (body: string) =>
+        sendContent(alice, roomId, "m.room.message", {
+          msgtype: "m.text",
+          body,
+          "m.relates_to": {
+            rel_type: "m.thread",
+            event_id: root,
+            is_falling_back: true,
+            "m.in_reply_to": { event_id: root },
+          },
+        });
+      await threadMessage("one");
+      const last = await threadMessage("two");
+      const main = await sendText(server, alice, roomId, "main");
+      const room = b.rooms.get(roomId);
+      const threadCount = () => room.getSnapshot().threadUnread.get(root)?.notificationCount ?? 0;
+      await waitFor(
+        () => threadCount() === 2 && room.getSnapshot().unread.notificationCount === 2,
+        10_000,
+        "unread counts",
       );
-    await receipt(last, root);
-    await waitFor(
-      () => threadCount() === 0 && room.threads.get(root)?.readUpTo === last,
-      10_000,
-      "thread read",
-    );
-    expect(room.threads.get(root)?.unread.notificationCount).toBe(0);
-    expect(room.getSnapshot().unread.notificationCount).toBe(mainBefore);
+      expect(room.threads.get(root)?.unread.notificationCount).toBe(2);
+      // The root and "main" count in the main timeline; the two replies in the thread.
+      const mainBefore = room.getSnapshot().unread.notificationCount;
 
-    // Reading the main timeline clears the room badge.
-    await receipt(main, "main");
-    await waitFor(() => room.getSnapshot().unread.notificationCount === 0, 10_000, "room read");
-    expect(threadCount()).toBe(0);
-  });
+      // Reading the thread clears the thread's count, not the main timeline's.
+      const receipt = (eventId: string, threadId: string) =>
+        call(
+          server,
+          bob,
+          "POST",
+          `/rooms/${encodeURIComponent(roomId)}/receipt/m.read/${encodeURIComponent(eventId)}`,
+          {
+            thread_id: threadId,
+          },
+        );
+      await receipt(last, root);
+      await waitFor(
+        () => threadCount() === 0 && room.threads.get(root)?.readUpTo === last,
+        10_000,
+        "thread read",
+      );
+      expect(room.threads.get(root)?.unread.notificationCount).toBe(0);
+      expect(room.getSnapshot().unread.notificationCount).toBe(mainBefore);
+
+      // Reading the main timeline clears the room badge.
+      await receipt(main, "main");
+      await waitFor(() => room.getSnapshot().unread.notificationCount === 0, 10_000, "room read");
+      expect(threadCount()).toBe(0);
+    },
+  );
 });
