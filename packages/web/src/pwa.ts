@@ -1,0 +1,28 @@
+/**
+ * Service worker registration for the installable app, in production
+ * builds only (the dev server's modules must never be cached). When an
+ * update has installed while a previous version controls the page, it is
+ * told to take over and the page reloads once onto the new shell.
+ */
+if (import.meta.env.PROD && "serviceWorker" in navigator) {
+  window.addEventListener("load", () => {
+    void navigator.serviceWorker
+      .register("/sw.js")
+      .then((registration) => {
+        registration.addEventListener("updatefound", () => {
+          const worker = registration.installing;
+          worker?.addEventListener("statechange", () => {
+            if (worker.state === "installed" && navigator.serviceWorker.controller !== null)
+              worker.postMessage({ type: "SKIP_WAITING" });
+          });
+        });
+        let reloaded = false;
+        navigator.serviceWorker.addEventListener("controllerchange", () => {
+          if (reloaded || registration.active === null) return;
+          reloaded = true;
+          window.location.reload();
+        });
+      })
+      .catch(() => undefined);
+  });
+}
