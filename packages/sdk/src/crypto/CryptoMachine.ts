@@ -39,6 +39,7 @@ import { Recovery } from "./recovery";
 import { SecretStorage } from "./secrets/SecretStorage";
 import type { SecretStorageOptions } from "./secrets/SecretStorage";
 import { RoomCryptoState } from "./RoomCryptoState";
+import { RoomMemberCompleter } from "./room-members";
 import { fetchOlmSenderKeys } from "./sender-keys";
 import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
 import { RoomEncryptor } from "./RoomEncryptor";
@@ -111,6 +112,8 @@ export class CryptoMachine {
   readonly recovery: Recovery;
   private readonly outgoing: OutgoingRequests;
   private readonly encryptor: RoomEncryptor;
+  /** Lazy-loaded members leave some out: the full list is loaded before a room's key is shared. */
+  private readonly members: RoomMemberCompleter;
   private readonly deps: EncryptorDeps;
   private readonly pending = new PendingDecryptions();
   private readonly listeners = new Set<DecryptedUpdateListener>();
@@ -132,6 +135,7 @@ export class CryptoMachine {
     this.outgoing = new OutgoingRequests(engine, machine, http, this.logger);
     this.deps = { engine, machine, outgoing: this.outgoing, rooms: this.rooms, locks: new KeyedLock() };
     this.encryptor = new RoomEncryptor(this.deps);
+    this.members = new RoomMemberCompleter(http, this.rooms, this.logger);
     this.backup = new KeyBackup({ engine, machine, outgoing: this.outgoing, http });
     this.secretStorage = new SecretStorage(http, this.userId, options.secretStorage);
     const { userId, deviceId, backup, secretStorage: storage, outgoing } = this;
@@ -310,13 +314,19 @@ export class CryptoMachine {
     return this.rooms.isEncrypted(roomId);
   }
 
-  /** Encrypts a room event for sending (the send queue's "encrypting" step). */
-  encryptRoomEvent(roomId: string, type: string, content: Record<string, unknown>): Promise<EncryptedEvent> {
+  /** Encrypts a room event for sending (the send queue's "encrypting" step), for every member. */
+  async encryptRoomEvent(
+    roomId: string,
+    type: string,
+    content: Record<string, unknown>,
+  ): Promise<EncryptedEvent> {
+    await this.members.ensure(roomId);
     return this.encryptor.encryptEvent(roomId, type, content);
   }
 
   /** Shares the room key ahead of the first message. */
-  prepareRoom(roomId: string): Promise<void> {
+  async prepareRoom(roomId: string): Promise<void> {
+    await this.members.ensure(roomId);
     return this.encryptor.prepare(roomId);
   }
 

@@ -3,9 +3,10 @@
  * through createClient over HTTP on the test homeserver: bob joins an
  * encrypted room whose recent history is all carol's (so alice's membership
  * is in no window bob syncs), then alice writes. Bob must read her message
- * in the clear, and his to-device messages must reach her encrypted: the
- * engine tracks every member of the encrypted room (loaded out of band),
- * so it knows alice's device before her Olm message arrives.
+ * in the clear, and her Olm-encrypted ping must decrypt: the engine queries
+ * the keys of an Olm sender it does not know before decrypting. Then bob
+ * writes and dave, who joined early and never spoke, must read it: the
+ * encryptor loads the room's full member list before sharing the key.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
@@ -32,15 +33,17 @@ describe.each(MODES)("an encrypted room with lazy-loaded members (%s)", (mode) =
   let alice: Client;
   let bob: Client | undefined;
   let carol: Client;
+  let dave: Client;
 
   afterAll(async () => {
-    await Promise.all([alice, bob, carol].map((c) => c?.dispose() ?? Promise.resolve()));
+    await Promise.all([alice, bob, carol, dave].map((c) => c?.dispose() ?? Promise.resolve()));
   });
 
-  it("bob, arriving after 40 of carol's messages, gets alice's Olm ping and reads her message", async () => {
-    [alice, carol] = await Promise.all([
+  it("bob, arriving after 40 of carol's messages, gets alice's Olm ping and reads her message; silent dave reads bob's", async () => {
+    [alice, carol, dave] = await Promise.all([
       startClient(server, `alice-${mode}`, sync),
       startClient(server, `carol-${mode}`, { ...sync, crypto: false }),
+      startClient(server, `dave-${mode}`, sync),
     ]);
     const roomId = (
       await api.rooms.createRoom(alice.http, {
@@ -52,6 +55,9 @@ describe.each(MODES)("an encrypted room with lazy-loaded members (%s)", (mode) =
       })
     ).room_id;
     await api.membership.joinRoom(carol.http, roomId);
+    // Dave joins early and never speaks: no window bob syncs names him.
+    await api.membership.joinRoom(dave.http, roomId);
+    await waitFor(() => dave.crypto.loaded, "dave's engine");
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         api.send.sendEvent(carol.http, roomId, "m.room.message", `c${i}`, {
@@ -95,5 +101,18 @@ describe.each(MODES)("an encrypted room with lazy-loaded members (%s)", (mode) =
     await waitFor(() => bodyAtBob() !== undefined, "bob gets alice's message");
     await waitFor(() => bodyAtBob() === "hi bob", "bob decrypts alice's message").catch(() => undefined);
     expect(bodyAtBob()).toBe("hi bob");
+
+    // Bob's room key must reach silent dave too: the encryptor loads the full member list first.
+    await expect
+      .poll(async () => (await alice.crypto.getUserDevices(dave.userId, 2)).map((d) => d.deviceId), {
+        timeout: 10_000,
+      })
+      .toContain(dave.deviceId);
+    const fromBob = bobClient.sendQueue.send(roomId, "m.room.message", { msgtype: "m.text", body: "hi all" });
+    const bobEventId = (await bobClient.sendQueue.whenSettled(fromBob.txnId))?.eventId ?? "";
+    const bodyAtDave = (): unknown =>
+      dave.rooms.find(roomId)?.recentEvents.find((e) => e.event_id === bobEventId)?.content["body"];
+    await waitFor(() => bodyAtDave() === "hi all", "dave decrypts bob's message").catch(() => undefined);
+    expect(bodyAtDave()).toBe("hi all");
   });
 });
