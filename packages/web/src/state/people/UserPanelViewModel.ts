@@ -141,8 +141,20 @@ export class UserPanelViewModel {
 
   /** Opens the verification dialog and asks them to verify (SAS emoji; in this room when they have an identity). */
   async verify(): Promise<void> {
-    await VerificationCenter.of(this.client)?.verifyUser(this.userId, this.room.roomId);
-    void this.loadDevices();
+    const center = VerificationCenter.of(this.client);
+    const dialog = await center?.verifyUser(this.userId, this.room.roomId);
+    if (center === undefined || dialog === undefined) return;
+    // Their sessions read verified once the flow is done, and again when the dialog closes
+    // (the engine may record the trust a moment after the last step).
+    const stopView = dialog.view.subscribe(({ step }) => {
+      if (step === "done") void this.loadDevices();
+    });
+    const stopActive = center.active.subscribe((active) => {
+      if (active === dialog) return;
+      stopView();
+      stopActive();
+      if (dialog.view.getSnapshot().step === "done") void this.loadDevices();
+    });
   }
 
   /** Opens the DM; resolves with its room id (null when it failed). */

@@ -57,8 +57,9 @@ export class VerificationCenter {
   /**
    * Opens the dialog and asks `userId` to verify: in `roomId` when they
    * have a cross-signing identity, otherwise one of their sessions.
+   * Resolves with the dialog's view model once the request is out.
    */
-  async verifyUser(userId: string, roomId?: string): Promise<void> {
+  async verifyUser(userId: string, roomId?: string): Promise<VerificationViewModel> {
     const vm = this.open(userId);
     try {
       vm.attach(
@@ -71,6 +72,7 @@ export class VerificationCenter {
           : t("verification", "failed", { message: error instanceof Error ? error.message : String(error) }),
       );
     }
+    return vm;
   }
 
   /** Opens the dialog and asks our other sessions (needs our cross-signing identity). */

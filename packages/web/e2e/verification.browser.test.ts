@@ -1,0 +1,157 @@
+/**
+ * SAS emoji verification in Chromium against the test homeserver, alice
+ * and bob each in their own page, sharing an encrypted room: alice opens
+ * bob's user panel and presses Verify; bob's page shows the incoming
+ * request and he accepts; both dialogs show the same 7 emojis with their
+ * names; both press "They match" and both dialogs read "Verified"; alice's
+ * panel then lists bob's session as verified. Screenshots of the emoji
+ * step (alice light, bob dark) and of the outcome go to test-results/web.
+ */
+import { mkdir } from "node:fs/promises";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer } from "../../testserver/src/index";
+import type { TestServerHandle } from "../../testserver/src/index";
+import { launchChromium, serveWebApp } from "./browser";
+
+const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
+const ROOM = "Verify us";
+
+let server: TestServerHandle;
+let app: { url: string; close(): Promise<void> };
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+async function post(path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${server.url}/_matrix/client/v3${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function register(name: string): Promise<string> {
+  const body = await post("/register", {
+    username: name,
+    password: `${name}-password`,
+    auth: { type: "m.login.dummy" },
+  });
+  return String(body["access_token"]);
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ validate: false });
+  const [alice, bob] = await Promise.all([register("alice"), register("bob")]);
+  const { room_id: roomId } = await post(
+    "/createRoom",
+    {
+      name: ROOM,
+      preset: "private_chat",
+      invite: ["@bob:localhost"],
+      initial_state: [
+        { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
+      ],
+    },
+    alice,
+  );
+  await post(`/join/${encodeURIComponent(String(roomId))}`, {}, bob);
+  app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url });
+  browser = await launchChromium();
+  await mkdir(SHOTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await app?.close();
+  await server?.stop();
+});
+
+async function signedIn(name: string, dark = false): Promise<Page> {
+  const context = await browser.newContext({
+    colorScheme: dark ? "dark" : "light",
+    viewport: { width: 1280, height: 800 },
+  });
+  contexts.push(context);
+  // Two cores shared with other suites: give each step room before calling it stuck.
+  context.setDefaultTimeout(45_000);
+  const page = await context.newPage();
+  page.on("pageerror", (e) => {
+    throw e;
+  });
+  await page.goto(app.url, { timeout: 60_000 });
+  await page.getByTestId("homeserver").filter({ hasText: server.url }).waitFor();
+  await page.getByLabel("Username").fill(name);
+  await page.getByLabel("Password", { exact: true }).fill(`${name}-password`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("listbox", { name: "Rooms" }).waitFor({ timeout: 30_000 });
+  return page;
+}
+
+async function openRoom(page: Page): Promise<void> {
+  await page.getByRole("listbox", { name: "Rooms" }).getByText(ROOM).click({ timeout: 20_000 });
+  await page.getByRole("heading", { name: ROOM, level: 2 }).waitFor({ timeout: 20_000 });
+}
+
+/** The emoji names a page's dialog shows, in order. */
+async function emojiNames(page: Page): Promise<string[]> {
+  const items = page.getByTestId("sas-emoji");
+  await expect.poll(() => items.count(), { timeout: 45_000 }).toBe(7);
+  return items.allInnerTexts();
+}
+
+describe("verification", () => {
+  it("alice verifies bob from his user panel: same 7 emojis, both see Verified", async () => {
+    // Bob first: his engine uploads his session's keys before alice's first message looks for them.
+    const bob = await signedIn("bob", true);
+    await openRoom(bob);
+    const alice = await signedIn("alice");
+    await openRoom(alice);
+
+    // A message each way: both engines run and know each other's session.
+    const box = (page: Page): ReturnType<Page["getByRole"]> =>
+      page.getByRole("combobox", { name: "Message" });
+    await box(alice).fill("hello bob");
+    await alice.keyboard.press("Enter");
+    await bob.getByTestId("timeline-scroller").getByText("hello bob").waitFor({ timeout: 30_000 });
+    await box(bob).fill("hello alice");
+    await bob.keyboard.press("Enter");
+    await alice.getByTestId("timeline-scroller").getByText("hello alice").waitFor({ timeout: 30_000 });
+
+    // Alice: People → bob → Verify.
+    await alice.getByRole("button", { name: "People in this room" }).click();
+    await alice.locator('[data-panel="members"]').locator('[data-user-id="@bob:localhost"]').click();
+    const panel = alice.locator('[data-panel="user"]');
+    await panel.getByRole("button", { name: "Verify" }).click();
+    const aliceDialog = alice.getByRole("dialog", { name: "Verify @bob:localhost" });
+    await aliceDialog.getByTestId("verification").waitFor();
+
+    // Bob: the request arrives; he accepts.
+    const bobDialog = bob.getByRole("dialog", { name: "Verification request" });
+    await bobDialog.getByText("@alice:localhost wants to verify with you").waitFor({ timeout: 45_000 });
+    await bob.screenshot({ path: `${SHOTS}verification-request-dark.png` });
+    await bobDialog.getByRole("button", { name: "Accept" }).click();
+
+    // Both compare the same emojis.
+    const [ours, theirs] = await Promise.all([emojiNames(alice), emojiNames(bob)]);
+    expect(ours).toHaveLength(7);
+    expect(ours).toEqual(theirs);
+    await alice.screenshot({ path: `${SHOTS}verification-emojis-light.png` });
+    await bob.screenshot({ path: `${SHOTS}verification-emojis-dark.png` });
+
+    await alice.getByRole("button", { name: "They match" }).click();
+    await bob.getByRole("button", { name: "They match" }).click();
+    for (const page of [alice, bob]) {
+      const done = page.locator('[data-testid="verification"][data-step="done"]');
+      await done.waitFor({ timeout: 45_000 });
+      await expect.poll(() => done.innerText()).toContain("Verified");
+    }
+    await alice.screenshot({ path: `${SHOTS}verification-done-light.png` });
+
+    // Closing the dialog: alice's panel lists bob's session as verified.
+    await alice.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+    await panel.getByText("Verified", { exact: true }).waitFor({ timeout: 20_000 });
+  }, 240_000);
+});
