@@ -89,6 +89,15 @@ function wanted(
   });
 }
 
+type RoomCounts = ReturnType<ServerContext["userData"]["unreadCounts"]>;
+
+/** A room's count including its threads (sync v2 without the thread filter folds them in the same way). */
+function total(unread: RoomCounts, key: "notification_count" | "highlight_count"): number {
+  let sum = unread[key];
+  for (const c of unread.threads.values()) sum += c[key];
+  return sum;
+}
+
 function roomBody(
   ctx: ServerContext,
   c: Candidate,
@@ -142,8 +151,9 @@ function roomBody(
     num_live: since === undefined ? 0 : timeline.length,
     joined_count: sum["m.joined_member_count"],
     invited_count: sum["m.invited_member_count"],
-    notification_count: unread.notification_count,
-    highlight_count: unread.highlight_count,
+    // MSC4186 counts the whole room: the main timeline and every thread.
+    notification_count: total(unread, "notification_count"),
+    highlight_count: total(unread, "highlight_count"),
     bump_stamp: c.bump,
     membership: c.membership,
   };
