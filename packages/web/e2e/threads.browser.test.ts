@@ -110,6 +110,10 @@ describe("threads", () => {
     const loungeOption = bob.getByRole("option", { name: /Lattice Lounge/ });
     await expect.poll(() => loungeOption.textContent(), { timeout: 20_000 }).toMatch(/unread/);
     await openLounge(bob);
+    // The root in the main timeline carries its thread summary.
+    const summary = bob.locator(`[data-event-id="${rootId}"]`).getByTestId("thread-summary");
+    await summary.waitFor({ timeout: 20_000 });
+    expect(await summary.textContent()).toMatch(/1 reply/);
     const button = bob.getByTestId("threads-button");
     await expect.poll(() => button.getAttribute("data-unread"), { timeout: 20_000 }).not.toBe("none");
     await button.click();

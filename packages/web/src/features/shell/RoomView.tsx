@@ -26,6 +26,7 @@ import { Timeline } from "../timeline/Timeline";
 import { RoomComposer } from "../composer/RoomComposer";
 import { ThreadsButton } from "../threads/ThreadsButton";
 import { ThreadsPanel } from "../threads/ThreadsPanel";
+import { ThreadSummary } from "../threads/ThreadSummary";
 import { useAvatarUrl } from "../timeline/media/useMedia";
 import styles from "./ClientShell.module.css";
 import layout from "./RoomView.module.css";
@@ -87,6 +88,7 @@ function RoomPane({ vm, onBack }: { vm: RoomViewModel; onBack: () => void }): Re
   const onReply = useCallback((id: string) => vm.reply(id), [vm]);
   const onEdit = useCallback((id: string) => vm.edit(id), [vm]);
   const onOpenThread = useCallback((id: string) => vm.openThread(id), [vm]);
+  const renderUnder = useCallback((id: string) => <ThreadSummary room={vm} rootId={id} />, [vm]);
   const onReport = useCallback((id: string) => vm.report(id), [vm]);
   return (
     <section className={styles.room} aria-label={room.name.name}>
@@ -119,6 +121,7 @@ function RoomPane({ vm, onBack }: { vm: RoomViewModel; onBack: () => void }): Re
             onReply={onReply}
             onEdit={onEdit}
             onOpenThread={onOpenThread}
+            renderUnder={renderUnder}
             onReport={vm.canReport ? onReport : undefined}
           />
           <RoomComposer room={vm} />

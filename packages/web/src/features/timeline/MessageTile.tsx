@@ -58,7 +58,7 @@ function useShield(row: MessageRow): Shield | null {
 }
 
 export const MessageTile = memo(function MessageTile({ row }: { row: MessageRow }): React.JSX.Element {
-  const { vm } = useTimeline();
+  const { vm, renderUnder } = useTimeline();
   const highlighted = useObservable(vm.highlighted) === row.item.eventId;
   const [dialog, setDialog] = useState<MessageDialogKind | null>(null);
   const avatar = useAvatarUrl(row.continued ? undefined : vm.avatarOf(row.item.sender));
@@ -110,6 +110,7 @@ export const MessageTile = memo(function MessageTile({ row }: { row: MessageRow 
           preview={!vm.snapshot.getSnapshot().isEncrypted}
         />
         <Reactions item={item} />
+        {renderUnder?.(item.eventId)}
         <ReadReceipts readers={row.readers} />
       </div>
       <ActionBar item={item} onDialog={setDialog} />

@@ -142,10 +142,10 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
         !atStart &&
         hasUnread(vm)));
 
-  const { onReply, onEdit, onOpenThread, onReport } = callbacks;
+  const { onReply, onEdit, onOpenThread, onReport, renderUnder } = callbacks;
   const context = useMemo(
-    () => ({ vm, onReply, onEdit, onOpenThread, onReport }),
-    [vm, onReply, onEdit, onOpenThread, onReport],
+    () => ({ vm, onReply, onEdit, onOpenThread, onReport, renderUnder }),
+    [vm, onReply, onEdit, onOpenThread, onReport, renderUnder],
   );
 
   return (

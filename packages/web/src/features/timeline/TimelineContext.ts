@@ -13,6 +13,8 @@ export interface TimelineCallbacks {
   onEdit?: ((eventId: string) => void) | undefined;
   onOpenThread?: ((eventId: string) => void) | undefined;
   onReport?: ((eventId: string) => void) | undefined;
+  /** What shows under a message (the thread summary of a root); rendering nothing is fine. */
+  renderUnder?: ((eventId: string) => React.ReactNode) | undefined;
 }
 
 export interface TimelineContextValue extends TimelineCallbacks {
