@@ -4,7 +4,7 @@
  * loopback.
  */
 import { chromium } from "playwright-core";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createServer } from "vite";
 import type { ViteDevServer } from "vite";
 
@@ -37,4 +37,46 @@ export async function serveWebApp(
   const address = server.httpServer?.address();
   if (!address || typeof address === "string") throw new Error("Vite did not listen on a TCP port");
   return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+}
+
+/** How a browser test signs a user in to the app. */
+export interface SignInOptions {
+  /** The app's URL (serveWebApp) and the homeserver it defaults to. */
+  appUrl: string;
+  homeserver: string;
+  user: string;
+  password: string;
+  dark?: boolean;
+  viewport?: { width: number; height: number };
+  /** Default time-out of each step; two shared cores want room before calling a step stuck. */
+  stepTimeoutMs?: number;
+  /** Where page errors go; by default they fail the test. */
+  onPageError?: (error: Error) => void;
+}
+
+/** A new context and page, signed in with a password, waiting for the room list. */
+export async function openSignedIn(
+  browser: Browser,
+  options: SignInOptions,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    colorScheme: options.dark === true ? "dark" : "light",
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+  });
+  if (options.stepTimeoutMs !== undefined) context.setDefaultTimeout(options.stepTimeoutMs);
+  const page = await context.newPage();
+  page.on(
+    "pageerror",
+    options.onPageError ??
+      ((e) => {
+        throw e;
+      }),
+  );
+  await page.goto(options.appUrl, { timeout: 60_000 });
+  await page.getByTestId("homeserver").filter({ hasText: options.homeserver }).waitFor();
+  await page.getByLabel("Username").fill(options.user);
+  await page.getByLabel("Password", { exact: true }).fill(options.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("listbox", { name: "Rooms" }).waitFor({ timeout: 30_000 });
+  return { context, page };
 }

@@ -17,7 +17,7 @@ import { seedDemo } from "../../testserver/src/demo/seed";
 import type { DemoSeed } from "../../testserver/src/demo/seed";
 import { messages } from "../../sdk/src/api/timeline";
 import { createHttpClient } from "../src/sdk";
-import { launchChromium, serveWebApp } from "./browser";
+import { launchChromium, openSignedIn, serveWebApp } from "./browser";
 
 const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
 
@@ -46,22 +46,19 @@ afterAll(async () => {
 });
 
 async function signedIn(user: string, dark = false): Promise<Page> {
-  const context = await browser.newContext({
-    colorScheme: dark ? "dark" : "light",
+  const { context, page } = await openSignedIn(browser, {
+    appUrl: app.url,
+    homeserver: server.url,
+    user,
+    password: `lattice-${user}`,
+    dark,
     viewport: { width: 1200, height: 800 },
+    onPageError: (e) => errors.push(`${user}: ${e.message}`),
   });
   contexts.push(context);
-  const page = await context.newPage();
-  page.on("pageerror", (e) => errors.push(`${user}: ${e.message}`));
   page.on("console", (m) => {
     if (m.type() === "error") console.error(`[${user}]`, m.text());
   });
-  await page.goto(app.url);
-  await page.getByTestId("homeserver").filter({ hasText: server.url }).waitFor();
-  await page.getByLabel("Username").fill(user);
-  await page.getByLabel("Password", { exact: true }).fill(`lattice-${user}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("listbox", { name: "Rooms" }).waitFor({ timeout: 30_000 });
   return page;
 }
 

@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../../testserver/src/index";
 import type { TestServerHandle } from "../../testserver/src/index";
-import { launchChromium, serveWebApp } from "./browser";
+import { launchChromium, openSignedIn, serveWebApp } from "./browser";
 
 const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
 const ROOM = "Verify us";
@@ -70,23 +70,15 @@ afterAll(async () => {
 });
 
 async function signedIn(name: string, dark = false): Promise<Page> {
-  const context = await browser.newContext({
-    colorScheme: dark ? "dark" : "light",
-    viewport: { width: 1280, height: 800 },
+  const { context, page } = await openSignedIn(browser, {
+    appUrl: app.url,
+    homeserver: server.url,
+    user: name,
+    password: `${name}-password`,
+    dark,
+    stepTimeoutMs: 45_000,
   });
   contexts.push(context);
-  // Two cores shared with other suites: give each step room before calling it stuck.
-  context.setDefaultTimeout(45_000);
-  const page = await context.newPage();
-  page.on("pageerror", (e) => {
-    throw e;
-  });
-  await page.goto(app.url, { timeout: 60_000 });
-  await page.getByTestId("homeserver").filter({ hasText: server.url }).waitFor();
-  await page.getByLabel("Username").fill(name);
-  await page.getByLabel("Password", { exact: true }).fill(`${name}-password`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("listbox", { name: "Rooms" }).waitFor({ timeout: 30_000 });
   return page;
 }
 
