@@ -97,7 +97,7 @@ function RoomPane({ vm, onBack }: { vm: RoomViewModel; onBack: () => void }): Re
           variant="ghost"
           size="sm"
           className={styles.back}
-          aria-label={common("back")}
+          aria-label={common("back_to_rooms")}
           onClick={onBack}
         >
           ←

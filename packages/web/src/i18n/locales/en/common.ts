@@ -7,6 +7,7 @@ export const common = {
   delete: "Delete",
   loading: "Loading…",
   back: "Back",
+  back_to_rooms: "Back to rooms",
   confirm: "Confirm",
   error_generic: "Something went wrong: {{message}}",
 };
