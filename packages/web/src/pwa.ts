@@ -6,6 +6,9 @@
  */
 if (import.meta.env.PROD && "serviceWorker" in navigator) {
   window.addEventListener("load", () => {
+    // A first install (no worker controlled this page) takes over without a reload: the page is
+    // already the current shell. Only an update replaces a previous controller.
+    const hadController = navigator.serviceWorker.controller !== null;
     void navigator.serviceWorker
       .register("/sw.js")
       .then((registration) => {
@@ -18,7 +21,7 @@ if (import.meta.env.PROD && "serviceWorker" in navigator) {
         });
         let reloaded = false;
         navigator.serviceWorker.addEventListener("controllerchange", () => {
-          if (reloaded || registration.active === null) return;
+          if (reloaded || !hadController || registration.active === null) return;
           reloaded = true;
           window.location.reload();
         });
