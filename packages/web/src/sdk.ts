@@ -71,7 +71,7 @@ export { requestOpenIdToken } from "../../sdk/src/api/openid";
 export { registerAccount as registerIdentityAccount } from "../../sdk/src/api/identity";
 export { addDirectRoom, DIRECT_EVENT_TYPE, parseDirect } from "../../sdk/src/models/direct";
 export { parseIgnoredUsers } from "../../sdk/src/models/account-data";
-export { parseJoinTarget } from "../../sdk/src/models/permalink";
+export { parseJoinTarget, parseUserLink } from "../../sdk/src/models/permalink";
 export type { JoinTarget } from "../../sdk/src/models/permalink";
 
 // The client facade and what the timeline reads (ClientViewModel, RoomViewModel, TimelineViewModel).

@@ -3,7 +3,7 @@
  * via and an event) and matrix: URIs; anything else is null.
  */
 import { describe, expect, it } from "vitest";
-import { parseJoinTarget, serverOf } from "./permalink";
+import { parseJoinTarget, parseUserLink, serverOf } from "./permalink";
 
 describe("parseJoinTarget", () => {
   it("takes ids and aliases as they are", () => {
@@ -54,5 +54,20 @@ describe("parseJoinTarget", () => {
   it("names the server of an id or alias", () => {
     expect(serverOf("#a:example.org:8448")).toBe("example.org:8448");
     expect(serverOf("!abc")).toBeUndefined();
+  });
+});
+
+describe("parseUserLink", () => {
+  it("reads user ids, matrix.to user links and matrix:u/ URIs", () => {
+    expect(parseUserLink("@bob:example.org")).toBe("@bob:example.org");
+    expect(parseUserLink("https://matrix.to/#/%40bob%3Aexample.org")).toBe("@bob:example.org");
+    expect(parseUserLink("https://matrix.to/#/@bob:example.org?via=x")).toBe("@bob:example.org");
+    expect(parseUserLink("matrix:u/bob:example.org?action=chat")).toBe("@bob:example.org");
+  });
+
+  it("refuses rooms and anything else", () => {
+    expect(parseUserLink("https://matrix.to/#/#lounge:example.org")).toBeNull();
+    expect(parseUserLink("https://example.org/@bob:example.org")).toBeNull();
+    expect(parseUserLink("@bob")).toBeNull();
   });
 });

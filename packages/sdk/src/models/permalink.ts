@@ -65,3 +65,18 @@ export function serverOf(idOrAlias: string): string | undefined {
   const at = idOrAlias.indexOf(":");
   return at < 0 ? undefined : idOrAlias.slice(at + 1);
 }
+
+const USER_ID = /^@[^:\s]+:[^\s]+$/;
+
+/**
+ * The user a link names: a user id, a https://matrix.to/#/@user:server link
+ * or a matrix:u/user:server URI; anything else is null.
+ */
+export function parseUserLink(input: string): string | null {
+  const text = input.trim();
+  const matrixTo = /^https?:\/\/matrix\.to\/#\/([^?/]+)(?:\?.*)?$/i.exec(text);
+  const uri = /^matrix:u\/([^?/]+)(?:\?.*)?$/i.exec(text);
+  const id =
+    matrixTo !== null ? safeDecode(matrixTo[1] ?? "") : uri !== null ? `@${safeDecode(uri[1] ?? "")}` : text;
+  return id.length <= 255 && USER_ID.test(id) ? id : null;
+}
