@@ -162,8 +162,29 @@ function alreadySignedOut(err: unknown): boolean {
   return err instanceof MatrixError && err.errcode === "M_UNKNOWN_TOKEN";
 }
 
-/** POST /logout, then clears the session (also when the server no longer knew the token). */
+/**
+ * POST /logout, then clears the session (also when the server no longer
+ * knew the token). A session signed in through OIDC is ended at its
+ * provider instead: the refresh and access tokens are revoked there (the
+ * OIDC code is loaded on first use).
+ */
 export async function signOut(http: HttpApi, session: Session): Promise<void> {
+  const oidc = session.oidc;
+  if (oidc !== undefined) {
+    const { discoverProvider, revokeSession } = await import("./oidc/index");
+    const accessToken = session.getAccessToken();
+    const refreshToken = session.getRefreshToken();
+    const metadata = await discoverProvider(oidc.issuer);
+    await revokeSession(
+      { metadata, clientId: oidc.clientId },
+      {
+        ...(accessToken !== undefined ? { accessToken } : {}),
+        ...(refreshToken !== undefined ? { refreshToken } : {}),
+      },
+    );
+    await session.clear("logout");
+    return;
+  }
   try {
     if (session.getAccessToken() !== undefined) await api.logout(http);
   } catch (err) {

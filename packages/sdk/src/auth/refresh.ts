@@ -16,13 +16,20 @@
  *
  * Requests to other hosts (identity server: a `baseUrl` or `accessToken`
  * override) and unauthenticated ones pass straight through.
+ *
+ * A session signed in through OIDC (`session.oidc`) refreshes at its
+ * provider's token endpoint instead of POST /refresh (the OIDC code is
+ * loaded on first use); the provider refusing (4xx) or answering with bad
+ * tokens ends the session, no answer (or a 5xx) keeps it.
  */
 import { refresh as refreshRequest } from "../api/login";
 import type { HttpClientOptions } from "../http/client";
 import { MatrixError } from "../http/errors";
 import type { HttpApi, RequestOptions } from "../http/types";
 import { AuthError } from "./errors";
+import type { ValidatedIssuerMetadata } from "./oidc/wire-types";
 import type { Session } from "./session";
+import type { OidcSessionInfo } from "./storage";
 
 /** SPEC §9: the refresh request's time-out. */
 export const REFRESH_TIMEOUT_MS = 300_000;
@@ -48,6 +55,7 @@ export class TokenRefresher implements HttpApi {
   private readonly now: () => number;
   private readonly aheadMs: number;
   private inflight: Promise<void> | null = null;
+  private oidcMetadata: { issuer: string; metadata: Promise<ValidatedIssuerMetadata> } | undefined;
 
   constructor(options: TokenRefresherOptions) {
     this.http = options.http;
@@ -132,6 +140,8 @@ export class TokenRefresher implements HttpApi {
   private async doRefresh(): Promise<void> {
     const refreshToken = this.session.getRefreshToken();
     if (refreshToken === undefined) throw new AuthError("REFRESH_FAILED", "No refresh token");
+    const oidc = this.session.oidc;
+    if (oidc !== undefined) return this.refreshOidc(oidc, refreshToken);
     let answer: unknown;
     try {
       answer = await refreshRequest(this.http, refreshToken, { timeoutMs: REFRESH_TIMEOUT_MS });
@@ -160,6 +170,45 @@ export class TokenRefresher implements HttpApi {
       ...(typeof body.expires_in_ms === "number" && Number.isFinite(body.expires_in_ms)
         ? { expiresInMs: body.expires_in_ms }
         : {}),
+    });
+  }
+
+  /** The provider's metadata, fetched once per refresher (again after a failed fetch). */
+  private providerMetadata(issuer: string): Promise<ValidatedIssuerMetadata> {
+    if (this.oidcMetadata?.issuer !== issuer) {
+      const metadata = import("./oidc/index").then(({ discoverProvider }) => discoverProvider(issuer));
+      metadata.catch(() => {
+        if (this.oidcMetadata?.metadata === metadata) this.oidcMetadata = undefined;
+      });
+      this.oidcMetadata = { issuer, metadata };
+    }
+    return this.oidcMetadata.metadata;
+  }
+
+  private async refreshOidc(oidc: OidcSessionInfo, refreshToken: string): Promise<void> {
+    const { refreshAccessToken, OidcError } = await import("./oidc/index");
+    let refreshed;
+    try {
+      refreshed = await refreshAccessToken({
+        metadata: await this.providerMetadata(oidc.issuer),
+        clientId: oidc.clientId,
+        refreshToken,
+        now: this.now,
+      });
+    } catch (err) {
+      const refused =
+        err instanceof OidcError &&
+        (err.code === "InvalidBearerTokenResponse" ||
+          err.code === "InvalidIdToken" ||
+          (err.code === "RefreshFailed" && err.status !== undefined && err.status < 500));
+      if (!refused) throw err; // no answer: keep the session, a later request tries again
+      await this.session.clear("refresh_failed", err);
+      throw new AuthError("REFRESH_FAILED", "The session could not be refreshed", { cause: err });
+    }
+    await this.session.updateTokens({
+      accessToken: refreshed.tokens.access_token,
+      refreshToken: refreshed.tokens.refresh_token,
+      expiresInMs: refreshed.tokens.expires_in * 1000,
     });
   }
 }

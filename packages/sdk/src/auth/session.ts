@@ -17,7 +17,7 @@ import type { HttpClient, HttpClientOptions } from "../http/client";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import { SOFT_LOGOUT_MESSAGE } from "./errors";
-import type { SessionData, SessionStorage } from "./storage";
+import type { OidcSessionInfo, SessionData, SessionStorage } from "./storage";
 
 /** Why a session ended. */
 export type SignOutReason =
@@ -117,6 +117,11 @@ export class Session {
 
   get isGuest(): boolean {
     return this.data?.isGuest === true;
+  }
+
+  /** The OIDC provider and client of a session signed in through OIDC; undefined otherwise. */
+  get oidc(): OidcSessionInfo | undefined {
+    return this.data?.oidc;
   }
 
   /** Whether a refresh token is held (so an expired access token can be replaced). */

@@ -18,6 +18,14 @@ export interface SessionData {
   /** When the access token expires, in ms since the epoch (from expires_in_ms). */
   expiresAt?: number;
   isGuest?: boolean;
+  /** Set for an OIDC sign-in: refresh and logout go to this provider, as this client. */
+  oidc?: OidcSessionInfo;
+}
+
+/** The provider of an OIDC session and the client id the app registered there. */
+export interface OidcSessionInfo {
+  issuer: string;
+  clientId: string;
 }
 
 /** Persistence of one session. Methods may be synchronous or asynchronous. */
@@ -105,5 +113,11 @@ export function parseSessionData(value: unknown): SessionData | null {
     out.expiresAt = obj["expiresAt"];
   }
   if (obj["isGuest"] === true) out.isGuest = true;
+  const oidc = obj["oidc"];
+  if (typeof oidc === "object" && oidc !== null && !Array.isArray(oidc)) {
+    const issuer = optString(oidc as Record<string, unknown>, "issuer");
+    const clientId = optString(oidc as Record<string, unknown>, "clientId");
+    if (issuer !== undefined && clientId !== undefined) out.oidc = { issuer, clientId };
+  }
   return out;
 }

@@ -47,11 +47,14 @@ export type OidcErrorCode = keyof typeof OidcErrorMessage;
 /** An OIDC sign-in failure; `message` is fixed per `code`, `cause` keeps the detail. */
 export class OidcError extends Error {
   readonly code: OidcErrorCode;
+  /** The HTTP status of the provider's answer, when it answered with an error. */
+  readonly status: number | undefined;
 
-  constructor(code: OidcErrorCode, options?: { cause?: unknown }) {
-    super(OidcErrorMessage[code], options);
+  constructor(code: OidcErrorCode, options?: { cause?: unknown; status?: number }) {
+    super(OidcErrorMessage[code], options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = "OidcError";
     this.code = code;
+    this.status = options?.status;
   }
 }
 

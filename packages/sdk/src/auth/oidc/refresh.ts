@@ -62,6 +62,7 @@ export async function refreshAccessToken(params: RefreshParams): Promise<Refresh
     if (response.status < 200 || response.status > 299) {
       throw new OidcError("RefreshFailed", {
         cause: new Error(`token endpoint answered ${response.status}: ${JSON.stringify(body)}`),
+        status: response.status,
       });
     }
     const tokens = validateBearerTokenResponse(body, params.refreshToken);

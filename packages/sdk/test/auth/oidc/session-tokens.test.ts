@@ -1,0 +1,134 @@
+/**
+ * A Session signed in through OIDC against the real provider (oidc-provider
+ * wired to the test homeserver): the stored session keeps its provider and
+ * client, the TokenRefresher refreshes at the provider's token endpoint when
+ * the homeserver no longer takes the access token, a refused refresh ends
+ * the session, and signOut revokes the tokens at the provider.
+ */
+import { driveProviderLogin, startOidcTestbed } from "@lattice/testserver/oidc";
+import type { OidcTestbed } from "@lattice/testserver/oidc";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { whoami } from "../../../src/api/account";
+import { signOut } from "../../../src/auth/login";
+import {
+  completeAuthorization,
+  discoverOidc,
+  MemorySignInStateStorage,
+  refreshAccessToken,
+  registerClient,
+  revokeToken,
+  startAuthorization,
+} from "../../../src/auth/oidc";
+import type { ValidatedIssuerMetadata } from "../../../src/auth/oidc";
+import { TokenRefresher } from "../../../src/auth/refresh";
+import { Session } from "../../../src/auth/session";
+import { MemorySessionStorage, parseSessionData } from "../../../src/auth/storage";
+import type { SessionData } from "../../../src/auth/storage";
+import { createHttpClient } from "../../../src/http/client";
+import { MatrixError } from "../../../src/http/errors";
+
+const REDIRECT_URI = "http://127.0.0.1:9/callback";
+
+let bed: OidcTestbed;
+let metadata: ValidatedIssuerMetadata;
+let clientId: string;
+
+beforeAll(async () => {
+  bed = await startOidcTestbed();
+  bed.createUser("dora", "s3cret");
+  ({ metadata } = await discoverOidc(createHttpClient({ baseUrl: bed.homeserver.url, retry: false })));
+  clientId = await registerClient(metadata, {
+    clientName: "Lattice test",
+    clientUri: "http://127.0.0.1:9/",
+    redirectUris: [REDIRECT_URI],
+  });
+});
+
+afterAll(async () => {
+  await bed?.stop();
+});
+
+/** Signs dora in through the provider's pages; the SessionData the app would store. */
+async function signIn(): Promise<SessionData> {
+  const storage = new MemorySignInStateStorage();
+  const request = await startAuthorization({
+    metadata,
+    clientId,
+    homeserverUrl: bed.homeserver.url,
+    redirectUri: REDIRECT_URI,
+    storage,
+  });
+  const callback = await driveProviderLogin(request.url, {
+    username: "dora",
+    password: "s3cret",
+    redirectUri: REDIRECT_URI,
+  });
+  const result = await completeAuthorization({ metadata, storage, callback });
+  return {
+    homeserverUrl: bed.homeserver.url,
+    userId: "@dora:localhost",
+    deviceId: result.deviceId,
+    accessToken: result.tokens.access_token,
+    refreshToken: result.tokens.refresh_token,
+    expiresAt: result.expiresAt,
+    oidc: { issuer: result.issuer, clientId: result.clientId },
+  };
+}
+
+function errcodeOf(err: unknown): string | undefined {
+  return err instanceof MatrixError ? err.errcode : undefined;
+}
+
+describe("an OIDC session", () => {
+  it("is stored with its provider and client, and read back", () => {
+    const data = parseSessionData(
+      JSON.parse(
+        JSON.stringify({
+          homeserverUrl: "http://127.0.0.1:1",
+          userId: "@a:b",
+          deviceId: "D",
+          oidc: { issuer: "http://127.0.0.1:2", clientId: "c" },
+        }),
+      ),
+    );
+    expect(data?.oidc).toEqual({ issuer: "http://127.0.0.1:2", clientId: "c" });
+    expect(
+      parseSessionData({ homeserverUrl: "h", userId: "u", deviceId: "d", oidc: { issuer: 3 } })?.oidc,
+    ).toBe(undefined);
+  });
+
+  it("refreshes at the provider when the homeserver refuses the access token, then revokes on signOut", async () => {
+    const data = await signIn();
+    const session = new Session(new MemorySessionStorage(), data);
+    const http = TokenRefresher.forSession(session, { retry: false });
+    expect((await whoami(http)).device_id).toBe(data.deviceId);
+
+    // The provider drops the access token: the homeserver answers M_UNKNOWN_TOKEN, the refresher refreshes.
+    await revokeToken({ metadata, clientId }, data.accessToken ?? "", "access_token");
+    expect((await whoami(http)).user_id).toBe("@dora:localhost");
+    const fresh = session.getAccessToken();
+    expect(fresh).not.toBe(data.accessToken);
+    expect(session.getRefreshToken()).toBeDefined();
+    expect(session.state.getSnapshot().kind).toBe("signed_in");
+
+    const refreshToken = session.getRefreshToken() ?? "";
+    await signOut(http, session);
+    expect(session.state.getSnapshot()).toEqual({ kind: "signed_out", reason: "logout" });
+    const bare = createHttpClient({ baseUrl: bed.homeserver.url, accessToken: fresh, retry: false });
+    expect(errcodeOf(await whoami(bare).catch((e: unknown) => e))).toBe("M_UNKNOWN_TOKEN");
+    await expect(refreshAccessToken({ metadata, clientId, refreshToken })).rejects.toMatchObject({
+      code: "RefreshFailed",
+      status: 400,
+    });
+  });
+
+  it("ends with refresh_failed when the provider refuses the refresh token", async () => {
+    const data = await signIn();
+    const session = new Session(new MemorySessionStorage(), data);
+    const http = TokenRefresher.forSession(session, { retry: false });
+    await revokeToken({ metadata, clientId }, data.refreshToken ?? "", "refresh_token");
+    await revokeToken({ metadata, clientId }, data.accessToken ?? "", "access_token");
+    await expect(whoami(http)).rejects.toMatchObject({ code: "REFRESH_FAILED" });
+    expect(session.state.getSnapshot()).toMatchObject({ kind: "signed_out", reason: "refresh_failed" });
+  });
+});
