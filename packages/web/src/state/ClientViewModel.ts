@@ -21,6 +21,8 @@ import { MediaLoader } from "./MediaLoader";
 import { ObservableValue } from "./observables";
 import { RoomListViewModel } from "./RoomListViewModel";
 import { RoomViewModel } from "./RoomViewModel";
+import { Router } from "./routing/Router";
+import { provideRoomOptions, RoomOptionsViewModel } from "./rooms/RoomOptionsViewModel";
 import { Scope } from "./Scope";
 import { VerificationCenter } from "./verification/VerificationCenter";
 
@@ -70,6 +72,8 @@ export class ClientViewModel {
   readonly startError = new ObservableValue<string | null>(null);
   /** The SDK client: the services other view models take. */
   readonly client: Client;
+  /** The URL hash and in-app links (ClientShell attaches the window's location). */
+  readonly router: Router;
   private readonly scope = new Scope();
   /** An event to open the next selected room at (a link). */
   private pendingEventId: string | undefined;
@@ -113,6 +117,11 @@ export class ClientViewModel {
     this.scope.subscribe(this.sync.lastSyncAt, update);
     this.scope.subscribe(this.roomList.selected, (roomId: string | null) => this.openRoom(roomId));
     this.scope.add(() => this.room.getSnapshot()?.dispose());
+    this.router = new Router(this, this.scope.child());
+    const roomOptions = new RoomOptionsViewModel(this.client, this.scope.child(), (id) => {
+      if (this.roomList.selected.getSnapshot() === id) this.roomList.select(null);
+    });
+    provideRoomOptions(this.roomList, roomOptions);
   }
 
   /** The sync service (state, store). */
@@ -164,6 +173,7 @@ export class ClientViewModel {
             client: this.client,
             room,
             media: this.media,
+            openRoom: (id) => this.roomList.selectWhenJoined(id),
             ...(eventId !== undefined ? { eventId } : {}),
           }),
     );

@@ -16,6 +16,8 @@ export interface ComposerRoomHost {
   readonly client: Client;
   readonly room: Room;
   readonly scope: Scope;
+  /** Opens a room once joined (/join switches to it). */
+  readonly openRoom?: ((roomId: string) => void) | undefined;
   readonly timeline: { readonly items: ReadonlyObservableList<TimelineItem> };
   attachComposer(
     composer: { startReply(eventId: string): void; startEdit(eventId: string): void } | null,
@@ -49,6 +51,7 @@ function partsOf(host: ComposerRoomHost, onJoined?: (roomId: string) => void): R
   let p = parts.get(host);
   if (p !== undefined) return p;
   const storage = browserStorage();
+  onJoined ??= host.openRoom;
   const composer = new ComposerViewModel({
     client: host.client,
     room: host.room,

@@ -186,6 +186,15 @@ export class ComposerViewModel {
     this.caretRequest.set({ at: at + insert.length });
   }
 
+  /** Inserts a mention of a user at the caret (the user panel's "Mention"): a pill when sent. */
+  insertMention(userId: string, label: string): void {
+    const text = this.text.getSnapshot();
+    const at = Math.min(this.caret, text.length);
+    const before = at > 0 && !/\s$/.test(text.slice(0, at)) ? " " : "";
+    if (!this.mentions.some((m) => m.label === label)) this.mentions.push({ label, target: userId });
+    this.insertAtCaret(`${before}${label} `);
+  }
+
   /** Picks an emoji from the picker: inserted and remembered as recent. */
   insertEmoji(unicode: string): void {
     rememberEmoji(this.options.storage, unicode);

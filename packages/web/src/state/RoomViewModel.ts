@@ -28,6 +28,8 @@ export type RoomPanelKind = NonNullable<RoomPanel>["kind"];
 export interface ComposerTarget {
   startReply(eventId: string): void;
   startEdit(eventId: string): void;
+  /** Inserts a mention of a user at the caret (the user panel's "Mention"). */
+  insertMention?(userId: string, label: string): void;
 }
 
 /** What the message action bar asks of the room settings (report a message). */
@@ -41,6 +43,8 @@ export interface RoomViewModelOptions {
   media: MediaLoader;
   /** An event to open the timeline at (a link or a search result). */
   eventId?: string;
+  /** Opens another room once joined (the composer's /join). */
+  openRoom?: (roomId: string) => void;
 }
 
 export class RoomViewModel {
@@ -50,6 +54,8 @@ export class RoomViewModel {
   readonly timeline: TimelineViewModel;
   /** Where children of the room live; ended with the room. */
   readonly scope = new Scope();
+  /** Opens another room once joined (the composer's /join switches to it). */
+  readonly openRoom: ((roomId: string) => void) | undefined;
   private readonly panelValue = new ObservableValue<RoomPanel>(null);
   private composer: ComposerTarget | null = null;
   private reporter: ReportTarget | null = null;
@@ -58,6 +64,7 @@ export class RoomViewModel {
     this.client = options.client;
     this.room = options.room;
     this.roomId = options.room.roomId;
+    this.openRoom = options.openRoom;
     this.timeline = new TimelineViewModel({
       client: options.client,
       room: options.room,
@@ -104,6 +111,16 @@ export class RoomViewModel {
   /** The action bar's "Edit" (own messages). */
   edit(eventId: string): void {
     this.composer?.startEdit(eventId);
+  }
+
+  /** Whether a composer that takes mentions is attached (the user panel's "Mention"). */
+  get canMention(): boolean {
+    return this.composer?.insertMention !== undefined;
+  }
+
+  /** The user panel's "Mention": a mention of the user in the room's composer. */
+  mention(userId: string, label: string): void {
+    this.composer?.insertMention?.(userId, label);
   }
 
   /** The action bar's "Thread": opens the thread panel at this root. */

@@ -1,5 +1,6 @@
 /**
- * The user panel: avatar, name, id, role; Message (DM), Ignore, Remove
+ * The user panel: avatar, name, id, role; Message (DM), Mention (into the
+ * room's composer), Ignore, Remove
  * (kick) and Ban with a reason, Unban, Let in (a knock), the power level
  * (Admin, Moderator, Default or a custom number) and Verify (opens the
  * verification dialog of state/verification). Each action
@@ -75,6 +76,11 @@ export function UserPanel({ vm, userId }: { vm: RoomViewModel; userId: string })
           {user.canDm && (
             <Button busy={status.busy === "dm"} onClick={() => void user.dm()}>
               {t("user_dm")}
+            </Button>
+          )}
+          {vm.canMention && (
+            <Button variant="secondary" onClick={() => vm.mention(view.userId, view.name)}>
+              {t("user_mention")}
             </Button>
           )}
           <GuardedButton

@@ -9,6 +9,7 @@ import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import type { ClientViewModel } from "../../state/ClientViewModel";
+import { browserHashLocation } from "../../state/routing/Router";
 import type { ThemeViewModel } from "../../state/ThemeViewModel";
 import { useObservable } from "../../state/useObservable";
 import { SettingsButton } from "../settings/SettingsButton";
@@ -30,8 +31,12 @@ export function ClientShell({
 }): React.JSX.Element {
   const search = useRef<HTMLInputElement>(null);
   const selected = useObservable(client.roomList.selected);
+  const prompt = useObservable(client.router.prompt);
   const [confirmLogout, setConfirmLogout] = useState(false);
   const [leaving, setLeaving] = useState(false);
+
+  // The URL hash follows the open room, and back/forward or a pasted link opens one.
+  useEffect(() => client.router.attach(browserHashLocation(window)), [client]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
@@ -47,7 +52,7 @@ export function ClientShell({
 
   return (
     <MediaContext.Provider value={client.media}>
-      <div className={`${styles.shell} ${selected !== null ? styles.roomOpen : ""}`}>
+      <div className={`${styles.shell} ${selected !== null || prompt !== null ? styles.roomOpen : ""}`}>
         <SpacesBar list={client.roomList} />
         <aside className={styles.sidebar} aria-label="Room list">
           <div className={styles.account}>

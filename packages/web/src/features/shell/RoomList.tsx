@@ -12,6 +12,7 @@ import type { RoomListViewModel } from "../../state/RoomListViewModel";
 import { SECTIONS } from "../../state/RoomListViewModel";
 import { useObservable } from "../../state/useObservable";
 import { AddMenu } from "../rooms/AddMenu";
+import { RoomOptionsButton, RoomOptionsMenu } from "../rooms/RoomOptionsMenu";
 import { previewOf } from "../timeline/preview";
 import styles from "./RoomList.module.css";
 
@@ -72,6 +73,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
         />
         <AddMenu list={list} />
       </div>
+      <RoomOptionsMenu list={list} />
       <div className={styles.sections} role="toolbar" aria-label="Room filters">
         {SECTIONS.map((s) => (
           <button
@@ -120,6 +122,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
                 highlight={highlight}
                 label={`${count} unread${highlight ? ", mentions you" : ""}`}
               />
+              <RoomOptionsButton list={list} roomId={room.roomId} name={room.name.name} />
             </li>
           );
         })}

@@ -4,7 +4,9 @@
  * (threads, a thread, members, a user, settings) beside them, driven by
  * RoomViewModel.panel; a welcome panel when no room is selected. On phones
  * the header has a back button to the room list and the panel covers the
- * room.
+ * room. A room the user is not in (from a link or the URL) shows the join
+ * prompt instead; links to rooms, events and users open in the app; a
+ * polite live region announces new messages.
  *
  * Extending it: a header button is one line in `HeaderActions`, a panel is
  * one case in `RightPanel`, the composer is one line under the timeline.
@@ -21,6 +23,8 @@ import { MembersButton } from "../people/MembersButton";
 import { UserPanel } from "../people/UserPanel";
 import { SettingsButton } from "../room-settings/SettingsButton";
 import { InviteGate } from "../rooms/InviteView";
+import { JoinPrompt } from "../rooms/JoinPrompt";
+import { LiveAnnouncer } from "../rooms/LiveAnnouncer";
 import { roomExtrasOf } from "../../state/people/RoomExtras";
 import { Timeline } from "../timeline/Timeline";
 import { RoomComposer } from "../composer/RoomComposer";
@@ -79,7 +83,29 @@ function RightPanel({ vm }: { vm: RoomViewModel }): React.JSX.Element | null {
   );
 }
 
-function RoomPane({ vm, onBack }: { vm: RoomViewModel; onBack: () => void }): React.JSX.Element {
+/**
+ * A click on a link that names a room, an event or a user (matrix.to,
+ * matrix:, #/room/) opens it in the app; modified clicks and other links
+ * keep the browser's behaviour.
+ */
+function linkClick(openLink: (href: string) => boolean) {
+  return (e: React.MouseEvent): void => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const link = (e.target as Element).closest?.("a[href]");
+    const href = link?.getAttribute("href");
+    if (href !== null && href !== undefined && openLink(href)) e.preventDefault();
+  };
+}
+
+function RoomPane({
+  vm,
+  onBack,
+  onLink,
+}: {
+  vm: RoomViewModel;
+  onBack: () => void;
+  onLink: (href: string) => boolean;
+}): React.JSX.Element {
   const room = useObservable(vm.timeline.snapshot);
   const common = useT("common");
   const t = useT("timeline");
@@ -91,7 +117,8 @@ function RoomPane({ vm, onBack }: { vm: RoomViewModel; onBack: () => void }): Re
   const renderUnder = useCallback((id: string) => <ThreadSummary room={vm} rootId={id} />, [vm]);
   const onReport = useCallback((id: string) => vm.report(id), [vm]);
   return (
-    <section className={styles.room} aria-label={room.name.name}>
+    <section className={styles.room} aria-label={room.name.name} onClick={linkClick(onLink)}>
+      <LiveAnnouncer room={vm} />
       <header className={styles.roomHeader}>
         <Button
           variant="ghost"
@@ -134,6 +161,11 @@ function RoomPane({ vm, onBack }: { vm: RoomViewModel; onBack: () => void }): Re
 
 export function RoomView({ client }: { client: ClientViewModel }): React.JSX.Element {
   const room = useObservable(client.room);
+  const prompt = useObservable(client.router.prompt);
+  if (prompt !== null)
+    return (
+      <JoinPrompt key={prompt.target.roomIdOrAlias} vm={prompt} onCancel={() => client.router.goHome()} />
+    );
   if (room === null) {
     return (
       <section className={styles.welcome} aria-label="Welcome">
@@ -146,7 +178,7 @@ export function RoomView({ client }: { client: ClientViewModel }): React.JSX.Ele
   roomExtrasOf(room, { openRoom: (id) => client.roomList.selectWhenJoined(id), closeRoom: close });
   return (
     <InviteGate key={room.roomId} room={room.room} actions={client.roomList.actions} onDone={close}>
-      <RoomPane vm={room} onBack={close} />
+      <RoomPane vm={room} onBack={close} onLink={(href) => client.router.openLink(href)} />
     </InviteGate>
   );
 }

@@ -2,8 +2,10 @@
  * The English catalogue, complete: one namespace per feature. A feature adds
  * its file here and to this map.
  */
+import { auth } from "./auth";
 import { common } from "./common";
 import { composer } from "./composer";
+import { navigation } from "./navigation";
 import { notifications } from "./notifications";
 import { people } from "./people";
 import { roomSettings } from "./roomSettings";
@@ -15,8 +17,10 @@ import { timeline } from "./timeline";
 import { verification } from "./verification";
 
 export const en = {
+  auth,
   common,
   composer,
+  navigation,
   notifications,
   people,
   roomSettings,
