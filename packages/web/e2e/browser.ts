@@ -1,11 +1,15 @@
 /**
  * Shared helpers for the web app's browser tests: Debian's Chromium through
- * playwright-core (never a downloaded browser) and the app served by Vite on
- * loopback.
+ * playwright-core (never a downloaded browser), the app served by Vite on
+ * loopback (dev server, or a production build under `vite preview`) and the
+ * sign-in steps. harness.ts builds the usual file set-up on these.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createServer } from "vite";
+import { build, createServer, preview } from "vite";
 import type { ViteDevServer } from "vite";
 
 export const CHROMIUM_ARGS = [
@@ -37,6 +41,68 @@ export async function serveWebApp(
   const address = server.httpServer?.address();
   if (!address || typeof address === "string") throw new Error("Vite did not listen on a TCP port");
   return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+}
+
+/** Options of serveBuiltApp. */
+export interface BuiltAppOptions {
+  /** The homeserver the build defaults to (it is baked into the bundle and its CSP). */
+  homeserver: string;
+  /**
+   * Build as `npm run build` does, with NODE_ENV=production (vitest runs with NODE_ENV=test,
+   * which keeps import.meta.env.PROD false and compiles the service worker registration out).
+   */
+  production?: boolean;
+}
+
+/** A production build of packages/web served by `vite preview` on loopback. */
+export interface BuiltApp {
+  url: string;
+  /** The build's folder (index.html, assets/, sw.js). */
+  outDir: string;
+  /** Stops the preview server and removes the build. */
+  close(): Promise<void>;
+}
+
+/** Builds packages/web into a temporary folder and serves it with `vite preview` on a free port. */
+export async function serveBuiltApp(options: BuiltAppOptions): Promise<BuiltApp> {
+  const root = new URL("..", import.meta.url).pathname;
+  const configFile = join(root, "vite.config.ts");
+  const outDir = await mkdtemp(join(tmpdir(), "lattice-web-build-"));
+  process.env["VITE_LATTICE_HOMESERVER"] = options.homeserver;
+  const nodeEnv = process.env["NODE_ENV"];
+  if (options.production === true) process.env["NODE_ENV"] = "production";
+  try {
+    await build({
+      root,
+      configFile,
+      logLevel: "error",
+      ...(options.production === true ? { mode: "production" } : {}),
+      build: { outDir, emptyOutDir: true },
+    });
+  } catch (e) {
+    await rm(outDir, { recursive: true, force: true });
+    throw e;
+  } finally {
+    process.env["NODE_ENV"] = nodeEnv;
+  }
+  const web = await preview({
+    root,
+    configFile,
+    logLevel: "error",
+    build: { outDir },
+    preview: { port: 0, host: "127.0.0.1", strictPort: false },
+  });
+  const address = web.httpServer.address();
+  if (address === null || typeof address === "string")
+    throw new Error("vite preview did not listen on a TCP port");
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    outDir,
+    async close() {
+      await web.close();
+      await rm(outDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** How a browser test signs a user in to the app. */

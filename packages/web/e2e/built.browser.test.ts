@@ -5,54 +5,36 @@
  * and an image, and the page files no CSP violation and loads no inline
  * script.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { build, preview } from "vite";
-import type { PreviewServer } from "vite";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer } from "../../testserver/src/index";
 import type { TestServerHandle } from "../../testserver/src/index";
 import { seedDemo } from "../../testserver/src/demo/seed";
-import { launchChromium } from "./browser";
+import { launchChromium, serveBuiltApp } from "./browser";
+import type { BuiltApp } from "./browser";
 
-const root = new URL("..", import.meta.url).pathname;
 let server: TestServerHandle;
-let outDir: string;
-let web: PreviewServer;
+let app: BuiltApp;
 let url: string;
 let browser: Browser;
 
 beforeAll(async () => {
   server = await startTestServer({ validate: false });
   await seedDemo(server.url, { historySize: 20, log: () => undefined });
-  outDir = await mkdtemp(join(tmpdir(), "lattice-web-build-"));
-  process.env["VITE_LATTICE_HOMESERVER"] = server.url;
-  const configFile = join(root, "vite.config.ts");
-  await build({ root, configFile, logLevel: "error", build: { outDir, emptyOutDir: true } });
-  web = await preview({
-    root,
-    configFile,
-    logLevel: "error",
-    build: { outDir },
-    preview: { port: 0, host: "127.0.0.1", strictPort: false },
-  });
-  const address = web.httpServer.address();
-  if (address === null || typeof address === "string") throw new Error("preview did not listen");
-  url = `http://127.0.0.1:${address.port}/`;
-  browser = await launchChromium();
+  [app, browser] = await Promise.all([serveBuiltApp({ homeserver: server.url }), launchChromium()]);
+  url = app.url;
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((resolve) => (web ? web.httpServer.close(() => resolve()) : resolve()));
-  if (outDir) await rm(outDir, { recursive: true, force: true });
+  await app?.close();
   await server?.stop();
 });
 
 it("runs under the strict policy with no violation", async () => {
-  const html = await readFile(join(outDir, "index.html"), "utf8");
+  const html = await readFile(join(app.outDir, "index.html"), "utf8");
   expect(html).toMatch(/http-equiv="Content-Security-Policy"/);
   expect(html).not.toMatch(/unsafe-inline/);
   // Every script is an external module: nothing inline for the policy to allow.

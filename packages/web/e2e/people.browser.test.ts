@@ -9,74 +9,26 @@
  * create dialog, the invite view, the member list and the user panel go to
  * test-results/web (bob's page is dark).
  */
-import { mkdir } from "node:fs/promises";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
-import { launchChromium, openSignedIn, serveWebApp } from "./browser";
-
-const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { SHOTS, callAs, registerUser, startWebHarness } from "./harness";
 
 const ROOM = "Moderation club";
 const PRIVATE = "secret-room";
 
-let server: TestServerHandle;
-let app: { url: string; close(): Promise<void> };
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function register(name: string): Promise<void> {
-  const res = await fetch(`${server.url}/_matrix/client/v3/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: name, password: `${name}-password`, auth: { type: "m.login.dummy" } }),
-  });
-  if (!res.ok) throw new Error(`register ${name}: ${res.status}`);
-}
-
-beforeAll(async () => {
-  server = await startTestServer({ validate: false });
-  await Promise.all([register("alice"), register("bob")]);
-  // An invite-only room bob is not invited to.
-  const login = await fetch(`${server.url}/_matrix/client/v3/login`, {
-    method: "POST",
-    body: JSON.stringify({
-      type: "m.login.password",
-      identifier: { type: "m.id.user", user: "alice" },
-      password: "alice-password",
-    }),
-  });
-  const { access_token: token } = (await login.json()) as { access_token: string };
-  await fetch(`${server.url}/_matrix/client/v3/createRoom`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}` },
-    body: JSON.stringify({ name: "Secret", preset: "private_chat", room_alias_name: PRIVATE }),
-  });
-  app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url });
-  browser = await launchChromium();
-  await mkdir(SHOTS, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await app?.close();
-  await server?.stop();
+const web = startWebHarness({
+  async seed(server) {
+    const [alice] = await Promise.all([registerUser(server.url, "alice"), registerUser(server.url, "bob")]);
+    // An invite-only room bob is not invited to.
+    await callAs(server.url, alice, "/createRoom", {
+      name: "Secret",
+      preset: "private_chat",
+      room_alias_name: PRIVATE,
+    });
+  },
 });
 
-async function signedIn(name: string, dark = false): Promise<Page> {
-  const { context, page } = await openSignedIn(browser, {
-    appUrl: app.url,
-    homeserver: server.url,
-    user: name,
-    password: `${name}-password`,
-    dark,
-    stepTimeoutMs: 45_000,
-  });
-  contexts.push(context);
-  return page;
-}
+const signedIn = (name: string, dark = false): Promise<Page> => web.signIn(name, { dark });
 
 describe("people and moderation", () => {
   it("creates a room, invites bob, bob accepts, bob is a moderator, alice bans bob", async () => {

@@ -6,57 +6,25 @@
  * the page starts from the cache when the browser is offline. (The dev
  * server registers no worker: registration is compiled out there.)
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { build, preview } from "vite";
-import type { PreviewServer } from "vite";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { launchChromium } from "./browser";
+import { launchChromium, serveBuiltApp } from "./browser";
+import type { BuiltApp } from "./browser";
 
-const root = new URL("..", import.meta.url).pathname;
-let outDir: string;
-let web: PreviewServer;
+let app: BuiltApp;
 let url: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), "lattice-pwa-build-"));
-  process.env["VITE_LATTICE_HOMESERVER"] ??= "http://127.0.0.1:65500";
-  const configFile = join(root, "vite.config.ts");
-  // A production build as `npm run build` makes it (vitest runs with NODE_ENV=test, which keeps
-  // import.meta.env.PROD false and would compile the worker registration out).
-  const nodeEnv = process.env["NODE_ENV"];
-  process.env["NODE_ENV"] = "production";
-  try {
-    await build({
-      root,
-      configFile,
-      logLevel: "error",
-      mode: "production",
-      build: { outDir, emptyOutDir: true },
-    });
-  } finally {
-    process.env["NODE_ENV"] = nodeEnv;
-  }
-  web = await preview({
-    root,
-    configFile,
-    logLevel: "error",
-    build: { outDir },
-    preview: { port: 0, host: "127.0.0.1", strictPort: false },
-  });
-  const address = web.httpServer.address();
-  if (address === null || typeof address === "string") throw new Error("preview did not listen");
-  url = `http://127.0.0.1:${address.port}/`;
-  browser = await launchChromium();
+  // A production build as `npm run build` makes it, so the service worker registration is compiled in.
+  const homeserver = process.env["VITE_LATTICE_HOMESERVER"] ?? "http://127.0.0.1:65500";
+  [app, browser] = await Promise.all([serveBuiltApp({ homeserver, production: true }), launchChromium()]);
+  url = app.url;
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((resolve) => (web ? web.httpServer.close(() => resolve()) : resolve()));
-  if (outDir) await rm(outDir, { recursive: true, force: true });
+  await app?.close();
 });
 
 it("is installable, precaches the shell, skips the API and starts offline", async () => {

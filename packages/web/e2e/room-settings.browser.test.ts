@@ -5,72 +5,29 @@
  * in his header and the new join rule in his settings, where he (a plain
  * member) cannot change it. Screenshots of each tab go to test-results/web.
  */
-import { mkdir } from "node:fs/promises";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
-import { launchChromium, openSignedIn, serveWebApp } from "./browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { SHOTS, callAs, registerUser, startWebHarness } from "./harness";
 
-const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
 const ROOM = "Settings lab";
 
-let server: TestServerHandle;
-let app: { url: string; close(): Promise<void> };
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function register(name: string): Promise<string> {
-  const res = await fetch(`${server.url}/_matrix/client/v3/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: name, password: `${name}-password`, auth: { type: "m.login.dummy" } }),
-  });
-  if (!res.ok) throw new Error(`register ${name}: ${res.status}`);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
-async function call(token: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${server.url}/_matrix/client/v3${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status}`);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-beforeAll(async () => {
-  server = await startTestServer({ validate: false });
-  const [alice, bob] = await Promise.all([register("alice"), register("bob")]);
-  const { room_id: roomId } = await call(alice, "/createRoom", {
-    name: ROOM,
-    preset: "private_chat",
-    invite: ["@bob:localhost"],
-  });
-  await call(bob, `/join/${encodeURIComponent(String(roomId))}`, {});
-  app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url });
-  browser = await launchChromium();
-  await mkdir(SHOTS, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await app?.close();
-  await server?.stop();
+const web = startWebHarness({
+  async seed(server) {
+    const [alice, bob] = await Promise.all([
+      registerUser(server.url, "alice"),
+      registerUser(server.url, "bob"),
+    ]);
+    const { room_id: roomId } = await callAs(server.url, alice, "/createRoom", {
+      name: ROOM,
+      preset: "private_chat",
+      invite: ["@bob:localhost"],
+    });
+    await callAs(server.url, bob, `/join/${encodeURIComponent(String(roomId))}`);
+  },
 });
 
 async function openRoom(name: string, dark = false): Promise<Page> {
-  const { context, page } = await openSignedIn(browser, {
-    appUrl: app.url,
-    homeserver: server.url,
-    user: name,
-    password: `${name}-password`,
-    dark,
-    stepTimeoutMs: 45_000,
-  });
-  contexts.push(context);
+  const page = await web.signIn(name, { dark });
   await page.getByRole("listbox", { name: "Rooms" }).getByText(ROOM).click({ timeout: 30_000 });
   await page.getByRole("heading", { name: ROOM, level: 2, exact: true }).waitFor();
   return page;

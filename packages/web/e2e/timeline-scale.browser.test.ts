@@ -6,27 +6,22 @@
  * not a test outcome: bench/web records them for 10,000 events
  * (`npx tsx bench/web/run.ts`), with the same page code (timeline-perf.ts).
  */
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { mkdir } from "node:fs/promises";
 import type { Browser } from "playwright-core";
-import { build, preview } from "vite";
-import type { PreviewServer } from "vite";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer } from "../../testserver/src/index";
 import type { TestServerHandle } from "../../testserver/src/index";
-import { launchChromium } from "./browser";
+import { launchChromium, serveBuiltApp } from "./browser";
+import type { BuiltApp } from "./browser";
+import { SHOTS, registerUser } from "./harness";
 import { countRows, measureScroll } from "./timeline-perf";
 
-const root = new URL("..", import.meta.url).pathname;
-const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
 const SCROLLER = '[data-testid="timeline-scroller"]';
 const ROW = "li[data-index]";
 const EVENTS = 2_000;
 
 let server: TestServerHandle;
-let outDir: string;
-let web: PreviewServer;
+let app: BuiltApp;
 let url: string;
 let browser: Browser;
 
@@ -34,13 +29,7 @@ beforeAll(async () => {
   server = await startTestServer({ validate: false });
   const rooms = server.ctx.rooms;
   const id = (name: string): string => `@${name}:${server.serverName}`;
-  for (const name of ["alice", "bob", "carol"]) {
-    await fetch(`${server.url}/_matrix/client/v3/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: name, password: `lattice-${name}`, auth: { type: "m.login.dummy" } }),
-    });
-  }
+  for (const name of ["alice", "bob", "carol"]) await registerUser(server.url, name, `lattice-${name}`);
   // Written in-process: 10,000 messages from three people, every seventh one long enough to wrap.
   const room = rooms.createRoomAs(id("alice"), { name: "Ten Thousand", preset: "public_chat" });
   rooms.joinAs(id("bob"), room);
@@ -54,28 +43,17 @@ beforeAll(async () => {
       body,
     });
   }
-  outDir = await mkdtemp(join(tmpdir(), "lattice-web-scale-"));
-  process.env["VITE_LATTICE_HOMESERVER"] = server.url;
-  const configFile = join(root, "vite.config.ts");
-  await build({ root, configFile, logLevel: "error", build: { outDir, emptyOutDir: true } });
-  web = await preview({
-    root,
-    configFile,
-    logLevel: "error",
-    build: { outDir },
-    preview: { port: 0, host: "127.0.0.1", strictPort: false },
-  });
-  const address = web.httpServer.address();
-  if (address === null || typeof address === "string") throw new Error("preview did not listen");
-  url = `http://127.0.0.1:${address.port}/`;
-  browser = await launchChromium();
-  await mkdir(SHOTS, { recursive: true });
+  [app, browser] = await Promise.all([
+    serveBuiltApp({ homeserver: server.url }),
+    launchChromium(),
+    mkdir(SHOTS, { recursive: true }),
+  ]);
+  url = app.url;
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((resolve) => (web ? web.httpServer.close(() => resolve()) : resolve()));
-  if (outDir) await rm(outDir, { recursive: true, force: true });
+  await app?.close();
   await server?.stop();
 });
 

@@ -7,80 +7,31 @@
  * panel then lists bob's session as verified. Screenshots of the emoji
  * step (alice light, bob dark) and of the outcome go to test-results/web.
  */
-import { mkdir } from "node:fs/promises";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
-import { launchChromium, openSignedIn, serveWebApp } from "./browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { SHOTS, callAs, registerUser, startWebHarness } from "./harness";
 
-const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
 const ROOM = "Verify us";
 
-let server: TestServerHandle;
-let app: { url: string; close(): Promise<void> };
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function post(path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${server.url}/_matrix/client/v3${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status}`);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-async function register(name: string): Promise<string> {
-  const body = await post("/register", {
-    username: name,
-    password: `${name}-password`,
-    auth: { type: "m.login.dummy" },
-  });
-  return String(body["access_token"]);
-}
-
-beforeAll(async () => {
-  server = await startTestServer({ validate: false });
-  const [alice, bob] = await Promise.all([register("alice"), register("bob")]);
-  const { room_id: roomId } = await post(
-    "/createRoom",
-    {
+const web = startWebHarness({
+  async seed(server) {
+    const [alice, bob] = await Promise.all([
+      registerUser(server.url, "alice"),
+      registerUser(server.url, "bob"),
+    ]);
+    const { room_id: roomId } = await callAs(server.url, alice, "/createRoom", {
       name: ROOM,
       preset: "private_chat",
       invite: ["@bob:localhost"],
       initial_state: [
         { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
       ],
-    },
-    alice,
-  );
-  await post(`/join/${encodeURIComponent(String(roomId))}`, {}, bob);
-  app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url });
-  browser = await launchChromium();
-  await mkdir(SHOTS, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await app?.close();
-  await server?.stop();
+    });
+    await callAs(server.url, bob, `/join/${encodeURIComponent(String(roomId))}`);
+  },
 });
 
-async function signedIn(name: string, dark = false): Promise<Page> {
-  const { context, page } = await openSignedIn(browser, {
-    appUrl: app.url,
-    homeserver: server.url,
-    user: name,
-    password: `${name}-password`,
-    dark,
-    stepTimeoutMs: 45_000,
-  });
-  contexts.push(context);
-  return page;
-}
+const signedIn = (name: string, dark = false): Promise<Page> => web.signIn(name, { dark });
 
 async function openRoom(page: Page): Promise<void> {
   await page.getByRole("listbox", { name: "Rooms" }).getByText(ROOM).click({ timeout: 20_000 });
