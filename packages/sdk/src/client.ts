@@ -11,7 +11,9 @@
  * Crypto (on by default for a device that is not a guest): a LazyCrypto is
  * the sync processor's decrypt hook and the send queue's encrypt; the
  * WebAssembly engine loads only when the first encrypted room, event or
- * to-device message appears. It is also the room model's EventDecryptor
+ * to-device message appears, or (in the background) when sync says this
+ * device has no one-time keys on the server (a new device uploads its keys
+ * at once). It is also the room model's EventDecryptor
  * (pagination, /context, threads), and late decryptions reported by the
  * crypto service are applied to the room model in place. Off, sends into
  * encrypted rooms fail with the spec's message and unencrypted rooms work
@@ -47,6 +49,7 @@ import { MatrixError } from "./http/errors";
 import type { HttpClientOptions } from "./http/client";
 import type { HttpApi } from "./http/types";
 import { Rooms } from "./models/room/Rooms";
+import { RoomListSummaryCache } from "./models/room-list/summary-cache";
 import { SendQueue } from "./send/SendQueue";
 import { ToDeviceQueue } from "./send/ToDeviceQueue";
 import { MemoryStore } from "./store/MemoryStore";
@@ -175,7 +178,7 @@ function lazyCryptoOf(options: CreateClientOptions, identity: Identity): LazyCry
             ...(options.cryptoStore ? { store: options.cryptoStore } : {}),
             ...(logger ? { logger } : {}),
           });
-  return new LazyCrypto(factory);
+  return new LazyCrypto(factory, logger ? { logger } : {});
 }
 
 interface Identity {
@@ -248,6 +251,16 @@ export function createClient(options: CreateClientOptions): Client {
     ...(processor ? { source: processor } : {}),
     ...(lazy ? { decryptor: lazy } : {}),
   });
+  // The room list summary: read before the stored snapshot, staged while running (summary-cache.ts).
+  const summary = guest
+    ? undefined
+    : new RoomListSummaryCache({
+        rooms,
+        store: sync.store,
+        userId,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+  if (summary) sync.setStartHooks({ beforeRestore: () => summary.load(), beforeSave: () => summary.stage() });
   const sendQueue = new SendQueue({
     http,
     store: sync.store,
@@ -314,6 +327,7 @@ export function createClient(options: CreateClientOptions): Client {
       await stop();
       sendQueue.dispose();
       toDevice.dispose();
+      summary?.dispose();
       rooms.dispose();
       await crypto.close();
     })();

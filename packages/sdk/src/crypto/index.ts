@@ -12,8 +12,8 @@ export type {
   DecryptedUpdate,
   DecryptedUpdateListener,
 } from "./CryptoMachine";
-export { LazyCrypto, batchNeedsCrypto } from "./LazyCrypto";
-export type { CryptoMachineFactory } from "./LazyCrypto";
+export { LazyCrypto, batchNeedsCrypto, deviceNeedsKeys } from "./LazyCrypto";
+export type { CryptoMachineFactory, LazyCryptoOptions } from "./LazyCrypto";
 export { RoomCryptoState, MEGOLM_ALGORITHM, parseEncryptionContent } from "./RoomCryptoState";
 export type { RoomEncryptionSettings } from "./RoomCryptoState";
 export type { EncryptedEvent } from "./RoomEncryptor";

@@ -2,9 +2,13 @@
  * The engine loads lazily: importing the SDK (its index, the sync pieces
  * and the crypto index) does not pull @matrix-org/matrix-sdk-crypto-wasm
  * into the module graph; a LazyCrypto hook passes unencrypted batches
- * through without loading it, and loads it once on the first batch with an
- * encrypted room. The module factory below runs only when something
- * imports the package, so its counter is the module graph's witness.
+ * through without loading it (also when they report one-time keys on the
+ * server, or no counts at all, like a restored snapshot), and loads it once
+ * on the first batch with an encrypted room. A batch reporting no
+ * signed_curve25519 key (a new device) loads it in the background: the
+ * batch comes back at once, unchanged. The module factory below runs only
+ * when something imports the package, so its counter is the module graph's
+ * witness.
  */
 import { describe, expect, it, vi } from "vitest";
 import type { HttpApi } from "../../src/http/types";
@@ -74,6 +78,11 @@ describe("lazy engine loading", () => {
     });
     const plain = batchWith("!plain:x", "m.room.name", { name: "Plain" }, "s1");
     expect(await lazy.decryptHook(plain)).toBe(plain);
+    // A device whose one-time keys are on the server needs no engine either.
+    const withKeys = { ...batchWith("!plain:x", "m.room.topic", { topic: "t" }, "s1b") };
+    withKeys.oneTimeKeysCount = new Map([["signed_curve25519", 50]]);
+    expect(crypto.deviceNeedsKeys(withKeys)).toBe(false);
+    expect(await lazy.decryptHook(withKeys)).toBe(withKeys);
     expect(imported).toBe(0);
     expect(created).toBe(0);
     expect(lazy.current).toBeUndefined();
@@ -104,5 +113,30 @@ describe("lazy engine loading", () => {
     expect(imported).toBe(1);
     await other.close();
     await lazy.current?.close();
+  });
+
+  it("a batch saying the device has no one-time keys loads the engine in the background", async () => {
+    const crypto = await import("../../src/crypto/index");
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let created = 0;
+    const lazy = new crypto.LazyCrypto(async (rooms) => {
+      created += 1;
+      await gate;
+      return crypto.CryptoMachine.create({ userId: "@n:x", deviceId: "NEW", http: offline, rooms });
+    });
+    const fresh = batchWith("!plain:x", "m.room.name", { name: "Plain" }, "n1");
+    fresh.oneTimeKeysCount = new Map();
+    expect(crypto.deviceNeedsKeys(fresh)).toBe(true);
+    // The batch is not held while the engine loads.
+    expect(await lazy.decryptHook(fresh)).toBe(fresh);
+    expect(created).toBe(1);
+    expect(lazy.current).toBeUndefined();
+    release();
+    const machine = await lazy.ensure();
+    expect(created).toBe(1);
+    expect(lazy.current).toBe(machine);
+    await lazy.close();
+    await expect(lazy.ensure()).resolves.toBe(machine);
   });
 });

@@ -225,7 +225,8 @@ export class CryptoService {
     this.verification.dispose();
     this.loadedListeners.clear();
     this.decryptedListeners.clear();
-    await this.lazy?.current?.close();
+    // Also closes a machine still being created (the background load of a new device).
+    await this.lazy?.close();
   }
 
   /** Deletes the engine's IndexedDB store (logout); call after close(). No store, nothing to do. */
