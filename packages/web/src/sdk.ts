@@ -115,7 +115,6 @@ export type { PushRule, PushRuleKind, PushRuleset } from "../../sdk/src/api/type
 export type { PresenceState } from "../../sdk/src/api/types/presence";
 export type { SearchResults } from "../../sdk/src/client/services/SearchService";
 export type { SearchResult } from "../../sdk/src/api/types/search";
-export { CrossSigning } from "../../sdk/src/crypto/cross-signing";
 export type { CrossSigningStatus } from "../../sdk/src/crypto/cross-signing";
 
 // Verification (state/verification): the SAS flow the dialog drives, through client.crypto.verification.

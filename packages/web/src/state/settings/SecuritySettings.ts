@@ -1,12 +1,12 @@
 /**
- * The Security section, over the SDK's crypto layer (loaded on demand):
- * cross-signing status and bootstrap (interactive auth through the password
+ * The Security section, over the client's crypto services (the engine loads
+ * on demand): cross-signing status and bootstrap through
+ * `client.crypto.crossSigning` (interactive auth through the password
  * prompt), key backup counts, recovery set-up (the recovery key shown once,
  * for copying or download) and recovery of this device with a recovery
  * key. With crypto off (a guest, or a device without a crypto store) the
  * section says why and offers nothing.
  */
-import { CrossSigning } from "../../sdk";
 import type { Client, CrossSigningStatus } from "../../sdk";
 import { ObservableValue } from "../observables";
 import type { PasswordPrompt } from "./PasswordPrompt";
@@ -42,12 +42,15 @@ export class SecuritySettings {
       this.unavailable.set(this.offReason);
       return;
     }
+    const { crypto } = this.client;
     try {
-      const machine = await this.client.crypto.machine();
       const [crossSigning, recoverySetUp, backup] = await Promise.all([
-        new CrossSigning(machine.internals).status(),
-        machine.recovery.isSetUp().catch(() => false),
-        machine.backup.counts().catch(() => null),
+        crypto.crossSigning.refresh(),
+        crypto.recovery.isSetUp().catch(() => false),
+        crypto
+          .keyBackup()
+          .then((b) => b.counts())
+          .catch(() => null),
       ]);
       this.view.set({ crossSigning, recoverySetUp, backup });
     } catch (err) {
@@ -58,8 +61,7 @@ export class SecuritySettings {
   /** Creates and publishes the cross-signing keys. */
   bootstrapCrossSigning(): Promise<boolean> {
     return runWrite(this.status, async () => {
-      const machine = await this.client.crypto.machine();
-      await new CrossSigning(machine.internals).bootstrap({ callbacks: this.prompt.callbacks });
+      await this.client.crypto.crossSigning.bootstrap({ callbacks: this.prompt.callbacks });
       await this.load();
     });
   }
@@ -67,8 +69,7 @@ export class SecuritySettings {
   /** Sets up recovery (secret storage + key backup); the key is shown once. */
   setUpRecovery(): Promise<boolean> {
     return runWrite(this.status, async () => {
-      const machine = await this.client.crypto.machine();
-      const { recoveryKey } = await machine.recovery.setUp();
+      const { recoveryKey } = await this.client.crypto.recovery.setUp();
       this.newRecoveryKey.set(recoveryKey);
       await this.load();
     });
@@ -82,8 +83,7 @@ export class SecuritySettings {
   /** Recovers this device (cross-signing keys and backup) with a recovery key. */
   recover(recoveryKey: string): Promise<boolean> {
     return runWrite(this.status, async () => {
-      const machine = await this.client.crypto.machine();
-      await machine.recovery.recover({ recoveryKey: recoveryKey.trim() });
+      await this.client.crypto.recovery.recover({ recoveryKey: recoveryKey.trim() });
       await this.load();
     });
   }
