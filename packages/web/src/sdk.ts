@@ -125,3 +125,14 @@ export type {
 } from "../../sdk/src/crypto/verification/VerificationFlow";
 export type { SasEmoji } from "../../sdk/src/crypto/verification/emoji";
 export { UnknownDeviceError } from "../../sdk/src/crypto/verification/Verifications";
+
+// OIDC sign-in (state/oidc): the SDK's OIDC code is loaded on demand, so password users never download it.
+import type * as OidcModule from "../../sdk/src/auth/oidc/index";
+export const loadOidc = (): Promise<typeof OidcModule> => import("../../sdk/src/auth/oidc/index");
+export type {
+  OidcErrorCode,
+  SignInStateStorage,
+  ValidatedIssuerMetadata,
+} from "../../sdk/src/auth/oidc/index";
+export type { OidcSessionInfo, SessionData } from "../../sdk/src/auth/storage";
+export { whoami } from "../../sdk/src/api/account";

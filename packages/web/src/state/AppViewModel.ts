@@ -1,6 +1,7 @@
 /**
  * The app's root view model: restores the stored session (localStorage
- * through the SDK's WebSessionStorage), completes an SSO return, and maps
+ * through the SDK's WebSessionStorage), completes an SSO or OIDC return
+ * (the provider's answer is dropped from the URL first), and maps
  * the Session's state to the screen: sign-in, soft logout (local data
  * kept, sign in again with the same device), or the signed-in client. It
  * lives as long as the page.
@@ -10,6 +11,9 @@ import type { FetchFn, KeyValueStorage, SessionState } from "../sdk";
 import { ClientViewModel } from "./ClientViewModel";
 import { describeError } from "./errors";
 import { ObservableValue } from "./observables";
+import { completeOidcSignIn, isOidcCallback, redirectUriOf, withoutCallback } from "./oidc/oidc";
+import type { OidcStorage } from "./oidc/oidc";
+import { OidcSoftLogoutViewModel } from "./oidc/OidcSoftLogoutViewModel";
 import { SignInViewModel, SSO_HOMESERVER_KEY } from "./SignInViewModel";
 import { SoftLogoutViewModel } from "./SoftLogoutViewModel";
 import { ThemeViewModel } from "./ThemeViewModel";
@@ -57,8 +61,25 @@ export class AppViewModel {
     const session = await Session.restore(new WebSessionStorage(this.options.storage));
     this.session = session;
     session.state.subscribe((state) => this.show(state));
-    const ssoError = await this.completeSso(session);
-    this.show(session.state.getSnapshot(), ssoError);
+    const returnError = (await this.completeSso(session)) ?? (await this.completeOidc(session));
+    this.show(session.state.getSnapshot(), returnError);
+  }
+
+  private get oidcStorage(): OidcStorage {
+    return { local: this.options.storage, tab: this.options.tabStorage };
+  }
+
+  /** A returning OIDC redirect (?code&state, or ?error&state): finish the sign-in, or say why it failed. */
+  private async completeOidc(session: Session): Promise<string | undefined> {
+    const url = this.options.currentUrl;
+    if (!isOidcCallback(url)) return undefined;
+    this.options.replaceUrl(withoutCallback(url));
+    try {
+      await session.signIn(await completeOidcSignIn(url, this.options.tabStorage, this.options.fetch));
+      return undefined;
+    } catch (err) {
+      return describeError(err, "sign-in");
+    }
   }
 
   /** A returning SSO redirect: trade the loginToken for a session. */
@@ -105,21 +126,34 @@ export class AppViewModel {
     void this.client?.dispose();
     this.client = undefined;
     if (state.kind === "soft_logged_out") {
-      this.screen.set({
-        kind: "soft_logout",
-        vm: new SoftLogoutViewModel(session, this.options.indexedDB, this.options.fetch),
-      });
+      const vm =
+        session.oidc !== undefined
+          ? new OidcSoftLogoutViewModel(
+              session,
+              this.options.indexedDB,
+              {
+                storage: this.oidcStorage,
+                redirectUri: redirectUriOf(this.options.currentUrl),
+                navigate: this.options.navigate,
+              },
+              this.options.fetch,
+            )
+          : new SoftLogoutViewModel(session, this.options.indexedDB, this.options.fetch);
+      this.screen.set({ kind: "soft_logout", vm });
+      if (notice !== undefined) vm.error.set(notice);
       return;
     }
-    const why = notice ?? (state.reason !== undefined ? SIGNED_OUT_NOTICES[state.reason] : undefined);
+    const why = state.reason !== undefined ? SIGNED_OUT_NOTICES[state.reason] : undefined;
     const vm = new SignInViewModel({
       session,
       defaultHomeserver: this.options.defaultHomeserver,
       navigate: this.options.navigate,
       returnUrl: this.options.currentUrl.split("?")[0] ?? this.options.currentUrl,
       pendingStorage: this.options.tabStorage,
+      oidcStorage: this.oidcStorage,
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       ...(why !== undefined ? { notice: why } : {}),
+      ...(notice !== undefined ? { error: notice } : {}),
     });
     this.screen.set({ kind: "signin", vm });
     void vm.start();

@@ -2,7 +2,9 @@
  * The sign-in screen's view model: the homeserver (discovered from a server
  * name, user id or URL, defaulting to VITE_LATTICE_HOMESERVER), password
  * login, SSO (when the server advertises it, with the homeserver kept
- * across the redirect), guest access, and the switch to registration. A
+ * across the redirect), OIDC (when the server names a provider: the
+ * primary action, see state/oidc), guest access, and the switch to
+ * registration. A
  * successful login hands its SessionData to the Session; the app reacts to
  * the Session's state, not to this view model.
  */
@@ -12,14 +14,20 @@ import { describeError, MESSAGES } from "./errors";
 import { resolveHomeserver } from "./homeserver";
 import type { HomeserverInfo } from "./homeserver";
 import { ObservableValue } from "./observables";
+import { beginOidcSignIn, discoverOffer, redirectUriOf } from "./oidc/oidc";
+import type { OidcOffer, OidcStorage } from "./oidc/oidc";
 import { RegisterViewModel } from "./RegisterViewModel";
 
 /** Where the chosen homeserver waits while the browser is away at the SSO provider. */
 export const SSO_HOMESERVER_KEY = "lattice.sso.homeserver";
 
+/** The homeserver's OIDC provider: none, or offered, or advertised but unusable (SPEC §8 message). */
+export type OidcStatus =
+  { kind: "none" } | { kind: "offered"; offer: OidcOffer } | { kind: "error"; message: string };
+
 export type ServerStatus =
   | { kind: "checking"; input: string }
-  | { kind: "ready"; info: HomeserverInfo }
+  | { kind: "ready"; info: HomeserverInfo; oidc: OidcStatus }
   | { kind: "error"; input: string; message: string };
 
 export interface SignInOptions {
@@ -34,6 +42,10 @@ export interface SignInOptions {
   fetch?: FetchFn;
   /** A notice to show above the form (e.g. why the previous session ended). */
   notice?: string;
+  /** An error to show at first (e.g. an OIDC sign-in that came back failed). */
+  error?: string;
+  /** Where OIDC sign-in keeps its registrations and pending sign-ins; without it OIDC is not offered. */
+  oidcStorage?: OidcStorage;
 }
 
 export const DEVICE_DISPLAY_NAME = "Lattice Web";
@@ -41,8 +53,8 @@ export const DEVICE_DISPLAY_NAME = "Lattice Web";
 export class SignInViewModel {
   readonly server: ObservableValue<ServerStatus>;
   readonly mode = new ObservableValue<"login" | "register">("login");
-  readonly busy = new ObservableValue<"login" | "guest" | "sso" | null>(null);
-  readonly error = new ObservableValue<string | null>(null);
+  readonly busy = new ObservableValue<"login" | "guest" | "sso" | "oidc" | null>(null);
+  readonly error: ObservableValue<string | null>;
   readonly notice: string | null;
   private registerVm: RegisterViewModel | undefined;
   private check = 0;
@@ -50,24 +62,67 @@ export class SignInViewModel {
   constructor(private readonly options: SignInOptions) {
     this.server = new ObservableValue<ServerStatus>({ kind: "checking", input: options.defaultHomeserver });
     this.notice = options.notice ?? null;
+    this.error = new ObservableValue<string | null>(options.error ?? null);
   }
 
-  /** Checks the default homeserver (call once the screen shows). */
+  /** Checks the default homeserver (call once the screen shows); an initial error stays shown. */
   start(): Promise<void> {
-    return this.setHomeserver(this.options.defaultHomeserver);
+    return this.checkServer(this.options.defaultHomeserver);
   }
 
   /** Discovers and checks a homeserver; a newer call wins over an older one still running. */
-  async setHomeserver(input: string): Promise<void> {
+  setHomeserver(input: string): Promise<void> {
+    this.error.set(null);
+    return this.checkServer(input);
+  }
+
+  private async checkServer(input: string): Promise<void> {
     const ticket = ++this.check;
     this.server.set({ kind: "checking", input });
-    this.error.set(null);
     try {
       const info = await resolveHomeserver(input, this.options.fetch);
-      if (ticket === this.check) this.server.set({ kind: "ready", info });
+      const oidc = await this.checkOidc(info.baseUrl);
+      if (ticket === this.check) this.server.set({ kind: "ready", info, oidc });
     } catch (err) {
       if (ticket === this.check)
         this.server.set({ kind: "error", input, message: describeError(err, "server check") });
+    }
+  }
+
+  /** The homeserver's OIDC provider, when OIDC sign-in is wired in. */
+  private async checkOidc(baseUrl: string): Promise<OidcStatus> {
+    if (this.options.oidcStorage === undefined) return { kind: "none" };
+    try {
+      const offer = await discoverOffer(baseUrl, this.options.fetch);
+      return offer === null ? { kind: "none" } : { kind: "offered", offer };
+    } catch (err) {
+      return { kind: "error", message: describeError(err, "sign-in") };
+    }
+  }
+
+  /**
+   * Leaves for the OIDC provider (its account creation page with `create`):
+   * registers the app there on first use, keeps the sign-in state in the tab.
+   */
+  async continueWithOidc(create = false): Promise<void> {
+    const status = this.server.getSnapshot();
+    const storage = this.options.oidcStorage;
+    if (status.kind !== "ready" || status.oidc.kind !== "offered" || storage === undefined) return;
+    if (this.busy.getSnapshot() !== null) return;
+    this.busy.set("oidc");
+    this.error.set(null);
+    try {
+      const url = await beginOidcSignIn({
+        offer: status.oidc.offer,
+        homeserverUrl: status.info.baseUrl,
+        redirectUri: redirectUriOf(this.options.returnUrl),
+        storage,
+        create,
+      });
+      this.options.navigate(url);
+    } catch (err) {
+      this.error.set(describeError(err, "sign-in"));
+      this.busy.set(null);
     }
   }
 

@@ -1,6 +1,8 @@
 /**
- * The sign-in screen: homeserver, password login, SSO buttons when the
- * server offers SSO, guest access and the way to registration. It renders
+ * The sign-in screen: homeserver, "Continue with <provider>" first when the
+ * server delegates sign-in to an OIDC provider, password login and SSO
+ * buttons when the server still offers them, guest access and the way to
+ * registration (the provider's own when OIDC is offered). It renders
  * the SignInViewModel and sends the user's actions back to it.
  */
 import { useState } from "react";
@@ -9,10 +11,12 @@ import { Button } from "../../components/Button";
 import { TextField } from "../../components/TextField";
 import type { SignInViewModel } from "../../state/SignInViewModel";
 import type { ThemeViewModel } from "../../state/ThemeViewModel";
+import { useT } from "../../i18n/useT";
 import { useObservable } from "../../state/useObservable";
 import { AuthLayout } from "./AuthLayout";
 import styles from "./AuthForms.module.css";
 import { HomeserverPicker } from "./HomeserverPicker";
+import { OidcActions } from "./OidcActions";
 import { RegisterForm } from "./RegisterForm";
 
 export function SignInScreen({
@@ -48,9 +52,18 @@ function LoginForm({ vm }: { vm: SignInViewModel }): React.JSX.Element {
   const [password, setPassword] = useState("");
   const ready = status.kind === "ready";
   const info = ready ? status.info : null;
+  const oidc = ready ? status.oidc : null;
+  const viaOidc = oidc?.kind === "offered";
+  const t = useT("auth");
   return (
     <>
       {error !== null && <Banner tone="error">{error}</Banner>}
+      {oidc !== null && <OidcActions vm={vm} oidc={oidc} busy={busy} />}
+      {viaOidc && info?.password === true && (
+        <div className={styles.divider}>
+          <span>{t("or")}</span>
+        </div>
+      )}
       {(info === null || info.password) && (
         <form
           className={styles.form}
@@ -75,7 +88,13 @@ function LoginForm({ vm }: { vm: SignInViewModel }): React.JSX.Element {
             onChange={setPassword}
             autoComplete="current-password"
           />
-          <Button type="submit" wide busy={busy === "login"} disabled={!ready || busy !== null}>
+          <Button
+            type="submit"
+            variant={viaOidc ? "secondary" : "primary"}
+            wide
+            busy={busy === "login"}
+            disabled={!ready || busy !== null}
+          >
             Sign in
           </Button>
         </form>
@@ -105,9 +124,11 @@ function LoginForm({ vm }: { vm: SignInViewModel }): React.JSX.Element {
         </div>
       )}
       <div className={styles.footer}>
-        <Button variant="ghost" size="sm" disabled={!ready} onClick={() => vm.showRegister()}>
-          Create an account
-        </Button>
+        {!viaOidc && (
+          <Button variant="ghost" size="sm" disabled={!ready} onClick={() => vm.showRegister()}>
+            Create an account
+          </Button>
+        )}
         <Button
           variant="ghost"
           size="sm"

@@ -1,12 +1,15 @@
 /**
  * Soft logout: the session was ended by the server but this device and its
- * local data (messages, keys) are kept; the password resumes it, or the
- * user signs out for good.
+ * local data (messages, keys) are kept; the password resumes it (or, for a
+ * session signed in through OIDC, the provider does), or the user signs out
+ * for good.
  */
 import { useState } from "react";
 import { Banner } from "../../components/Banner";
 import { Button } from "../../components/Button";
 import { TextField } from "../../components/TextField";
+import { useT } from "../../i18n/useT";
+import { OidcSoftLogoutViewModel } from "../../state/oidc/OidcSoftLogoutViewModel";
 import type { SoftLogoutViewModel } from "../../state/SoftLogoutViewModel";
 import type { ThemeViewModel } from "../../state/ThemeViewModel";
 import { useObservable } from "../../state/useObservable";
@@ -23,6 +26,7 @@ export function SoftLogoutScreen({
   const busy = useObservable(vm.busy);
   const error = useObservable(vm.error);
   const [password, setPassword] = useState("");
+  const t = useT("auth");
   return (
     <AuthLayout
       title="You're signed out"
@@ -31,24 +35,30 @@ export function SoftLogoutScreen({
     >
       <Banner tone="info">Your messages and keys are still stored on this device.</Banner>
       {error !== null && <Banner tone="error">{error}</Banner>}
-      <form
-        className={styles.form}
-        onSubmit={(e) => {
-          e.preventDefault();
-          void vm.resume(password);
-        }}
-      >
-        <TextField
-          label="Password"
-          type="password"
-          value={password}
-          onChange={setPassword}
-          autoComplete="current-password"
-        />
-        <Button type="submit" wide busy={busy}>
-          Sign in
+      {vm instanceof OidcSoftLogoutViewModel ? (
+        <Button wide busy={busy} onClick={() => void vm.continueWithProvider()}>
+          {t("soft_logout_continue", { host: vm.issuerHost })}
         </Button>
-      </form>
+      ) : (
+        <form
+          className={styles.form}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void vm.resume(password);
+          }}
+        >
+          <TextField
+            label="Password"
+            type="password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
+          />
+          <Button type="submit" wide busy={busy}>
+            Sign in
+          </Button>
+        </form>
+      )}
       <div className={styles.footer}>
         <Button variant="ghost" size="sm" onClick={() => void vm.signOut()}>
           Sign out and clear data

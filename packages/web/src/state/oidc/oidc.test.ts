@@ -1,0 +1,199 @@
+/**
+ * OIDC sign-in view-model logic against the real provider (oidc-provider
+ * wired to the test homeserver): the offer on the sign-in screen, the
+ * registration kept per issuer and reused, prompt=create, finishing from the
+ * provider's answer into SessionData (device from the scope, provider and
+ * client kept), the SPEC §8 messages of a denied consent and of a lost state,
+ * and the soft-logout resume through the provider with the same device.
+ */
+import { driveProviderLogin, startOidcTestbed } from "../../../../testserver/src/oidc/index";
+import type { OidcTestbed } from "../../../../testserver/src/oidc/index";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer } from "../../../../testserver/src/index";
+import { MemorySessionStorage } from "../../../../sdk/src/auth/storage";
+import { Session } from "../../sdk";
+import type { KeyValueStorage, ValidatedIssuerMetadata } from "../../sdk";
+import { SignInViewModel } from "../SignInViewModel";
+import type { ServerStatus } from "../SignInViewModel";
+import { completeOidcSignIn, isOidcCallback, OIDC_CLIENTS_KEY, offerOf, withoutCallback } from "./oidc";
+import { OidcSoftLogoutViewModel } from "./OidcSoftLogoutViewModel";
+
+const APP_URL = "http://127.0.0.1:9/app/";
+
+class MemoryKv implements KeyValueStorage {
+  readonly map = new Map<string, string>();
+  getItem(key: string): string | null {
+    return this.map.get(key) ?? null;
+  }
+  setItem(key: string, value: string): void {
+    this.map.set(key, value);
+  }
+  removeItem(key: string): void {
+    this.map.delete(key);
+  }
+}
+
+let bed: OidcTestbed;
+
+beforeAll(async () => {
+  bed = await startOidcTestbed();
+  bed.createUser("erin", "pw-erin");
+});
+afterAll(async () => {
+  await bed?.stop();
+});
+
+function signInVm(homeserver: string, local: MemoryKv, tab: MemoryKv, navigated: string[]): SignInViewModel {
+  return new SignInViewModel({
+    session: new Session(new MemorySessionStorage()),
+    defaultHomeserver: homeserver,
+    navigate: (url) => navigated.push(url),
+    returnUrl: APP_URL,
+    pendingStorage: tab,
+    oidcStorage: { local, tab },
+  });
+}
+
+function ready(vm: SignInViewModel): Extract<ServerStatus, { kind: "ready" }> {
+  const status = vm.server.getSnapshot();
+  if (status.kind !== "ready") throw new Error(`server not ready: ${JSON.stringify(status)}`);
+  return status;
+}
+
+describe("the OIDC offer", () => {
+  it("offers Create account only when the provider advertises prompt=create", () => {
+    const metadata = { issuer: "https://auth.example.org:8443/" } as ValidatedIssuerMetadata;
+    expect(offerOf(metadata)).toMatchObject({ host: "auth.example.org:8443", canCreate: false });
+    expect(offerOf({ ...metadata, prompt_values_supported: ["create", "login"] }).canCreate).toBe(true);
+  });
+
+  it("is absent for a homeserver that names no provider", async () => {
+    const plain = await startTestServer();
+    try {
+      const vm = signInVm(plain.url, new MemoryKv(), new MemoryKv(), []);
+      await vm.start();
+      expect(ready(vm).oidc).toEqual({ kind: "none" });
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it("is the provider's host, registers once per issuer and keeps the sign-in state in the tab", async () => {
+    const local = new MemoryKv();
+    const tab = new MemoryKv();
+    const navigated: string[] = [];
+    const vm = signInVm(bed.homeserver.url, local, tab, navigated);
+    await vm.start();
+    const status = ready(vm);
+    expect(status.oidc).toMatchObject({
+      kind: "offered",
+      offer: { host: new URL(bed.provider.issuer).host },
+    });
+    expect(status.info.password).toBe(true);
+
+    await vm.continueWithOidc();
+    expect(vm.error.getSnapshot()).toBeNull();
+    const first = new URL(navigated[0] ?? "");
+    expect(first.origin).toBe(bed.provider.issuer);
+    expect(first.searchParams.get("redirect_uri")).toBe(APP_URL);
+    expect(first.searchParams.get("prompt")).toBeNull();
+    expect(first.searchParams.get("code_challenge_method")).toBe("S256");
+    const stored = JSON.parse(local.getItem(OIDC_CLIENTS_KEY) ?? "{}") as Record<
+      string,
+      { clientId: string }
+    >;
+    expect(stored[bed.provider.issuer]?.clientId).toBe(first.searchParams.get("client_id"));
+    expect([...tab.map.keys()].some((k) => k.endsWith(first.searchParams.get("state") ?? "-"))).toBe(true);
+
+    // A second sign-in reuses the registration; Create account asks for the provider's registration page.
+    vm.busy.set(null);
+    await vm.continueWithOidc(true);
+    const second = new URL(navigated[1] ?? "");
+    expect(second.searchParams.get("client_id")).toBe(first.searchParams.get("client_id"));
+    expect(second.searchParams.get("prompt")).toBe("create");
+  });
+});
+
+describe("finishing an OIDC sign-in", () => {
+  async function startAt(local: MemoryKv, tab: MemoryKv): Promise<string> {
+    const navigated: string[] = [];
+    const vm = signInVm(bed.homeserver.url, local, tab, navigated);
+    await vm.start();
+    await vm.continueWithOidc();
+    return navigated[0] ?? "";
+  }
+
+  it("turns the provider's answer into a signed-in session on the device from the scope", async () => {
+    const tab = new MemoryKv();
+    const url = await startAt(new MemoryKv(), tab);
+    const scope = new URL(url).searchParams.get("scope") ?? "";
+    const deviceId = /urn:matrix:client:device:([A-Za-z0-9]+)/.exec(scope)?.[1];
+    const callback = await driveProviderLogin(url, {
+      username: "erin",
+      password: "pw-erin",
+      redirectUri: APP_URL,
+    });
+    expect(isOidcCallback(callback)).toBe(true);
+    expect(withoutCallback(`${callback}#frag`)).toBe(`${APP_URL}#frag`);
+
+    const data = await completeOidcSignIn(callback, tab);
+    expect(data).toMatchObject({
+      userId: "@erin:localhost",
+      deviceId,
+      homeserverUrl: bed.homeserver.url,
+      oidc: { issuer: bed.provider.issuer },
+    });
+    expect(data.refreshToken).toBeTruthy();
+    expect(data.expiresAt).toBeGreaterThan(Date.now());
+    const session = new Session(new MemorySessionStorage());
+    await session.signIn(data);
+    expect(session.state.getSnapshot()).toMatchObject({ kind: "signed_in", deviceId });
+    // The state is used once: the same answer again has no stored state.
+    await expect(completeOidcSignIn(callback, tab)).rejects.toThrow(
+      "State required to finish logging in is not found in storage",
+    );
+  });
+
+  it("reports a denied consent with the SPEC message", async () => {
+    const tab = new MemoryKv();
+    const url = await startAt(new MemoryKv(), tab);
+    const callback = await driveProviderLogin(url, {
+      username: "erin",
+      password: "pw-erin",
+      redirectUri: APP_URL,
+      consent: "deny",
+    });
+    expect(new URL(callback).searchParams.get("error")).toBe("access_denied");
+    await expect(completeOidcSignIn(callback, tab)).rejects.toThrow("Failed to exchange code for token");
+  });
+});
+
+describe("soft logout of an OIDC session", () => {
+  it("signs in again through the provider with the same client and device", async () => {
+    const storage = new MemorySessionStorage();
+    const session = new Session(storage, {
+      homeserverUrl: bed.homeserver.url,
+      userId: "@erin:localhost",
+      deviceId: "ERINDEVICE",
+      oidc: { issuer: bed.provider.issuer, clientId: "client-of-erin" },
+    });
+    expect(session.state.getSnapshot().kind).toBe("soft_logged_out");
+    const navigated: string[] = [];
+    const tab = new MemoryKv();
+    const vm = new OidcSoftLogoutViewModel(
+      session,
+      {},
+      {
+        storage: { local: new MemoryKv(), tab },
+        redirectUri: APP_URL,
+        navigate: (url) => navigated.push(url),
+      },
+    );
+    expect(vm.issuerHost).toBe(new URL(bed.provider.issuer).host);
+    await vm.continueWithProvider();
+    const url = new URL(navigated[0] ?? "");
+    expect(url.searchParams.get("client_id")).toBe("client-of-erin");
+    expect(url.searchParams.get("scope")).toContain("urn:matrix:client:device:ERINDEVICE");
+    expect(tab.map.size).toBe(1);
+  });
+});
