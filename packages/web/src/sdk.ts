@@ -27,7 +27,7 @@ export {
   signOut,
   ssoLoginUrl,
 } from "../../sdk/src/auth/login";
-export { registerAccount, registerGuest } from "../../sdk/src/auth/register";
+export { registerAccount, registerGuest, submitMsisdnToken } from "../../sdk/src/auth/register";
 export type { CheckEmailInfo, TermsPolicy, UiaCallbacks } from "../../sdk/src/auth/InteractiveAuth";
 export { AuthError } from "../../sdk/src/auth/errors";
 export { TokenRefresher } from "../../sdk/src/auth/refresh";

@@ -1,7 +1,8 @@
 /**
  * Settings › Account: change password (interactive auth asks for the
- * current one), email addresses and phone numbers (add with "check your
- * mail", remove), and deactivation behind a confirmation.
+ * current one), email addresses and phone numbers (email: add with "check
+ * your mail"; phone: a texted code, in PhoneForm; both removable), and
+ * deactivation behind a confirmation.
  */
 import { useState } from "react";
 import { Button } from "../../components/Button";
@@ -11,6 +12,7 @@ import { useT } from "../../i18n/useT";
 import type { AccountSettings } from "../../state/settings/AccountSettings";
 import { useObservable } from "../../state/useObservable";
 import styles from "./Settings.module.css";
+import { PhoneForm } from "./PhoneForm";
 import { StatusLine } from "./StatusLine";
 
 function PasswordForm({ account }: { account: AccountSettings }): React.JSX.Element {
@@ -187,6 +189,7 @@ export function AccountSection({ account }: { account: AccountSettings }): React
     <>
       <PasswordForm account={account} />
       <Threepids account={account} />
+      <PhoneForm phones={account.phones} />
       <Deactivate account={account} />
     </>
   );

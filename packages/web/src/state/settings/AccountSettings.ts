@@ -8,6 +8,7 @@ import { AccountService, uploadContent } from "../../sdk";
 import type { AccountCapabilities, Client, PresenceState, ThirdPartyIdentifier } from "../../sdk";
 import { ObservableValue } from "../observables";
 import type { PasswordPrompt } from "./PasswordPrompt";
+import { PhoneSettings } from "./PhoneSettings";
 import { IDLE, runWrite } from "./status";
 import type { WriteStatus } from "./status";
 
@@ -36,6 +37,8 @@ export class AccountSettings {
   readonly passwordStatus = new ObservableValue<WriteStatus>(IDLE);
   readonly threepidStatus = new ObservableValue<WriteStatus>(IDLE);
   readonly deactivateStatus = new ObservableValue<WriteStatus>(IDLE);
+  /** Adding a phone number (texted code). */
+  readonly phones: PhoneSettings;
   private readonly account: AccountService;
   private validation: ReturnType<AccountService["emailValidation"]> | null = null;
 
@@ -49,6 +52,9 @@ export class AccountSettings {
       http: client.http,
       userId: client.userId,
       callbacks: prompt.callbacks,
+    });
+    this.phones = new PhoneSettings(this.account, client.http, async () => {
+      this.threepids.set(await this.account.threepids());
     });
   }
 

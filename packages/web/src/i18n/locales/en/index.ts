@@ -3,6 +3,7 @@
  * its file here and to this map.
  */
 import { auth } from "./auth";
+import { account } from "./account";
 import { common } from "./common";
 import { composer } from "./composer";
 import { navigation } from "./navigation";
@@ -18,6 +19,7 @@ import { verification } from "./verification";
 
 export const en = {
   auth,
+  account,
   common,
   composer,
   navigation,
