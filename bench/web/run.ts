@@ -6,9 +6,13 @@
  * and a start from cache (IndexedDB store filled), and (3) frame times
  * while scrolling 10,000 events. Writes bench/results/web-latest.json.
  *
- * Command: `npx tsx bench/web/run.ts [--rooms 3000] [--no-scroll] [--profile]`
+ * Command: `npx tsx bench/web/run.ts [--rooms 3000] [--no-scroll] [--profile]
+ * [--only-scroll] [--profile-scroll]`
  * (--profile: a CPU profile of the start from cache into
- * bench/results/profiles/web-cached-start.cpuprofile, heaviest functions printed).
+ * bench/results/profiles/web-cached-start.cpuprofile, heaviest functions printed;
+ * --only-scroll: the build and the scrolling part alone, written to
+ * bench/results/web-scroll-latest.json; --profile-scroll: the downward
+ * scroll's heaviest functions and main-thread trace events printed).
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -21,6 +25,7 @@ import { ensureFixture } from "../sync/fixture";
 import { startBenchServer } from "../sync/server";
 import { webRoutes } from "./endpoints";
 import { measureTimelineScroll } from "./scroll";
+import type { ScrollResult } from "./scroll";
 import { topSelfTime } from "./profile";
 import { gzipSize, kindOf, splitLoads, totals } from "./sizes";
 import type { SizedFile } from "./sizes";
@@ -39,8 +44,11 @@ async function main(): Promise<void> {
       rooms: { type: "string", default: "3000" },
       "no-scroll": { type: "boolean", default: false },
       profile: { type: "boolean", default: false },
+      "only-scroll": { type: "boolean", default: false },
+      "profile-scroll": { type: "boolean", default: false },
     },
   });
+  if (values["only-scroll"]) return onlyScroll(values["profile-scroll"]);
   const rooms = Number(values.rooms);
   const machine = { nproc: cpus().length, loadBefore: loadavg().map((n) => Number(n.toFixed(2))) };
   console.log(`bench/web: ${rooms} rooms; nproc ${machine.nproc}, load ${machine.loadBefore.join(" ")}`);
@@ -117,11 +125,8 @@ async function main(): Promise<void> {
 
     const scroll = values["no-scroll"]
       ? undefined
-      : await measureTimelineScroll(browser, app.url, SESSION_KEY);
-    if (scroll)
-      console.log(
-        `scrolling ${scroll.events} events (all paged in ${scroll.loadMs} ms, ${scroll.rowsAtTop} rows in the DOM): down max ${scroll.down.maxMs.toFixed(1)} ms p95 ${scroll.down.p95Ms.toFixed(1)} ms; up max ${scroll.up.maxMs.toFixed(1)} ms p95 ${scroll.up.p95Ms.toFixed(1)} ms`,
-      );
+      : await measureTimelineScroll(browser, app.url, SESSION_KEY, 10_000, values["profile-scroll"]);
+    if (scroll) printScroll(scroll);
     const result = {
       at: new Date().toISOString(),
       rooms,
@@ -141,6 +146,63 @@ async function main(): Promise<void> {
     await browser.close();
     await app.close();
     await server.close();
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+function printScroll(scroll: ScrollResult): void {
+  const { down, up } = scroll;
+  console.log(
+    `scrolling ${scroll.events} events (all paged in ${scroll.loadMs} ms, ${scroll.rowsAtTop} rows in the DOM): down max ${down.maxMs.toFixed(1)} ms p95 ${down.p95Ms.toFixed(1)} ms mean ${down.meanMs.toFixed(1)} ms, ${down.over50} of ${down.frames} frames over 50 ms; up max ${up.maxMs.toFixed(1)} ms p95 ${up.p95Ms.toFixed(1)} ms mean ${up.meanMs.toFixed(1)} ms, ${up.over50} of ${up.frames} over 50 ms`,
+  );
+  const w = (m: ScrollResult["work"]["down"], frames: number): string =>
+    `${(m.task / frames).toFixed(1)} ms a frame (script ${(m.script / frames).toFixed(1)}, layout ${(m.layout / frames).toFixed(1)}, style ${(m.style / frames).toFixed(1)})`;
+  console.log(
+    `main-thread work: down ${w(scroll.work.down, down.frames)}; up ${w(scroll.work.up, up.frames)}`,
+  );
+  if (scroll.profile) {
+    console.log("scrolling down, heaviest functions (self time):");
+    for (const { fn, ms } of scroll.profile.functions)
+      console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${fn}`);
+    console.log("scrolling down, main-thread trace events (total, nested events overlap):");
+    for (const { name, ms } of scroll.profile.trace)
+      console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+  }
+}
+
+/** The build and the 10,000-event scroll alone (--only-scroll). */
+async function onlyScroll(profile: boolean): Promise<void> {
+  const loadBefore = loadavg().map((n) => Number(n.toFixed(2)));
+  console.log(`bench/web scrolling only; nproc ${cpus().length}, load ${loadBefore.join(" ")}`);
+  const outDir = await mkdtemp(join(tmpdir(), "lattice-bench-web-"));
+  const { serveStatic } = await import("./static");
+  try {
+    await build({
+      root: WEB_ROOT,
+      configFile: join(WEB_ROOT, "vite.config.ts"),
+      logLevel: "error",
+      // Profiling wants readable function names (the frame times then run a little slower).
+      build: { outDir, emptyOutDir: true, ...(profile ? { minify: false } : {}) },
+    });
+    const app = await serveStatic(outDir);
+    const browser = await launchChromium();
+    try {
+      const scroll = await measureTimelineScroll(browser, app.url, SESSION_KEY, 10_000, profile);
+      printScroll(scroll);
+      const loadAfter = loadavg().map((n) => Number(n.toFixed(2)));
+      mkdirSync(RESULTS, { recursive: true });
+      const at = new Date().toISOString();
+      const machine = { nproc: cpus().length, loadBefore, loadAfter };
+      writeFileSync(
+        join(RESULTS, "web-scroll-latest.json"),
+        JSON.stringify({ at, machine, scroll }, null, 2),
+      );
+      console.log(`load after ${loadAfter.join(" ")}; wrote ${join(RESULTS, "web-scroll-latest.json")}`);
+    } finally {
+      await browser.close();
+      await app.close();
+    }
+  } finally {
     await rm(outDir, { recursive: true, force: true });
   }
 }

@@ -4,13 +4,20 @@
  * session goes into localStorage from a registration over HTTP, the list
  * is held at the top until every event is paged in, then scrolled down and
  * up 400 px a frame with the timeline's own probe (timeline-perf.ts).
+ * With `profile`, the downward scroll is also recorded through the Chrome
+ * DevTools Protocol: a V8 CPU profile (heaviest functions by self time)
+ * and a trace whose main-thread events are summed by name (script, style,
+ * layout, paint, garbage collection).
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, CDPSession } from "playwright-core";
 import { startTestServer } from "../../packages/testserver/src/index";
 import { countRows, measureScroll } from "../../packages/web/e2e/timeline-perf";
 import type { FrameStats } from "../../packages/web/e2e/timeline-perf";
+import { topSelfTime } from "./profile";
+import type { CpuProfile } from "./profile";
 import { storeSession } from "./startup";
 
 const SCROLLER = '[data-testid="timeline-scroller"]';
@@ -23,6 +30,77 @@ export interface ScrollResult {
   rowsAtTop: number;
   down: FrameStats;
   up: FrameStats;
+  /** The page's main-thread work per direction (ms, Chrome's Performance metrics): steadier than frame gaps on a loaded machine. */
+  work: { down: WorkMs; up: WorkMs };
+  /** With `profile`: the downward scroll's heaviest functions and main-thread trace events (ms). */
+  profile?: { functions: { fn: string; ms: number }[]; trace: { name: string; ms: number }[] };
+}
+
+/** Where `profile` writes the raw CPU profile and trace (Chrome DevTools can open both). */
+export const SCROLL_PROFILES = new URL("../results/profiles/", import.meta.url).pathname;
+
+/** Main-thread time spent while scrolling, from CDP Performance.getMetrics (ms). */
+export interface WorkMs {
+  task: number;
+  script: number;
+  layout: number;
+  style: number;
+}
+
+async function workMetrics(cdp: CDPSession): Promise<WorkMs> {
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  const get = (name: string): number => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+  return {
+    task: get("TaskDuration"),
+    script: get("ScriptDuration"),
+    layout: get("LayoutDuration"),
+    style: get("RecalcStyleDuration"),
+  };
+}
+
+function minus(a: WorkMs, b: WorkMs): WorkMs {
+  const r = (n: number): number => Math.round(n);
+  return {
+    task: r(a.task - b.task),
+    script: r(a.script - b.script),
+    layout: r(a.layout - b.layout),
+    style: r(a.style - b.style),
+  };
+}
+
+/** Trace categories of the main thread's work: tasks, script, style, layout, paint, GC. */
+const TRACE_CATEGORIES = [
+  "devtools.timeline",
+  "disabled-by-default-devtools.timeline",
+  "v8",
+  "blink.user_timing",
+];
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { data?: { frame?: string } };
+}
+
+/** Total duration per event name of complete ("X") events on the busiest thread, heaviest first. */
+export function summariseTrace(events: readonly TraceEvent[], limit = 14): { name: string; ms: number }[] {
+  const perThread = new Map<string, number>();
+  for (const e of events)
+    if (e.ph === "X" && e.name === "RunTask")
+      perThread.set(`${e.pid}:${e.tid}`, (perThread.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
+  const main = [...perThread].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const sums = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== "X" || `${e.pid}:${e.tid}` !== main) continue;
+    sums.set(e.name, (sums.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+  }
+  return [...sums]
+    .map(([name, ms]) => ({ name, ms }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, limit);
 }
 
 /** Runs the scroll measurement against the app at `appUrl`. */
@@ -31,6 +109,7 @@ export async function measureTimelineScroll(
   appUrl: string,
   sessionKey: string,
   events = 10_000,
+  profile = false,
 ): Promise<ScrollResult> {
   const server = await startTestServer({ validate: false });
   try {
@@ -92,10 +171,44 @@ export async function measureTimelineScroll(
     await page.locator(SCROLLER).evaluate((el) => (el.scrollTop = 0));
     await page.locator(SCROLLER).getByText("message 1", { exact: true }).waitFor();
     const rowsAtTop = await countRows(page, SCROLLER, ROW);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Performance.enable");
+    const traced: TraceEvent[] = [];
+    if (profile) {
+      cdp.on("Tracing.dataCollected", (e) => {
+        traced.push(...(e.value as unknown as TraceEvent[]));
+      });
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+      await cdp.send("Tracing.start", {
+        categories: TRACE_CATEGORIES.join(","),
+        transferMode: "ReportEvents",
+      });
+      await cdp.send("Profiler.start");
+    }
+    const before = await workMetrics(cdp);
     const down = await measureScroll(page, { scroller: SCROLLER, row: ROW, stepPx: 400, frames: 300 });
+    const afterDown = await workMetrics(cdp);
+    let summary: ScrollResult["profile"];
+    if (profile) {
+      const cpu = (await cdp.send("Profiler.stop")).profile as CpuProfile;
+      const done = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
+      await cdp.send("Tracing.end");
+      await done;
+      summary = { functions: topSelfTime(cpu, 20), trace: summariseTrace(traced) };
+      mkdirSync(SCROLL_PROFILES, { recursive: true });
+      writeFileSync(join(SCROLL_PROFILES, "web-scroll-down.cpuprofile"), JSON.stringify(cpu));
+      writeFileSync(
+        join(SCROLL_PROFILES, "web-scroll-down.trace.json"),
+        JSON.stringify({ traceEvents: traced }),
+      );
+    }
+    const beforeUp = await workMetrics(cdp);
     const up = await measureScroll(page, { scroller: SCROLLER, row: ROW, stepPx: -400, frames: 150 });
+    const work = { down: minus(afterDown, before), up: minus(await workMetrics(cdp), beforeUp) };
+    await cdp.detach();
     await context.close();
-    return { events, loadMs, rowsAtTop, down, up };
+    return { events, loadMs, rowsAtTop, down, up, work, ...(summary ? { profile: summary } : {}) };
   } finally {
     await server.stop();
   }

@@ -13,6 +13,8 @@ export interface FrameStats {
   /** The 95th percentile gap (ms). */
   p95Ms: number;
   meanMs: number;
+  /** Frames whose gap exceeded 50 ms (the limit). */
+  over50: number;
   /** The most rows in the DOM at any frame. */
   maxRows: number;
 }
@@ -50,6 +52,7 @@ export async function measureScroll(page: Page, options: ScrollOptions): Promise
       maxMs: sorted[sorted.length - 1] ?? 0,
       p95Ms: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
       meanMs: gaps.length > 0 ? sum / gaps.length : 0,
+      over50: gaps.filter((g) => g > 50).length,
       maxRows,
     };
   }, options);

@@ -2,7 +2,9 @@
  * One message: the sender's avatar and name (once per group), the time,
  * the trust shield of an encrypted message, the quoted original of a
  * reply, the body, the reactions, the read receipts and the action bar.
- * Mentions of the user are highlighted; a jumped-to message glows.
+ * Mentions of the user are highlighted; a jumped-to message glows. The
+ * action bar is built on the first hover or focus (rows scrolled past
+ * never need it).
  */
 import { memo, useEffect, useState } from "react";
 import { Avatar } from "../../components/Avatar";
@@ -47,13 +49,16 @@ function ShieldIcon({ shield }: { shield: Shield }): React.JSX.Element {
 function useShield(row: MessageRow): Shield | null {
   const { vm } = useTimeline();
   const [shield, setShield] = useState<{ item: unknown; value: Shield | null } | null>(null);
+  // Most events were never encrypted: no lookup, and no second render of the tile.
+  const decrypted = vm.actions.mayHaveShield(row.item);
   useEffect(() => {
+    if (!decrypted) return;
     let live = true;
     void vm.actions.shieldOf(row.item).then((value) => live && setShield({ item: row.item, value }));
     return () => {
       live = false;
     };
-  }, [row.item, vm]);
+  }, [row.item, vm, decrypted]);
   return shield?.item === row.item ? shield.value : null;
 }
 
@@ -61,6 +66,9 @@ export const MessageTile = memo(function MessageTile({ row }: { row: MessageRow 
   const { vm, renderUnder } = useTimeline();
   const highlighted = useObservable(vm.highlighted) === row.item.eventId;
   const [dialog, setDialog] = useState<MessageDialogKind | null>(null);
+  // The action bar shows on hover and focus only: it is built then, not for every row scrolled past.
+  const [actionsShown, setActionsShown] = useState(false);
+  const showActions = actionsShown ? undefined : () => setActionsShown(true);
   const avatar = useAvatarUrl(row.continued ? undefined : vm.avatarOf(row.item.sender));
   const shield = useShield(row);
   const { item } = row;
@@ -77,6 +85,8 @@ export const MessageTile = memo(function MessageTile({ row }: { row: MessageRow 
       data-event-id={item.eventId}
       aria-label={`${name}, ${timeOf(item.ts)}`}
       tabIndex={-1}
+      onPointerEnter={showActions}
+      onFocus={showActions}
     >
       <span className={styles.gutter}>
         {row.continued ? (
@@ -113,7 +123,7 @@ export const MessageTile = memo(function MessageTile({ row }: { row: MessageRow 
         {renderUnder?.(item.eventId)}
         <ReadReceipts readers={row.readers} />
       </div>
-      <ActionBar item={item} onDialog={setDialog} />
+      {actionsShown && <ActionBar item={item} onDialog={setDialog} />}
       {dialog !== null && <MessageDialog kind={dialog} item={item} onClose={() => setDialog(null)} />}
     </article>
   );

@@ -8,24 +8,18 @@
  * Pills jump to the first unread message and back to the latest; the
  * typing line sits under the list.
  */
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { measureElement, useVirtualizer } from "@tanstack/react-virtual";
+import type { Virtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Spinner } from "../../components/Spinner";
 import { useT } from "../../i18n/useT";
-import type { TimelineRow, TimelineViewModel } from "../../state/TimelineViewModel";
+import type { TimelineViewModel } from "../../state/TimelineViewModel";
 import { useObservable } from "../../state/useObservable";
+import { RowSizes } from "./rowSizes";
 import { RowView } from "./RowView";
 import styles from "./Timeline.module.css";
 import { TimelineContext } from "./TimelineContext";
 import type { TimelineCallbacks } from "./TimelineContext";
-
-/** A first guess at a row's height before it is measured. */
-function estimate(row: TimelineRow | undefined): number {
-  if (row === undefined) return 40;
-  if (row.kind === "message") return row.continued ? 30 : 62;
-  if (row.kind === "pending") return row.continued ? 30 : 62;
-  return 36;
-}
 
 /** Loads more when the reader is this close to an end (px). */
 const EDGE_PX = 800;
@@ -49,13 +43,26 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
   const scroller = useRef<HTMLDivElement>(null);
   const [awayFromEnd, setAwayFromEnd] = useState(false);
   const [unreadDismissed, setUnreadDismissed] = useState(false);
-  const [firstVisible, setFirstVisible] = useState(0);
+  const [sizes] = useState(() => new RowSizes());
 
+  // Stable while the rows are: the virtualiser recomputes every row's offset when getItemKey changes.
+  const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
+  const estimateSize = useCallback((i: number) => sizes.estimate(rows[i]), [rows, sizes]);
+  // Each measured row teaches the estimate of the rows of its shape not measured yet.
+  const measure = useCallback(
+    (el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>) => {
+      const size = measureElement(el, entry, v);
+      sizes.learn(rows[v.indexFromElement(el)], size, v.scrollRect?.width ?? 0);
+      return size;
+    },
+    [rows, sizes],
+  );
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (i) => estimate(rows[i]),
-    getItemKey: (i) => rows[i]?.key ?? i,
+    estimateSize,
+    getItemKey,
+    measureElement: measure,
     overscan: 6,
     anchorTo: "end",
     followOnAppend: true,
@@ -105,17 +112,17 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
     setAwayFromEnd(fromEnd > 400);
     if (el.scrollTop < EDGE_PX) void vm.loadOlder();
     if (fromEnd < EDGE_PX && !vm.atLiveEnd.getSnapshot()) void vm.loadNewer();
-    const items = virtualizer.getVirtualItems();
-    const top = items.find((v) => v.end > el.scrollTop);
-    if (top !== undefined) setFirstVisible(top.index);
-  }, [vm, virtualizer]);
+  }, [vm]);
 
-  // Receipts: the newest event whose row is fully in view, once scrolling settles.
+  // Read from the virtualiser (not the DOM: no layout forced while rendering).
   const items = virtualizer.getVirtualItems();
+  const offset = virtualizer.scrollOffset ?? 0;
+  const firstVisible = items.find((v) => v.end > offset)?.index ?? 0;
+  // Receipts: the newest event whose row is fully in view, once scrolling settles.
   const bottomKey = (() => {
-    const el = scroller.current;
-    if (el === null) return null;
-    const limit = el.scrollTop + el.clientHeight + 1;
+    const height = virtualizer.scrollRect?.height;
+    if (height === undefined || height === 0) return null;
+    const limit = offset + height + 1;
     for (let i = items.length - 1; i >= 0; i--) {
       const v = items[i];
       if (v === undefined || v.end > limit) continue;

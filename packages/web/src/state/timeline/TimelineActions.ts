@@ -177,6 +177,12 @@ export class TimelineActions {
     return `https://matrix.to/#/${encodeURIComponent(this.roomId)}/${encodeURIComponent(eventId)}`;
   }
 
+  /** Whether `shieldOf` can give a shield (the event was decrypted): false for most events, decided without waiting. */
+  mayHaveShield(item: TimelineItem): boolean {
+    const info = item.event.unsigned?.[DECRYPTION_INFO_KEY] as { failure?: unknown } | undefined;
+    return info !== undefined && info.failure === undefined;
+  }
+
   /** The shield of a decrypted message, or null for one that was not encrypted. */
   async shieldOf(item: TimelineItem): Promise<Shield | null> {
     const unsigned = item.event.unsigned;
