@@ -110,9 +110,7 @@ describe("links, routing and room options", () => {
     await panel.getByRole("button", { name: "Mention" }).click();
     const composer = page.getByTestId("composer").locator("textarea");
     await page.waitForFunction(() =>
-      (
-        document.querySelector('[data-testid="composer"] textarea') as HTMLTextAreaElement | null
-      )?.value.includes("bob"),
+      document.querySelector<HTMLTextAreaElement>('[data-testid="composer"] textarea')?.value.includes("bob"),
     );
     expect((await composer.inputValue()).trim()).toBe("bob");
 
