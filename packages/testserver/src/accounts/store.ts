@@ -227,12 +227,18 @@ export class AccountStore {
     return this.resolve(obj).userId;
   }
 
-  resolve(obj: JsonObject): { given: boolean; userId?: string } {
+  /**
+   * Like resolveIdentifier, and tells whether the object names nobody
+   * (`given` false). With `deactivated`, a user id or localpart may also name
+   * a deactivated account, so login can answer M_USER_DEACTIVATED.
+   */
+  resolve(obj: JsonObject, options: { deactivated?: boolean } = {}): { given: boolean; userId?: string } {
     const identifier = obj["identifier"];
+    const withDeactivated = options.deactivated ?? false;
     if (isJsonObject(identifier)) {
       const type = identifier["type"];
       if (type === "m.id.user" && typeof identifier["user"] === "string") {
-        return { given: true, userId: this.findUser(identifier["user"]) };
+        return { given: true, userId: this.findUser(identifier["user"], withDeactivated) };
       }
       if (type === "m.id.thirdparty") {
         const medium = identifier["medium"];
@@ -251,20 +257,23 @@ export class AccountStore {
       }
       return { given: true };
     }
-    if (typeof obj["user"] === "string") return { given: true, userId: this.findUser(obj["user"]) };
+    if (typeof obj["user"] === "string") {
+      return { given: true, userId: this.findUser(obj["user"], withDeactivated) };
+    }
     if (typeof obj["medium"] === "string" && typeof obj["address"] === "string") {
       return { given: true, userId: this.findByThreepid(obj["medium"], obj["address"]) };
     }
     return { given: false };
   }
 
-  /** A live user by localpart or id, case-insensitively as Synapse logs in. */
-  private findUser(name: string): string | undefined {
+  /** A live (or, when asked, deactivated) user by localpart or id, case-insensitively as Synapse logs in. */
+  private findUser(name: string, withDeactivated = false): string | undefined {
     const userId = this.userIdFor(name.toLowerCase().startsWith("@") ? name : name.toLowerCase());
-    if (this.userExists(userId)) return userId;
+    const counts = (u: UserRecord | undefined): boolean =>
+      u !== undefined && (withDeactivated || !u.deactivated);
+    if (counts(this.users.get(userId))) return userId;
     const lower = userId.toLowerCase();
-    for (const u of this.users.values())
-      if (!u.deactivated && u.userId.toLowerCase() === lower) return u.userId;
+    for (const u of this.users.values()) if (counts(u) && u.userId.toLowerCase() === lower) return u.userId;
     return undefined;
   }
 

@@ -103,6 +103,7 @@ export class TokenStore {
   /** A single-use m.login.token. */
   issueLoginToken(userId: string): { token: string; expiresInMs: number } {
     const token = this.ctx.ids.token("syl");
+    dropExpired(this.login, this.ctx.clock.now());
     this.login.set(token, { userId, expiresAt: this.ctx.clock.now() + LOGIN_TOKEN_LIFETIME_MS });
     return { token, expiresInMs: LOGIN_TOKEN_LIFETIME_MS };
   }
@@ -118,6 +119,7 @@ export class TokenStore {
   /** An OpenID token for third parties (widgets) to check through the federation userinfo endpoint. */
   issueOpenId(userId: string): { token: string; expiresInSec: number } {
     const token = this.ctx.ids.randomString(24);
+    dropExpired(this.openid, this.ctx.clock.now());
     this.openid.set(token, { userId, expiresAt: this.ctx.clock.now() + OPENID_TOKEN_LIFETIME_MS });
     return { token, expiresInSec: OPENID_TOKEN_LIFETIME_MS / 1000 };
   }
@@ -128,4 +130,9 @@ export class TokenStore {
     if (!entry || entry.expiresAt <= this.ctx.clock.now()) return undefined;
     return entry.userId;
   }
+}
+
+/** Forgets short-lived tokens past their expiry, so a long demo run does not keep them all. */
+function dropExpired(tokens: Map<string, ShortLivedToken>, now: number): void {
+  for (const [token, entry] of tokens) if (entry.expiresAt <= now) tokens.delete(token);
 }

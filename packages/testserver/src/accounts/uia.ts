@@ -4,6 +4,8 @@
  * m.login.email.identity, m.login.msisdn, m.login.terms,
  * m.login.registration_token, and an advertised m.login.recaptcha stage that
  * always fails (the test server has no captcha), for flow-choice tests.
+ * A session lives UIA_SESSION_LIFETIME_MS from its creation; after that it is
+ * an unknown session, as in Synapse.
  */
 import type { ServerContext } from "../core/context";
 import type { JsonObject } from "../core/events";
@@ -55,7 +57,11 @@ interface Session {
   path: string;
   completed: Set<string>;
   threepids: Array<{ medium: Medium; address: string }>;
+  expiresAt: number;
 }
+
+/** UIA sessions live 48 hours from their first request, as in Synapse. */
+export const UIA_SESSION_LIFETIME_MS = 48 * 60 * 60 * 1000;
 
 /** The privacy policy page m.login.terms links to. */
 export const TERMS_PATH = "/_lattice/terms/privacy-1.0.html";
@@ -75,6 +81,7 @@ export class UiaSessions {
     const auth = optObject(body, "auth");
     const sessionId = auth ? optString(auth, "session", 255) : undefined;
     let session: Session | undefined;
+    this.dropExpired();
     if (sessionId !== undefined) {
       session = this.sessions.get(sessionId);
       if (!session) throw new MatrixHttpError(400, "M_UNKNOWN", `Unknown session ID: ${sessionId}`);
@@ -92,6 +99,7 @@ export class UiaSessions {
         path: req.path,
         completed: new Set(),
         threepids: [],
+        expiresAt: this.ctx.clock.now() + UIA_SESSION_LIFETIME_MS,
       };
       this.sessions.set(session.id, session);
     }
@@ -119,6 +127,12 @@ export class UiaSessions {
       challenge["error"] = "Interactive authentication required";
     }
     throw new UiaRequired(challenge);
+  }
+
+  /** Forgets sessions past their lifetime, so a late continuation is an unknown session. */
+  private dropExpired(): void {
+    const now = this.ctx.clock.now();
+    for (const [id, session] of this.sessions) if (session.expiresAt <= now) this.sessions.delete(id);
   }
 
   private describe(session: Session, options: UiaOptions, baseUrl: string): JsonObject {

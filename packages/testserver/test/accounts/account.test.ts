@@ -99,11 +99,43 @@ describe("password and deactivation", () => {
       s.accessToken,
     );
     expect(res).toEqual({ status: 200, body: { id_server_unbind_result: "success" } });
-    expect((await login(server, "pete", "pw")).status).toBe(403);
+    expect(await login(server, "pete", "pw")).toMatchObject({
+      status: 403,
+      body: { errcode: "M_USER_DEACTIVATED" },
+    });
     expect((await call(server, "GET", `${V3}/profile/@pete:localhost`)).status).toBe(404);
     expect((await call(server, "GET", `${V3}/register/available?username=pete`)).body["errcode"]).toBe(
       "M_USER_IN_USE",
     );
+  });
+
+  it("answers M_USER_DEACTIVATED to any password and to a login token of a deactivated account", async () => {
+    const s = await register(server, "ruth", "pw-ruth");
+    const path = "/_matrix/client/v1/login/get_token";
+    const issued = await call(server, "POST", path, { auth: uiaPassword("ruth", "pw-ruth") }, s.accessToken);
+    expect(issued.status).toBe(200);
+    await call(
+      server,
+      "POST",
+      `${V3}/account/deactivate`,
+      { auth: uiaPassword("ruth", "pw-ruth") },
+      s.accessToken,
+    );
+    for (const [user, password] of [
+      ["ruth", "pw-ruth"],
+      ["@Ruth:localhost", "wrong"],
+    ] as const) {
+      expect(await login(server, user, password)).toMatchObject({
+        status: 403,
+        body: { errcode: "M_USER_DEACTIVATED", error: "This account has been deactivated" },
+      });
+    }
+    const token = await call(server, "POST", `${V3}/login`, {
+      type: "m.login.token",
+      token: issued.body["login_token"],
+    });
+    expect(token).toMatchObject({ status: 403, body: { errcode: "M_USER_DEACTIVATED" } });
+    expect((await login(server, "ruthless", "pw-ruth")).body["errcode"]).toBe("M_FORBIDDEN");
   });
 });
 

@@ -115,6 +115,34 @@ describe("login", () => {
     expect(again).toMatchObject({ status: 403, body: { errcode: "M_FORBIDDEN" } });
   });
 
+  it("forgets a UIA session 48 hours after it began", async () => {
+    const s = await register(server, "ivy", "pw-ivy");
+    const path = "/_matrix/client/v1/login/get_token";
+    const kept = (await call(server, "POST", path, {}, s.accessToken)).body["session"];
+    const lost = (await call(server, "POST", path, {}, s.accessToken)).body["session"];
+    clock.advance(48 * 3_600_000 - 1);
+    const inTime = await call(
+      server,
+      "POST",
+      path,
+      { auth: uiaPassword("ivy", "pw-ivy", kept) },
+      s.accessToken,
+    );
+    expect(inTime.status).toBe(200);
+    clock.advance(1);
+    const late = await call(
+      server,
+      "POST",
+      path,
+      { auth: uiaPassword("ivy", "pw-ivy", lost) },
+      s.accessToken,
+    );
+    expect(late).toMatchObject({
+      status: 400,
+      body: { errcode: "M_UNKNOWN", error: `Unknown session ID: ${String(lost)}` },
+    });
+  });
+
   it("completes SSO through the local page with a loginToken on the redirect URL", async () => {
     const redirectUrl = "http://127.0.0.1:9/app?x=1";
     const start = await fetch(

@@ -1,7 +1,8 @@
 /**
  * The accounts domain as sync and rooms see it: to-device delivery and
  * acknowledgement, device list changes and key counts in /sync, profile
- * changes reaching member events, and deactivation leaving rooms.
+ * changes reaching member events, /keys/changes left, and deactivation
+ * leaving rooms.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../../src";
@@ -120,6 +121,36 @@ describe("accounts through /sync", () => {
       xena.accessToken,
     );
     expect(member.body).toMatchObject({ membership: "join", displayname: "Yuri G." });
+  });
+
+  it("lists in /keys/changes left the users who no longer share a room, both ways", async () => {
+    const wes = await register(server, "wes", "pw-wes");
+    const created = await call(
+      server,
+      "POST",
+      `${V3}/createRoom`,
+      { invite: [wes.userId] },
+      xena.accessToken,
+    );
+    const only = encodeURIComponent(created.body["room_id"] as string);
+    await call(server, "POST", `${V3}/join/${only}`, {}, wes.accessToken);
+    const from = `s${server.ctx.notifier.position}`;
+    const changes = async (s: Session): Promise<Record<string, unknown>> =>
+      (
+        await call(
+          server,
+          "GET",
+          `${V3}/keys/changes?from=${from}&to=s${server.ctx.notifier.position}`,
+          undefined,
+          s.accessToken,
+        )
+      ).body;
+    expect(await changes(xena)).toEqual({ changed: [], left: [] });
+    await call(server, "POST", `${V3}/rooms/${only}/leave`, {}, wes.accessToken);
+    expect(await changes(xena)).toEqual({ changed: [], left: [wes.userId] });
+    expect(await changes(wes)).toEqual({ changed: [], left: [xena.userId] });
+    // yuri shares the first room with xena still: never left, though he saw wes come and go elsewhere.
+    expect((await changes(yuri))["left"]).toEqual([]);
   });
 
   it("leaves rooms on deactivation", async () => {

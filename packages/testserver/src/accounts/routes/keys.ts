@@ -1,5 +1,6 @@
 /**
- * End-to-end encryption keys: upload, query, claim, changes,
+ * End-to-end encryption keys: upload, query, claim, changes (changed and
+ * left, as sync's device_lists),
  * signatures/upload and device_signing/upload (UIA unless it is the user's
  * first cross-signing key, as MSC3967 and Synapse allow).
  */
@@ -10,6 +11,7 @@ import { CLIENT_V3 } from "../../http/router";
 import type { Router } from "../../http/router";
 import { isJsonObject } from "../../http/types";
 import { entries, objectBody, optObject, record, requester } from "../body";
+import { deviceListDelta, usersSharingRooms } from "../../rooms/sync/compute";
 import type { CrossSigningKind } from "../keys-store";
 
 /** The spec's guest access module lets guests use the end-to-end encryption key endpoints. */
@@ -160,9 +162,8 @@ export function registerKeysRoutes(router: Router, ctx: ServerContext): void {
       const since = streamOf(from);
       const until = streamOf(to);
       if (since === undefined || until === undefined) throw errors.invalidParam("Invalid stream token");
-      const shared = sharedUsers(ctx, who.userId);
-      const changed = ctx.accounts.deviceListChanges(since, until).filter((u) => shared.has(u));
-      return { changed, left: [] };
+      // The same delta as sync's device_lists, so both ways of tracking devices agree.
+      return deviceListDelta(ctx, who.userId, since, until, usersSharingRooms(ctx, who.userId));
     },
     GUESTS,
   );
@@ -221,18 +222,4 @@ export function registerKeysRoutes(router: Router, ctx: ServerContext): void {
     if (uploads.length > 0) keys.markChanged(who.userId);
     return {};
   });
-}
-
-/** The user and everyone sharing a joined room with them (rooms domain permitting). */
-function sharedUsers(ctx: ServerContext, userId: string): Set<string> {
-  const out = new Set([userId]);
-  try {
-    for (const { roomId, membership } of ctx.rooms.roomsForUser(userId)) {
-      if (membership !== "join") continue;
-      for (const member of ctx.rooms.joinedMembers(roomId)) out.add(member);
-    }
-  } catch {
-    // Without rooms only the user's own changes are visible.
-  }
-  return out;
 }

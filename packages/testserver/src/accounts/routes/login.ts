@@ -15,6 +15,9 @@ import { SSO_IDP } from "./sso";
 const invalidLogin = (): MatrixHttpError =>
   new MatrixHttpError(403, "M_FORBIDDEN", "Invalid username or password");
 
+const userDeactivated = (): MatrixHttpError =>
+  new MatrixHttpError(403, "M_USER_DEACTIVATED", "This account has been deactivated");
+
 export function registerLoginRoutes(router: Router, ctx: ServerContext): void {
   router.add(
     "GET",
@@ -43,16 +46,16 @@ export function registerLoginRoutes(router: Router, ctx: ServerContext): void {
       let userId: string | undefined;
       if (type === "m.login.password") {
         const password = reqString(body, "password", 512);
-        const who = ctx.accounts.resolve(body);
+        const who = ctx.accounts.resolve(body, { deactivated: true });
         if (!who.given) throw errors.missingParam("identifier");
         userId = who.userId;
-        const user = userId ? ctx.accounts.getUser(userId) : undefined;
-        if (user?.deactivated)
-          throw new MatrixHttpError(403, "M_USER_DEACTIVATED", "This account has been deactivated");
+        // A deactivated (or erased) account has no password left: like Synapse, say why rather than M_FORBIDDEN.
+        if (userId && ctx.accounts.getUser(userId)?.deactivated) throw userDeactivated();
         if (!userId || !ctx.accounts.checkPassword(userId, password)) throw invalidLogin();
       } else if (type === "m.login.token") {
         const token = reqString(body, "token", 1024);
         userId = ctx.accounts.tokens.consumeLoginToken(token);
+        if (userId && ctx.accounts.getUser(userId)?.deactivated) throw userDeactivated();
         if (!userId || !ctx.accounts.userExists(userId)) {
           throw new MatrixHttpError(403, "M_FORBIDDEN", "Invalid login token");
         }
