@@ -6,6 +6,7 @@
  * and cached by the callers.
  */
 import { Ajv2020 } from "ajv/dist/2020";
+import { _ } from "ajv";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormatsImport from "ajv-formats";
 
@@ -25,6 +26,13 @@ const MATRIX_FORMATS: Record<string, RegExp> = {
   "mx-urlsafe-unpadded-base64": /^[A-Za-z0-9_-]*$/,
 };
 
+/**
+ * The module name generated code (compiled.ts) asks for the formats by: the
+ * loader answers with the live instance's formats, so no format has to be
+ * expressible as code.
+ */
+export const FORMATS_MODULE = "lattice:ajv-formats";
+
 /** Creates the shared ajv instance. */
 export function createAjv(): Ajv2020 {
   const ajv = new Ajv2020({
@@ -32,6 +40,7 @@ export function createAjv(): Ajv2020 {
     allErrors: true,
     validateFormats: true,
     logger: false,
+    code: { source: true, formats: _`require(${FORMATS_MODULE})` },
   });
   addFormats(ajv);
   for (const [name, pattern] of Object.entries(MATRIX_FORMATS)) ajv.addFormat(name, pattern);

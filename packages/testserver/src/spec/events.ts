@@ -2,11 +2,14 @@
  * Validates events against the event schemas of the official definitions
  * (data/event-schemas/schema, one file per type; m.room.message also has
  * one file per msgtype, named m.room.message$<msgtype>, used when present).
+ * Compiled validators come from the disk cache of compiled.ts when they can.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createAjv, formatErrors } from "./ajv";
 import type { ValidateFunction } from "./ajv";
+import { specCacheKey } from "./cache";
+import { CompiledSchemaCache } from "./compiled";
 import { RefResolver } from "./deref";
 import { findSpecDataDir } from "./locate";
 
@@ -21,8 +24,12 @@ export class EventValidator {
   private readonly ajv = createAjv();
   private readonly compiled = new Map<string, ValidateFunction | null>();
 
+  private readonly onDisk = new CompiledSchemaCache(this.ajv);
+  private readonly specKey: string | undefined;
+
   constructor(dataDir: string = findSpecDataDir()) {
     this.dir = join(dataDir, "event-schemas", "schema");
+    this.specKey = specCacheKey(dataDir);
   }
 
   /** The schema file name for an event, or undefined when the spec defines none. */
@@ -53,7 +60,12 @@ export class EventValidator {
     if (name === undefined) return [];
     let validate = this.compiled.get(name);
     if (validate === undefined) {
-      validate = this.ajv.compile(this.resolver.derefAt(join(this.dir, `${name}.yaml`)) as object);
+      const make = (): object => this.resolver.derefAt(join(this.dir, `${name}.yaml`)) as object;
+      // Keyed by name and the definitions' fingerprint, so a hit skips reading the YAML too.
+      validate =
+        this.specKey === undefined
+          ? this.onDisk.compile(make())
+          : this.onDisk.compileKeyed(`event ${name} ${this.specKey}`, make);
       this.compiled.set(name, validate);
     }
     if (validate === null || validate(event)) return [];

@@ -4,10 +4,13 @@
  * from strings to their schema types), the JSON request body, and a response
  * by status code (exact, NXX, or default) and content type. Results are
  * lists of readable errors; an empty list means valid. Compiled schemas are
- * cached by schema identity, so each is compiled once per process.
+ * cached by schema identity, so each is compiled once per process; the
+ * dereferenced definitions are cached on disk (cache.ts).
  */
 import type { Ajv2020 } from "ajv/dist/2020";
 import { createAjv, formatErrors } from "./ajv";
+import { cachedOperations } from "./cache";
+import { CompiledSchemaCache } from "./compiled";
 import type { ValidateFunction } from "./ajv";
 import { RefResolver } from "./deref";
 import { findSpecDataDir } from "./locate";
@@ -130,11 +133,14 @@ export class SpecValidator {
   readonly index: OperationIndex;
   private readonly ajv: Ajv2020 = createAjv();
   private readonly compiled = new WeakMap<object, ValidateFunction>();
+  private readonly onDisk = new CompiledSchemaCache(this.ajv);
   private readonly allowUnknownQuery: (name: string) => boolean;
 
   constructor(options: SpecValidatorOptions = {}) {
     const dataDir = options.dataDir ?? findSpecDataDir();
-    this.index = new OperationIndex(loadOperations(new RefResolver(), dataDir));
+    this.index = new OperationIndex(
+      cachedOperations(dataDir, () => loadOperations(new RefResolver(), dataDir)),
+    );
     this.allowUnknownQuery = options.allowUnknownQuery ?? defaultAllowUnknownQuery;
   }
 
@@ -153,7 +159,7 @@ export class SpecValidator {
     if (!isRecord(schema)) return [];
     let validate = this.compiled.get(schema);
     if (!validate) {
-      validate = this.ajv.compile(schema);
+      validate = this.onDisk.compile(schema);
       this.compiled.set(schema, validate);
     }
     return validate(value) ? [] : formatErrors(where, validate.errors);
