@@ -49,6 +49,7 @@ import { MatrixError } from "./http/errors";
 import type { HttpClientOptions } from "./http/client";
 import type { HttpApi } from "./http/types";
 import { Rooms } from "./models/room/Rooms";
+import { RoomListSummaryCache } from "./models/room-list/summary-cache";
 import { SendQueue } from "./send/SendQueue";
 import { ToDeviceQueue } from "./send/ToDeviceQueue";
 import { MemoryStore } from "./store/MemoryStore";
@@ -250,6 +251,16 @@ export function createClient(options: CreateClientOptions): Client {
     ...(processor ? { source: processor } : {}),
     ...(lazy ? { decryptor: lazy } : {}),
   });
+  // The room list summary: read before the stored snapshot, staged while running (summary-cache.ts).
+  const summary = guest
+    ? undefined
+    : new RoomListSummaryCache({
+        rooms,
+        store: sync.store,
+        userId,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+  if (summary) sync.setStartHooks({ beforeRestore: () => summary.load(), beforeSave: () => summary.stage() });
   const sendQueue = new SendQueue({
     http,
     store: sync.store,
@@ -316,6 +327,7 @@ export function createClient(options: CreateClientOptions): Client {
       await stop();
       sendQueue.dispose();
       toDevice.dispose();
+      summary?.dispose();
       rooms.dispose();
       await crypto.close();
     })();

@@ -2,9 +2,10 @@
  * Wraps a persistent Store and degrades to memory on a storage failure
  * (quota, a browser that drops IndexedDB, private mode): the failure is
  * logged, nothing crashes, and nothing held in memory is lost, because every
- * write and every value read is mirrored into a MemoryStore that takes over.
+ * write and every value read is mirrored into a MemoryStore that takes over
+ * (the stored snapshot is kept by reference and copied only then).
  */
-import { MemoryStore } from "./MemoryStore";
+import { cloneJson, MemoryStore } from "./MemoryStore";
 import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "./Store";
 
 export interface StoreLogger {
@@ -14,6 +15,8 @@ export interface StoreLogger {
 export class FallbackStore implements Store {
   private readonly mirror = new MemoryStore();
   private degraded = false;
+  /** The snapshot read from the primary, mirrored only when storage fails. */
+  private readSync: StoredSync | undefined;
 
   constructor(
     private readonly primary: Store,
@@ -64,11 +67,25 @@ export class FallbackStore implements Store {
       "getSync",
       async () => {
         const sync = await this.primary.getSync();
-        if (sync) this.mirror.setSync(sync);
+        // Not copied into the mirror now (a deep copy of every room at start): only if storage fails later.
+        if (sync) this.readSync = sync;
         return sync;
       },
-      () => this.mirror.getSync(),
+      async () => (await this.mirror.getSync()) ?? (this.readSync ? cloneJson(this.readSync) : null),
     );
+  }
+
+  getRoomListSummary(): Promise<JsonObject | null> {
+    return this.attempt(
+      "getRoomListSummary",
+      () => this.primary.getRoomListSummary(),
+      () => this.mirror.getRoomListSummary(),
+    );
+  }
+
+  setRoomListSummary(summary: JsonObject): void {
+    this.mirror.setRoomListSummary(summary);
+    if (!this.degraded) this.primary.setRoomListSummary(summary);
   }
 
   setSync(sync: StoredSync): void {
@@ -202,6 +219,7 @@ export class FallbackStore implements Store {
 
   async deleteAllData(): Promise<void> {
     await this.mirror.deleteAllData();
+    this.readSync = undefined;
     await this.attempt("deleteAllData", () => this.primary.deleteAllData(), noop);
   }
 }

@@ -57,6 +57,7 @@ function isSkipped(value: unknown): boolean {
 export class MemoryStore implements Store {
   readonly kind = "memory" as const;
   private sync: StoredSync | null = null;
+  private roomList: JsonObject | null = null;
   private accountData = new Map<string, JsonObject>();
   private users = new Map<string, StoredUser>();
   private oob = new Map<string, JsonObject[]>();
@@ -79,6 +80,15 @@ export class MemoryStore implements Store {
 
   setSync(sync: StoredSync): void {
     this.sync = cloneJson(sync);
+  }
+
+  getRoomListSummary(): Promise<JsonObject | null> {
+    return Promise.resolve(this.roomList);
+  }
+
+  setRoomListSummary(summary: JsonObject): void {
+    // The summary cache builds a fresh record each time and never mutates it: kept as given.
+    this.roomList = summary;
   }
 
   getAccountData(): Promise<JsonObject[]> {
@@ -170,6 +180,7 @@ export class MemoryStore implements Store {
 
   deleteAllData(): Promise<void> {
     this.sync = null;
+    this.roomList = null;
     this.accountData.clear();
     this.users.clear();
     this.oob.clear();

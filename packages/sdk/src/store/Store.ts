@@ -74,6 +74,15 @@ export interface Store {
   /** Stages the latest snapshot; persisted by the next save. */
   setSync(sync: StoredSync): void;
 
+  /**
+   * The room list summary (our extension, schema v6): one compact record
+   * read first at start so the room list shows before the snapshot loads
+   * (models/room-list/summary-cache.ts). Null when none was saved.
+   */
+  getRoomListSummary(): Promise<JsonObject | null>;
+  /** Stages the room list summary; persisted by the next save, with the snapshot. */
+  setRoomListSummary(summary: JsonObject): void;
+
   getAccountData(): Promise<JsonObject[]>;
   /** Stages global account data events (by type, the latest wins). */
   setAccountData(events: readonly JsonObject[]): void;

@@ -6,7 +6,9 @@
  * start(): opens the store, compares the stored client options with this
  * run's (a mismatch discards the incompatible cache), restores the stored
  * snapshot through the processor (rooms appear before the network answers)
- * and starts the loop from the stored token. Guests skip the cache (SPEC
+ * and starts the loop from the stored token. Start hooks run first: the
+ * room list summary is read before the snapshot, so the list shows before
+ * the full store is read (models/room-list/summary-cache.ts). Guests skip the cache (SPEC
  * §6): they run on a MemoryStore and restore nothing. stop() forces a save.
  * Browser online/offline and visibility reach the loop through a platform
  * adapter; page hide forces a save. The loop speaks sync v2 or simplified
@@ -57,6 +59,14 @@ export interface SyncProcessorLike {
    * force-saved either way.
    */
   flush?(): Promise<void>;
+}
+
+/** Work around the restore and forced saves (the room list summary cache). */
+export interface StartHooks {
+  /** Runs before the stored snapshot is restored (not for guests). */
+  beforeRestore?: () => Promise<unknown>;
+  /** Runs before a forced save (stop, page hide), to stage what it keeps. */
+  beforeSave?: () => void;
 }
 
 export interface SyncServiceOptions {
@@ -110,6 +120,7 @@ export class SyncService {
   private opened = false;
   private teardown: Array<() => void> = [];
   private peek: { controller: AbortController; session?: PeekSession } | undefined;
+  private hooks: StartHooks = {};
 
   constructor(private readonly options: SyncServiceOptions) {
     this.guest = options.guest ?? false;
@@ -209,6 +220,11 @@ export class SyncService {
     return this.starting;
   }
 
+  /** Sets the start hooks (replacing any set before). */
+  setStartHooks(hooks: StartHooks): void {
+    this.hooks = hooks;
+  }
+
   /** Stops syncing, capabilities and peeking, and forces a save. */
   async stop(): Promise<void> {
     if (this.starting) await this.starting.catch(() => undefined);
@@ -231,6 +247,11 @@ export class SyncService {
 
   /** Persists the snapshot and all staged data now (stop, page hide). */
   async forceSave(): Promise<void> {
+    try {
+      this.hooks.beforeSave?.();
+    } catch (error) {
+      this.logger.error("Staging before the save failed", error);
+    }
     if (this.processor.flush) await this.processor.flush();
     await this.store.save(true);
   }
@@ -305,6 +326,11 @@ export class SyncService {
       this.opened = true;
     }
     await this.checkClientOptions();
+    if (!this.guest) {
+      await this.hooks.beforeRestore?.().catch((error: unknown) => {
+        this.logger.warn("Sync: the start hook failed; restoring without it", error);
+      });
+    }
     const since = this.guest ? undefined : await this.processor.restore();
     const loop = new SyncLoop({
       transport: this.transport,

@@ -23,6 +23,19 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       expect(await store.getClientOptions()).toBeNull();
       expect(await store.nextToDevice()).toBeNull();
       expect(await store.getPendingEvents()).toEqual([]);
+      expect(await store.getRoomListSummary()).toBeNull();
+    });
+
+    it("keeps the room list summary staged at once and saved with the snapshot", async () => {
+      const { store, reopen } = await make();
+      const summary = { version: 1, rooms: [{ roomId: "!a:x", name: { kind: "named", name: "A" } }] };
+      store.setRoomListSummary(summary);
+      expect(await store.getRoomListSummary()).toEqual(summary);
+      store.setSync({ nextBatch: "s1", roomsData: {} });
+      await store.save(true);
+      const again = reopen ? await reopen() : store;
+      expect(await again.getRoomListSummary()).toEqual(summary);
+      expect((await again.getSync())?.nextBatch).toBe("s1");
     });
 
     it("returns staged sync data at once and keeps it after a forced save", async () => {
@@ -148,6 +161,7 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       const { store } = await make();
       store.setSync({ nextBatch: "s1", roomsData: {} });
       store.setAccountData([{ type: "t", content: {} }]);
+      store.setRoomListSummary({ version: 1, rooms: [] });
       await store.save(true);
       await store.storeClientOptions({ a: 1 });
       await store.setOutOfBandMembers("!r:x", []);
@@ -165,6 +179,7 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       await store.deleteAllData();
       expect(await store.getPendingEvents()).toEqual([]);
       expect(await store.getSync()).toBeNull();
+      expect(await store.getRoomListSummary()).toBeNull();
       expect(await store.getAccountData()).toEqual([]);
       expect(await store.getClientOptions()).toBeNull();
       expect(await store.getOutOfBandMembers("!r:x")).toBeNull();

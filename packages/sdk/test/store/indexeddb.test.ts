@@ -40,9 +40,9 @@ async function createAtVersion(factory: object, name: string, version: number): 
 }
 
 describe("IndexedDB schema", () => {
-  it("has the spec's four versions plus v5 (pending events) and the object stores of the spec", () => {
-    expect(SCHEMA_VERSION).toBe(5);
-    expect(EXTENSION_STORES).toEqual(["pending_events"]);
+  it("has the spec's four versions plus v5 (pending events), v6 (room list) and the object stores of the spec", () => {
+    expect(SCHEMA_VERSION).toBe(6);
+    expect(EXTENSION_STORES).toEqual(["pending_events", "room_list"]);
     expect(OBJECT_STORES).toEqual([
       "users",
       "accountData",
@@ -54,7 +54,7 @@ describe("IndexedDB schema", () => {
   });
 
   for (const version of [1, 2, 3, 4]) {
-    it(`opens a version ${version} database at version 5 without losing data`, async () => {
+    it(`opens a version ${version} database at version 6 without losing data`, async () => {
       const factory = new IDBFactory();
       await createAtVersion(factory, "migrate", version);
       const store = new IndexedDbStore({ indexedDB: factory, dbName: "migrate" });
@@ -79,6 +79,10 @@ describe("IndexedDB schema", () => {
         createdAt: 1,
       });
       expect((await store.getPendingEvents()).map((e) => e.txnId)).toEqual(["m1"]);
+      expect(await store.getRoomListSummary()).toBeNull();
+      store.setRoomListSummary({ version: 1, rooms: [] });
+      await store.save(true);
+      expect(await store.getRoomListSummary()).toEqual({ version: 1, rooms: [] });
       await store.close();
     });
   }

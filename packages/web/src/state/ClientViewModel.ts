@@ -164,6 +164,8 @@ export class ClientViewModel {
     if (roomId !== null && this.room.getSnapshot()?.roomId === roomId && this.pendingEventId === undefined)
       return;
     this.room.getSnapshot()?.dispose();
+    // A start from the room list summary loads the rest in chunks: the opened room's full state comes first.
+    if (roomId !== null) this.client.rooms.ensureLoaded(roomId);
     const room = roomId === null ? undefined : this.client.rooms.find(roomId);
     const eventId = this.pendingEventId;
     this.room.set(

@@ -5,6 +5,8 @@
  * It keeps only the last few sync events (the seed of a timeline); the full
  * TimelineSet is materialised while someone holds it (ref-counted) and
  * dropped when the last holder lets go, so unseen rooms cost little memory.
+ * A room may first be seeded from the room list summary (`seedFromSummary`): its first
+ * real update then starts over from an empty state.
  */
 import type { BasicEvent, ClientEventWithoutRoomId, StrippedStateEvent } from "../../api/types/events";
 import type { HttpApi } from "../../http/types";
@@ -27,6 +29,7 @@ import type { UnreadBreakdown } from "../push-rules/unread";
 import { RoomThreads } from "../threads/RoomThreads";
 import { decryptPage } from "../timeline/decryptor";
 import type { EventDecryptor } from "../timeline/decryptor";
+import type { RoomListSummaryEntry } from "../room-list/summary-entry";
 import { TimelineSet } from "../timeline/TimelineSet";
 import type { TimelineSeed } from "../timeline/TimelineSet";
 import { TimelineWindow } from "../timeline/TimelineWindow";
@@ -84,6 +87,8 @@ export interface RoomContext {
   recentEventsKept?: number;
   /** Decrypts events fetched outside sync (pagination, /context, threads). */
   decryptor?: EventDecryptor;
+  /** Loads the room's full state first when it is still seeded (Rooms' chunked load). */
+  ensureLoaded?: (roomId: string) => void;
 }
 
 interface Segment {
@@ -106,6 +111,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   private receipts = new RoomReceipts();
   private typing: readonly string[] = [];
   private latestEvent: ClientEventWithoutRoomId | undefined;
+  /** The summary's name while the room is seeded (its state holds only a few members). */
+  private seededName: RoomName | undefined;
 
   constructor(
     readonly roomId: string,
@@ -136,6 +143,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
    * starts from the recent sync events and their pagination token.
    */
   acquireTimeline(): { set: TimelineSet; release: () => void } {
+    this.ctx.ensureLoaded?.(this.roomId);
     this.timelineSet ??= new TimelineSet(
       {
         roomId: this.roomId,
@@ -177,6 +185,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
 
   /** Applies a joined room's update; `local`: counts the client computed (MSC4186 has no thread counts). */
   applyJoined(update: ParsedJoinedRoom, local?: UnreadBreakdown): void {
+    this.unseed();
     this.category = "join";
     const timelineState = update.timeline.events.filter((e) => typeof e.state_key === "string");
     this.state =
@@ -199,6 +208,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
 
   /** Applies an invite (stripped state). */
   applyInvite(update: ParsedInvitedRoom): void {
+    this.unseed();
     this.category = "invite";
     this.state = this.state.withEvents(update.inviteState);
     this.publish();
@@ -206,6 +216,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
 
   /** Applies a knock (stripped state). */
   applyKnock(update: ParsedKnockedRoom): void {
+    this.unseed();
     this.category = "knock";
     this.state = this.state.withEvents(update.knockState);
     this.publish();
@@ -213,6 +224,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
 
   /** Applies a left room's final state and timeline. */
   applyLeft(update: ParsedLeftRoom): void {
+    this.unseed();
     this.category = "leave";
     const timelineState = update.timeline.events.filter((e) => typeof e.state_key === "string");
     this.state =
@@ -258,6 +270,36 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     held = (this.timelineSet?.replaceEvent(event) ?? false) || held;
     if (held) this.publish();
     return held;
+  }
+
+  /** Whether the room shows its summary entry only (its full state is not loaded yet). */
+  get isSeeded(): boolean {
+    return this.seededName !== undefined;
+  }
+
+  /** Shows the room from its room list summary entry until its first real update. */
+  seedFromSummary(entry: RoomListSummaryEntry): void {
+    this.category = entry.category;
+    this.state = RoomState.empty().withEvents(entry.state);
+    this.summary = entry.summary;
+    this.unread = entry.unread;
+    this.threadUnread = new Map(entry.threadUnread);
+    this.accountData = new Map(entry.accountData.map((e) => [e.type, e]));
+    this.latestEvent = entry.latestEvent;
+    this.seededName = entry.name;
+    this.publish();
+  }
+
+  /** A seeded room's first real update starts from nothing: the summary's parts are replaced, not merged. */
+  private unseed(): void {
+    if (this.seededName === undefined) return;
+    this.seededName = undefined;
+    this.state = RoomState.empty();
+    this.summary = {};
+    this.unread = NO_UNREAD;
+    this.threadUnread = new Map();
+    this.accountData = new Map();
+    this.latestEvent = undefined;
   }
 
   /** Recomputes what depends on the account's m.direct. */
@@ -358,15 +400,17 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     const members = state.members;
     const counts = state.memberCounts();
     const directUserId = this.ctx.directUserOf(this.roomId);
-    const name = roomName({
-      userId: this.ctx.userId,
-      nameContent: state.content("m.room.name"),
-      canonicalAliasContent: state.content("m.room.canonical_alias"),
-      summary: summaryJson(this.summary),
-      joinedMemberCount: counts.joined,
-      invitedMemberCount: counts.invited,
-      memberName: (id) => members.get(id)?.name,
-    });
+    const name =
+      this.seededName ??
+      roomName({
+        userId: this.ctx.userId,
+        nameContent: state.content("m.room.name"),
+        canonicalAliasContent: state.content("m.room.canonical_alias"),
+        summary: summaryJson(this.summary),
+        joinedMemberCount: counts.joined,
+        invitedMemberCount: counts.invited,
+        memberName: (id) => members.get(id)?.name,
+      });
     const partnerAvatar = directUserId !== undefined ? members.get(directUserId)?.avatarUrl : undefined;
     const avatarUrl = roomAvatarUrl(state.content("m.room.avatar"), partnerAvatar);
     const inviter =

@@ -6,6 +6,12 @@
  * client does not know. Listeners learn which rooms each batch changed, so
  * the room list updates incrementally. Late decryptions (`applyDecrypted`)
  * update the room holding the event and count as a change of that room.
+ *
+ * Summary-first start: `seed` shows rooms from the room list summary; the
+ * store's snapshot (a fromCache batch) then replaces them in chunks that
+ * yield to the main thread (room-list/chunked-load.ts), so the list answers keys while it
+ * loads; a room opened meanwhile loads first, and later batches wait for
+ * the load to finish so nothing is applied out of order.
  */
 import type { BasicEvent } from "../../api/types/events";
 import type { HttpApi } from "../../http/types";
@@ -20,7 +26,10 @@ import type { DecryptedEventUpdate, EventDecryptor } from "../timeline/decryptor
 import type { UnreadBreakdown } from "../push-rules/unread";
 import type { ParsedJoinedRoom } from "../../sync/validate/types";
 import { unknownRoom } from "./errors";
+import type { RoomListSummaryEntry } from "../room-list/summary-entry";
 import { LocalUnread, pushContextOf } from "./local-unread";
+import { ChunkedLoad } from "../room-list/chunked-load";
+import type { YieldFn } from "../room-list/chunked-load";
 import { Room } from "./Room";
 import type { RoomCategory } from "./Room";
 
@@ -53,6 +62,8 @@ export interface RoomsOptions {
   recentEventsKept?: number;
   /** Decrypts events fetched outside sync before they enter a room's models (crypto on). */
   decryptor?: EventDecryptor;
+  /** How the chunked load of a seeded start yields to the main thread (tests pass their own). */
+  yieldToMain?: YieldFn;
 }
 
 export class Rooms {
@@ -66,9 +77,13 @@ export class Rooms {
   private readonly unsubscribe: () => void;
   /** Client-side unread counters of joined rooms, while syncing without per-thread counts. */
   private readonly localUnread = new Map<string, LocalUnread>();
+  /** The chunked load of the stored snapshot after a seeded start, while it runs. */
+  private load: ChunkedLoad | undefined;
+  /** Batches that arrived during the chunked load, applied after it in order. */
+  private queue: Promise<void> | undefined;
 
   constructor(private readonly options: RoomsOptions) {
-    this.unsubscribe = options.source?.subscribe((batch) => this.handle(batch)) ?? (() => undefined);
+    this.unsubscribe = options.source?.subscribe((batch) => this.receive(batch)) ?? (() => undefined);
   }
 
   /** Every known room by id; a new map whenever a room appears. */
@@ -147,28 +162,120 @@ export class Rooms {
     this.unsubscribe();
   }
 
-  /** Applies one processed batch (called by the processor subscription). */
-  handle(batch: ProcessedSync): void {
+  /**
+   * Shows rooms from the room list summary before the store's snapshot is
+   * read (rooms already known keep their live state). Returns how many it seeded.
+   */
+  seed(entries: readonly RoomListSummaryEntry[], accountData: readonly BasicEvent[] = []): number {
+    if (this.rooms.size === 0) this.applyAccountData(accountData);
     const changed = new Set<string>();
-    let added = false;
+    for (const entry of entries) {
+      if (this.rooms.has(entry.roomId)) continue;
+      this.roomOf(entry.roomId, entry.category).seedFromSummary(entry);
+      changed.add(entry.roomId);
+    }
+    if (changed.size === 0) return 0;
+    this.roomsValue.set(new Map(this.rooms));
+    this.notify(changed);
+    return changed.size;
+  }
+
+  /** Whether the stored snapshot is still loading in chunks (after a seeded start). */
+  get loading(): boolean {
+    return this.load !== undefined;
+  }
+
+  /** Loads a seeded room's full state now (it is opened before the chunked load reached it). */
+  ensureLoaded(roomId: string): void {
+    this.load?.now(roomId);
+  }
+
+  /** Applies one processed batch (see `receive`; `idle()` tells when a chunked load is done). */
+  handle(batch: ProcessedSync): void {
+    const pending = this.receive(batch);
+    pending?.catch((error: unknown) => console.error("Rooms: applying a batch failed", error));
+  }
+
+  /** Resolves once no chunked load or batch waiting for it is left. */
+  async idle(): Promise<void> {
+    while (this.queue !== undefined) await this.queue.catch(() => undefined);
+  }
+
+  /**
+   * Applies one processed batch (the processor subscription, which awaits
+   * it). The stored snapshot after a seeded start loads in chunks: the
+   * returned promise ends with the load, and batches meanwhile wait for it.
+   */
+  receive(batch: ProcessedSync): Promise<void> | undefined {
+    if (this.queue !== undefined) return this.enqueue(() => this.apply(batch));
+    const seeded = [...this.rooms.values()].some((r) => r.isSeeded);
+    if (!batch.fromCache || !seeded) {
+      this.apply(batch);
+      return undefined;
+    }
+    const load = new ChunkedLoad({
+      batch,
+      apply: (part) => this.apply(part),
+      order: (id) => this.rooms.get(id)?.getSnapshot().lastActivityTs ?? 0,
+      ...(this.options.yieldToMain !== undefined ? { yieldToMain: this.options.yieldToMain } : {}),
+    });
+    this.load = load;
+    return this.enqueue(async () => {
+      try {
+        await load.run();
+      } finally {
+        this.load = undefined;
+        this.dropSeeded();
+      }
+    });
+  }
+
+  /** Runs `work` after what is queued; the queue empties when its last work ends. */
+  private enqueue(work: () => void | Promise<void>): Promise<void> {
+    const next = (this.queue ?? Promise.resolve()).catch(() => undefined).then(work);
+    this.queue = next;
+    const clear = (): void => {
+      if (this.queue === next) this.queue = undefined;
+    };
+    next.then(clear, clear);
+    return next;
+  }
+
+  /** Seeded rooms the snapshot did not hold are gone (left meanwhile): nothing stays stale. */
+  private dropSeeded(): void {
+    const gone = new Set<string>();
+    for (const [id, room] of this.rooms) if (room.isSeeded) gone.add(id);
+    if (gone.size === 0) return;
+    for (const id of gone) this.rooms.delete(id);
+    this.roomsValue.set(new Map(this.rooms));
+    this.notify(gone);
+  }
+
+  private roomOf(roomId: string, category: RoomCategory): Room {
+    let r = this.rooms.get(roomId);
+    if (r === undefined) {
+      r = new Room(roomId, category, {
+        userId: this.options.userId,
+        http: this.options.http,
+        scheduler: this.options.scheduler ?? realScheduler,
+        directUserOf: (id) => this.directIndex.get(id),
+        ensureLoaded: (id) => this.ensureLoaded(id),
+        ...(this.options.recentEventsKept !== undefined
+          ? { recentEventsKept: this.options.recentEventsKept }
+          : {}),
+        ...(this.options.decryptor !== undefined ? { decryptor: this.options.decryptor } : {}),
+      });
+      this.rooms.set(roomId, r);
+    }
+    return r;
+  }
+
+  private apply(batch: ProcessedSync): void {
+    const changed = new Set<string>();
+    const before = this.rooms.size;
     const room = (roomId: string, category: RoomCategory): Room => {
       changed.add(roomId);
-      let r = this.rooms.get(roomId);
-      if (r === undefined) {
-        r = new Room(roomId, category, {
-          userId: this.options.userId,
-          http: this.options.http,
-          scheduler: this.options.scheduler ?? realScheduler,
-          directUserOf: (id) => this.directIndex.get(id),
-          ...(this.options.recentEventsKept !== undefined
-            ? { recentEventsKept: this.options.recentEventsKept }
-            : {}),
-          ...(this.options.decryptor !== undefined ? { decryptor: this.options.decryptor } : {}),
-        });
-        this.rooms.set(roomId, r);
-        added = true;
-      }
-      return r;
+      return this.roomOf(roomId, category);
     };
     const directChanged = this.applyAccountData(batch.accountData);
     // Simplified sliding sync sends no per-thread counts: the client counts unread events itself.
@@ -180,6 +287,7 @@ export class Rooms {
     for (const [id, update] of batch.rooms.invite) room(id, "invite").applyInvite(update);
     for (const [id, update] of batch.rooms.knock) room(id, "knock").applyKnock(update);
     for (const [id, update] of batch.rooms.leave) room(id, "leave").applyLeft(update);
+    const added = this.rooms.size !== before;
     if (directChanged !== undefined) {
       for (const id of directChanged) {
         const r = this.rooms.get(id);

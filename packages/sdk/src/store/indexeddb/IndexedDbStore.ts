@@ -30,6 +30,7 @@ export class IndexedDbStore implements Store {
   readonly kind = "indexeddb" as const;
   private db: IDBPDatabase<LatticeDb> | undefined;
   private stagedSync: StoredSync | undefined;
+  private stagedRoomList: JsonObject | undefined;
   private stagedAccountData = new Map<string, JsonObject & { type: string }>();
   private stagedUsers = new Map<string, StoredUser>();
   private lastSave: number;
@@ -70,6 +71,17 @@ export class IndexedDbStore implements Store {
 
   setSync(sync: StoredSync): void {
     this.stagedSync = cloneJson(sync);
+  }
+
+  async getRoomListSummary(): Promise<JsonObject | null> {
+    if (this.stagedRoomList) return this.stagedRoomList;
+    const record = await this.database.get("room_list", SINGLETON_KEY);
+    return record ? record.summary : null;
+  }
+
+  setRoomListSummary(summary: JsonObject): void {
+    // A fresh record from the summary cache, never mutated after: staged as given.
+    this.stagedRoomList = summary;
   }
 
   async getAccountData(): Promise<JsonObject[]> {
@@ -172,17 +184,21 @@ export class IndexedDbStore implements Store {
   async save(force = false): Promise<void> {
     if (!force && !this.wantsSave()) return;
     const sync = this.stagedSync;
+    const roomList = this.stagedRoomList;
     const accountData = [...this.stagedAccountData.values()];
     const users = [...this.stagedUsers.values()];
-    if (sync || accountData.length > 0 || users.length > 0) {
-      const tx = this.database.transaction(["sync", "accountData", "users"], "readwrite");
+    if (sync || roomList || accountData.length > 0 || users.length > 0) {
+      const tx = this.database.transaction(["sync", "room_list", "accountData", "users"], "readwrite");
       const writes: Array<Promise<unknown>> = [];
       if (sync) writes.push(tx.objectStore("sync").put({ clobber: SINGLETON_KEY, ...sync }));
+      if (roomList)
+        writes.push(tx.objectStore("room_list").put({ clobber: SINGLETON_KEY, summary: roomList }));
       for (const event of accountData) writes.push(tx.objectStore("accountData").put(event));
       for (const user of users) writes.push(tx.objectStore("users").put(user));
       await Promise.all([...writes, tx.done]);
       // Only what this transaction committed leaves the staging area.
       if (this.stagedSync === sync) this.stagedSync = undefined;
+      if (this.stagedRoomList === roomList) this.stagedRoomList = undefined;
       for (const event of accountData) {
         if (this.stagedAccountData.get(event.type) === event) this.stagedAccountData.delete(event.type);
       }
@@ -202,10 +218,12 @@ export class IndexedDbStore implements Store {
       "client_options",
       "to_device_queue",
       "pending_events",
+      "room_list",
     ] as const;
     const tx = this.database.transaction([...names], "readwrite");
     await Promise.all([...names.map((n) => tx.objectStore(n).clear()), tx.done]);
     this.stagedSync = undefined;
+    this.stagedRoomList = undefined;
     this.stagedAccountData.clear();
     this.stagedUsers.clear();
   }

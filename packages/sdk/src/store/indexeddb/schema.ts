@@ -19,9 +19,11 @@ export const OBJECT_STORES = [
 
 /**
  * Object stores beyond the spec's list, added by later schema versions: v5's
- * pending_events for the send queue (docs/architecture/0008-send-queue.md).
+ * pending_events for the send queue (docs/architecture/0008-send-queue.md),
+ * v6's room_list for the room list summary read first at start
+ * (docs/architecture/0006-models.md).
  */
-export const EXTENSION_STORES = ["pending_events"] as const;
+export const EXTENSION_STORES = ["pending_events", "room_list"] as const;
 
 /** The sync record and the client options live under one fixed key. */
 export const SINGLETON_KEY = "-";
@@ -38,6 +40,7 @@ export interface LatticeDb extends DBSchema {
   client_options: { key: string; value: { clobber: string; options: JsonObject } };
   to_device_queue: { key: number; value: ToDeviceBatch & { id: number } };
   pending_events: { key: string; value: StoredPendingEvent; indexes: { seq: number } };
+  room_list: { key: string; value: { clobber: string; summary: JsonObject } };
 }
 
 type UpgradeTx = IDBPTransaction<LatticeDb, StoreNames<LatticeDb>[], "versionchange">;
@@ -68,6 +71,10 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     const pending = db.createObjectStore("pending_events", { keyPath: "txnId" });
     pending.createIndex("seq", "seq");
+  },
+  // v6 (our extension): the room list summary, one record read before the sync snapshot.
+  (db) => {
+    db.createObjectStore("room_list", { keyPath: "clobber" });
   },
 ];
 

@@ -1,0 +1,117 @@
+/**
+ * The chunked load of the stored snapshot after a summary-first start: the
+ * restored batch is applied to the Rooms model a part at a time (account
+ * data first, then rooms by recent activity, newest first), yielding to the
+ * main thread between parts so the page answers input while 3,000 rooms
+ * fold. A part's size adapts to take about `budgetMs`. `now(roomId)`
+ * applies one room at once (the user opened it before its turn).
+ */
+import type { ProcessedSync } from "../../sync/processor/types";
+
+/** Resolves once the main thread has had the chance to handle input and paint. */
+export type YieldFn = () => Promise<void>;
+
+type Kind = "join" | "invite" | "knock" | "leave";
+
+export interface ChunkedLoadOptions {
+  batch: ProcessedSync;
+  /** Applies a part of the batch (Rooms' batch fold). */
+  apply: (part: ProcessedSync) => void;
+  /** Rooms with a larger value load first (the seeded latest activity). */
+  order: (roomId: string) => number;
+  yieldToMain?: YieldFn;
+  /** Aimed time of one part, in ms. */
+  budgetMs?: number;
+  now?: () => number;
+}
+
+/** Aimed duration of one part: short enough for a key press to be answered within a frame or two. */
+export const CHUNK_BUDGET_MS = 12;
+
+/** scheduler.yield where the browser has it, else a MessageChannel task, else a timer. */
+export const yieldToMain: YieldFn = () => {
+  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof s?.yield === "function") return s.yield();
+  const Channel = (globalThis as unknown as { MessageChannel?: new () => MessageChannelLike }).MessageChannel;
+  if (Channel === undefined) return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const channel = new Channel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+};
+
+interface MessageChannelLike {
+  port1: { onmessage: (() => void) | null; close(): void };
+  port2: { postMessage(message: unknown): void };
+}
+
+export class ChunkedLoad {
+  private readonly pending: Array<{ id: string; kind: Kind }> = [];
+  private readonly done = new Set<string>();
+
+  constructor(private readonly options: ChunkedLoadOptions) {
+    const rooms = options.batch.rooms;
+    for (const kind of ["join", "invite", "knock", "leave"] as const)
+      for (const id of rooms[kind].keys()) this.pending.push({ id, kind });
+    const order = new Map(this.pending.map((p) => [p.id, options.order(p.id)]));
+    this.pending.sort((a, b) => (order.get(b.id) ?? 0) - (order.get(a.id) ?? 0));
+  }
+
+  /** Applies the whole batch, a part per task. */
+  async run(): Promise<void> {
+    const { batch, apply } = this.options;
+    const now = this.options.now ?? (() => performance.now());
+    const budget = this.options.budgetMs ?? CHUNK_BUDGET_MS;
+    const yieldFn = this.options.yieldToMain ?? yieldToMain;
+    // Account data first: m.direct decides the DM flags of every room after it.
+    apply(this.part([], batch.accountData));
+    let size = 16;
+    let i = 0;
+    while (i < this.pending.length) {
+      await yieldFn();
+      const ids: Array<{ id: string; kind: Kind }> = [];
+      for (; i < this.pending.length && ids.length < size; i++) {
+        const p = this.pending[i];
+        if (p !== undefined && !this.done.has(p.id)) ids.push(p);
+      }
+      const start = now();
+      for (const p of ids) this.done.add(p.id);
+      apply(this.part(ids, []));
+      const took = now() - start;
+      if (took < budget / 2) size = Math.min(size * 2, 1024);
+      else if (took > budget * 2) size = Math.max(1, Math.floor(size / 2));
+    }
+  }
+
+  /** Applies one room's part now, if it is still pending. */
+  now(roomId: string): void {
+    if (this.done.has(roomId)) return;
+    const p = this.pending.find((x) => x.id === roomId);
+    if (p === undefined) return;
+    this.done.add(roomId);
+    this.options.apply(this.part([p], []));
+  }
+
+  private part(
+    ids: ReadonlyArray<{ id: string; kind: Kind }>,
+    accountData: ProcessedSync["accountData"],
+  ): ProcessedSync {
+    const { batch } = this.options;
+    const rooms: ProcessedSync["rooms"] = {
+      join: new Map(),
+      invite: new Map(),
+      knock: new Map(),
+      leave: new Map(),
+    };
+    for (const { id, kind } of ids) {
+      const update = batch.rooms[kind].get(id);
+      // The maps are typed per kind; each id is read from and written to the same kind.
+      if (update !== undefined) (rooms[kind] as Map<string, unknown>).set(id, update);
+    }
+    return { ...batch, rooms, accountData, presence: [], toDevice: [] };
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The room list summary's record: per room, what the room list shows
+ * (name, avatar, membership, tags, DM/space/encryption flags, space links,
+ * unread and thread counts, the latest event) as a few state events, counts
+ * and the computed name. `entryOf` builds an entry from a live snapshot;
+ * `parseSummaryRecord` reads a stored record back, refusing a record of
+ * another version or shape and dropping malformed entries, so a corrupt
+ * summary falls back to the full load.
+ */
+import type { BasicEvent, ClientEventWithoutRoomId } from "../../api/types/events";
+import type { ParsedSummary, UnreadCounts } from "../../sync/validate/types";
+import { isJsonObject } from "../json";
+import type { RoomName } from "../room-name";
+import type { RoomCategory, RoomSnapshot } from "../room/Room";
+import type { StateEntry } from "../room/RoomState";
+
+/** The stored record's version; another version is ignored (full load). */
+export const ROOM_LIST_SUMMARY_VERSION = 1;
+
+/** State types the room list reads (all state keys of each). */
+const LIST_STATE_TYPES = [
+  "m.room.name",
+  "m.room.canonical_alias",
+  "m.room.avatar",
+  "m.room.topic",
+  "m.room.create",
+  "m.room.encryption",
+  "m.space.child",
+  "m.space.parent",
+] as const;
+
+const CATEGORIES: ReadonlySet<string> = new Set(["join", "invite", "leave", "knock"]);
+const NAME_KINDS: ReadonlySet<string> = new Set(["named", "alias", "heroes", "empty", "empty_was"]);
+
+/** One room of the summary: what a Room shows until its full state loads (Room.seed). */
+export interface RoomListSummaryEntry {
+  readonly roomId: string;
+  readonly category: RoomCategory;
+  /** The name computed from the full state (member names need every member to disambiguate). */
+  readonly name: RoomName;
+  /** The list's state events: name, avatar, topic, create, encryption, space links, a few members. */
+  readonly state: readonly StateEntry[];
+  readonly summary: ParsedSummary;
+  readonly unread: UnreadCounts;
+  readonly threadUnread: ReadonlyArray<readonly [string, UnreadCounts]>;
+  /** The room's m.tag event, when it has one. */
+  readonly accountData: readonly BasicEvent[];
+  readonly latestEvent?: ClientEventWithoutRoomId;
+}
+
+/** The stored record: one get at start. */
+export interface RoomListSummaryRecord {
+  readonly version: number;
+  readonly rooms: readonly RoomListSummaryEntry[];
+  /** Global account data the rows depend on (m.direct: the DM flags). */
+  readonly accountData: readonly BasicEvent[];
+}
+
+/** A state event without what the list never reads (unsigned: prev_content, relations). */
+function slim(event: StateEntry): StateEntry {
+  if (!("unsigned" in event)) return event;
+  const { unsigned: _unsigned, ...rest } = event;
+  return rest;
+}
+
+/** The summary entry of a room snapshot. */
+export function entryOf(snap: RoomSnapshot, userId: string): RoomListSummaryEntry {
+  const state: StateEntry[] = [];
+  for (const type of LIST_STATE_TYPES) for (const e of snap.state.ofType(type).values()) state.push(slim(e));
+  // The members the row reads: the user (an invite's inviter), the heroes, the DM partner, the latest sender.
+  const members = new Set<string>([userId, ...(snap.summary.heroes ?? [])]);
+  if (snap.directUserId !== undefined) members.add(snap.directUserId);
+  if (snap.latestEvent !== undefined) members.add(snap.latestEvent.sender);
+  for (const id of members) {
+    const member = snap.state.get("m.room.member", id);
+    if (member !== undefined) state.push(slim(member));
+  }
+  const tag = snap.accountData.get("m.tag");
+  return {
+    roomId: snap.roomId,
+    category: snap.category,
+    name: { kind: snap.name.kind, name: snap.name.name },
+    state,
+    summary: snap.summary,
+    unread: snap.unread,
+    threadUnread: [...snap.threadUnread],
+    accountData: tag !== undefined ? [tag] : [],
+    ...(snap.latestEvent !== undefined ? { latestEvent: snap.latestEvent } : {}),
+  };
+}
+
+function isCounts(value: unknown): value is UnreadCounts {
+  return (
+    isJsonObject(value) &&
+    typeof value["highlightCount"] === "number" &&
+    typeof value["notificationCount"] === "number"
+  );
+}
+
+function isEvent(value: unknown): boolean {
+  return isJsonObject(value) && typeof value["type"] === "string" && isJsonObject(value["content"]);
+}
+
+function isEntry(value: unknown): value is RoomListSummaryEntry {
+  if (!isJsonObject(value)) return false;
+  const { roomId, category, name, state, summary, unread, threadUnread, accountData, latestEvent } = value;
+  return (
+    typeof roomId === "string" &&
+    typeof category === "string" &&
+    CATEGORIES.has(category) &&
+    isJsonObject(name) &&
+    typeof name["name"] === "string" &&
+    typeof name["kind"] === "string" &&
+    NAME_KINDS.has(name["kind"]) &&
+    Array.isArray(state) &&
+    state.every((e) => isEvent(e) && typeof (e as Record<string, unknown>)["state_key"] === "string") &&
+    isJsonObject(summary) &&
+    isCounts(unread) &&
+    Array.isArray(threadUnread) &&
+    threadUnread.every((t) => Array.isArray(t) && typeof t[0] === "string" && isCounts(t[1])) &&
+    Array.isArray(accountData) &&
+    accountData.every(isEvent) &&
+    (latestEvent === undefined ||
+      (isEvent(latestEvent) &&
+        typeof (latestEvent as Record<string, unknown>)["event_id"] === "string" &&
+        typeof (latestEvent as Record<string, unknown>)["sender"] === "string" &&
+        typeof (latestEvent as Record<string, unknown>)["origin_server_ts"] === "number"))
+  );
+}
+
+/**
+ * The entries of a stored record, or null when it is missing, of another
+ * version or not a record (then the room list waits for the full load).
+ * Malformed entries are dropped; the full load brings those rooms.
+ */
+export function parseSummaryRecord(raw: unknown): RoomListSummaryRecord | null {
+  if (!isJsonObject(raw) || raw["version"] !== ROOM_LIST_SUMMARY_VERSION || !Array.isArray(raw["rooms"]))
+    return null;
+  const accountData = Array.isArray(raw["accountData"]) ? raw["accountData"] : [];
+  return {
+    version: ROOM_LIST_SUMMARY_VERSION,
+    rooms: raw["rooms"].filter(isEntry),
+    accountData: accountData.filter((e): e is BasicEvent => isEvent(e)),
+  };
+}
