@@ -55,12 +55,34 @@ export async function registerUser(
   return String(body["access_token"]);
 }
 
+/** Two users and the room they share, as seedPair leaves them. */
+export interface SeededPair {
+  alice: string;
+  bob: string;
+  roomId: string;
+}
+
+/**
+ * Registers alice and bob (passwords `<name>-password`); alice creates a room
+ * from `createRoom` (the /createRoom body) with bob invited, and bob joins.
+ * Returns both access tokens and the room id.
+ */
+export async function seedPair(serverUrl: string, createRoom: Record<string, unknown>): Promise<SeededPair> {
+  const [alice, bob] = await Promise.all([registerUser(serverUrl, "alice"), registerUser(serverUrl, "bob")]);
+  const { room_id: roomId } = await callAs(serverUrl, alice, "/createRoom", {
+    ...createRoom,
+    invite: ["@bob:localhost"],
+  });
+  await callAs(serverUrl, bob, `/join/${encodeURIComponent(String(roomId))}`);
+  return { alice, bob, roomId: String(roomId) };
+}
+
 /** What startWebHarness builds before the tests of a file run. */
 export interface WebHarnessOptions {
   /** Options of the test homeserver (validation off by default: tests seed freely). */
   server?: TestServerOptions;
   /** Runs once the server is up, before the app is served: register users, create rooms. */
-  seed?: (server: TestServerHandle) => Promise<void>;
+  seed?: (server: TestServerHandle) => Promise<unknown>;
   /** Default step time-out of signed-in pages (two shared cores want room); 45 s unless told. */
   stepTimeoutMs?: number;
 }

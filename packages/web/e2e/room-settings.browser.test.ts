@@ -7,23 +7,12 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { SHOTS, callAs, registerUser, startWebHarness } from "./harness";
+import { SHOTS, seedPair, startWebHarness } from "./harness";
 
 const ROOM = "Settings lab";
 
 const web = startWebHarness({
-  async seed(server) {
-    const [alice, bob] = await Promise.all([
-      registerUser(server.url, "alice"),
-      registerUser(server.url, "bob"),
-    ]);
-    const { room_id: roomId } = await callAs(server.url, alice, "/createRoom", {
-      name: ROOM,
-      preset: "private_chat",
-      invite: ["@bob:localhost"],
-    });
-    await callAs(server.url, bob, `/join/${encodeURIComponent(String(roomId))}`);
-  },
+  seed: (server) => seedPair(server.url, { name: ROOM, preset: "private_chat" }),
 });
 
 async function openRoom(name: string, dark = false): Promise<Page> {

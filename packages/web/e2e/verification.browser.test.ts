@@ -9,25 +9,19 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { SHOTS, callAs, registerUser, startWebHarness } from "./harness";
+import { SHOTS, seedPair, startWebHarness } from "./harness";
 
 const ROOM = "Verify us";
 
 const web = startWebHarness({
   async seed(server) {
-    const [alice, bob] = await Promise.all([
-      registerUser(server.url, "alice"),
-      registerUser(server.url, "bob"),
-    ]);
-    const { room_id: roomId } = await callAs(server.url, alice, "/createRoom", {
+    await seedPair(server.url, {
       name: ROOM,
       preset: "private_chat",
-      invite: ["@bob:localhost"],
       initial_state: [
         { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
       ],
     });
-    await callAs(server.url, bob, `/join/${encodeURIComponent(String(roomId))}`);
   },
 });
 

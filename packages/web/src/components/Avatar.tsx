@@ -2,6 +2,7 @@
  * Avatar: a room's or user's picture, or their initial on a colour derived
  * from their id (stable across sessions) while there is no picture or it
  * fails to load. The picture URL is an object URL the media loader made.
+ * Its size scales with --avatar-scale (smaller in the compact layout).
  */
 import { useState } from "react";
 import styles from "./Avatar.module.css";
@@ -20,11 +21,16 @@ export function colourSlotOf(id: string): number {
   return Math.abs(h) % 6;
 }
 
+/** Avatars above this size (px) are profile pictures: the compact layout does not shrink them. */
+const HERO_SIZE = 48;
+
+/** Props of Avatar. */
 export interface AvatarProps {
   /** The room or user id (the colour seed). */
   id: string;
   name: string;
   url?: string | undefined;
+  /** The size in px at the default layout (32 unless told). */
   size?: number;
   square?: boolean;
 }
@@ -32,8 +38,10 @@ export interface AvatarProps {
 export function Avatar({ id, name, url, size = 32, square = false }: AvatarProps): React.JSX.Element {
   const [failed, setFailed] = useState<string | null>(null);
   const showImage = url !== undefined && failed !== url;
-  const style = { width: size, height: size, fontSize: Math.round(size * 0.45) };
-  const className = `${styles.avatar} ${square ? styles.square : ""} ${styles[`c${colourSlotOf(id)}`] ?? ""}`;
+  // The size is a variable: the stylesheet scales it by --avatar-scale (the compact layout).
+  const style = { "--avatar-size": `${size}px` } as React.CSSProperties;
+  // Large (profile) pictures keep their size in every layout.
+  const className = `${styles.avatar} ${square ? styles.square : ""} ${size > HERO_SIZE ? styles.hero : ""} ${styles[`c${colourSlotOf(id)}`] ?? ""}`;
   return (
     <span className={className} style={style} aria-hidden="true">
       {showImage ? (

@@ -1,11 +1,12 @@
 /**
  * The room settings dialog: General, Security, Roles & permissions and
- * Advanced tabs (a tablist: arrow keys move between tabs), with the last
+ * Advanced tabs (the shared Tabs: arrow keys move between them), with the last
  * change's result (saved, or the refusal) under them.
  */
 import { useState } from "react";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
+import { Tabs } from "../../components/Tabs";
 import { useT } from "../../i18n/useT";
 import type { RoomSettingsViewModel } from "../../state/room-settings/RoomSettingsViewModel";
 import { useObservable } from "../../state/useObservable";
@@ -46,47 +47,20 @@ export function RoomSettingsDialog({
         </Button>
       }
     >
-      <div
-        className={styles.tabs}
-        role="tablist"
-        aria-label={t("title")}
-        onKeyDown={(e) => {
-          if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
-          const next =
-            TABS[(TABS.indexOf(tab) + (e.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length] ??
-            "general";
-          setTab(next);
-          e.currentTarget.querySelector<HTMLElement>(`[data-tab="${next}"]`)?.focus();
-        }}
-      >
-        {TABS.map((id) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            data-tab={id}
-            id={`settings-tab-${id}`}
-            aria-selected={tab === id}
-            aria-controls="settings-tabpanel"
-            tabIndex={tab === id ? 0 : -1}
-            className={`${styles.tab} ${tab === id ? styles.tabOn : ""}`}
-            onClick={() => setTab(id)}
-          >
-            {t(`tab_${id}`)}
-          </button>
-        ))}
-      </div>
-      <div
-        className={styles.tabPanel}
-        role="tabpanel"
-        id="settings-tabpanel"
-        aria-labelledby={`settings-tab-${tab}`}
+      <Tabs
+        ids={TABS}
+        selected={tab}
+        onSelect={setTab}
+        labelOf={(id) => t(`tab_${id}`)}
+        label={t("title")}
+        idPrefix="room-settings"
+        panelClassName={styles.tabPanel}
       >
         {tab === "general" && <GeneralTab settings={settings} />}
         {tab === "security" && <SecurityTab settings={settings} />}
         {tab === "roles" && <RolesTab settings={settings} />}
         {tab === "advanced" && <AdvancedTab settings={settings} roomName={roomName} onLeft={onLeft} />}
-      </div>
+      </Tabs>
       {status.error !== null && (
         <p className={styles.error} role="alert">
           {status.error}

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
+import { Tabs } from "../../components/Tabs";
 import { TextField } from "../../components/TextField";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
@@ -122,23 +123,15 @@ export function SearchDialog({
         </Button>
       }
     >
-      <div className={styles.tabs} role="tablist" aria-label={t("title")}>
-        {TABS.map((id) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            id={`search-tab-${id}`}
-            aria-selected={tab === id}
-            aria-controls="search-panel"
-            className={`${styles.tab} ${tab === id ? styles.tabOn : ""}`}
-            onClick={() => setTab(id)}
-          >
-            {t(`tab_${id}`)}
-          </button>
-        ))}
-      </div>
-      <div className={styles.panel} role="tabpanel" id="search-panel" aria-labelledby={`search-tab-${tab}`}>
+      <Tabs
+        ids={TABS}
+        selected={tab}
+        onSelect={setTab}
+        labelOf={(id) => t(`tab_${id}`)}
+        label={t("title")}
+        idPrefix="search"
+        panelClassName={styles.panel}
+      >
         {tab === "messages" && (
           <MessageResults
             search={search}
@@ -160,7 +153,7 @@ export function SearchDialog({
             )}
           </>
         )}
-      </div>
+      </Tabs>
       {directory !== null && (
         <DirectoryDialog
           directory={directory}

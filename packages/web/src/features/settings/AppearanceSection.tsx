@@ -1,10 +1,15 @@
-/** Settings › Appearance (theme, font size, layout) and Language. */
+/**
+ * Settings › Appearance (theme, font size, layout: each applies at once and
+ * is kept across reloads) and Language. Theme and layout choices are cards
+ * from the shared Form styles.
+ */
 import { useT } from "../../i18n/useT";
 import { FONT_SIZES } from "../../state/settings/Appearance";
 import type { Layout } from "../../state/settings/Appearance";
 import type { SettingsViewModel } from "../../state/settings/SettingsViewModel";
 import type { ThemeChoice, ThemeViewModel } from "../../state/ThemeViewModel";
 import { useObservable } from "../../state/useObservable";
+import form from "../../components/Form.module.css";
 import styles from "./Settings.module.css";
 
 const THEMES: ThemeChoice[] = ["system", "light", "dark"];
@@ -27,7 +32,7 @@ export function AppearanceSection({
         <legend className={styles.legend}>{t("theme")}</legend>
         <div className={styles.row} role="radiogroup" aria-label={t("theme")}>
           {THEMES.map((id) => (
-            <label key={id} className={styles.choice}>
+            <label key={id} className={form.choiceCard} data-checked={choice === id}>
               <input type="radio" name="theme" checked={choice === id} onChange={() => theme.set(id)} />
               {t(`theme_${id}`)}
             </label>
@@ -39,6 +44,7 @@ export function AppearanceSection({
           {t("font_size")}: {fontSize}px
         </span>
         <input
+          className={form.range}
           type="range"
           min={0}
           max={FONT_SIZES.length - 1}
@@ -46,12 +52,13 @@ export function AppearanceSection({
           value={Math.max(0, (FONT_SIZES as readonly number[]).indexOf(fontSize))}
           onChange={(e) => settings.appearance.setFontSize(FONT_SIZES[Number(e.target.value)] ?? 16)}
         />
+        <span className={form.hint}>{t("font_size_hint")}</span>
       </label>
       <fieldset className={styles.group}>
         <legend className={styles.legend}>{t("layout")}</legend>
         <div className={styles.row} role="radiogroup" aria-label={t("layout")}>
           {LAYOUTS.map((id) => (
-            <label key={id} className={styles.choice}>
+            <label key={id} className={form.choiceCard} data-checked={layout === id}>
               <input
                 type="radio"
                 name="layout"
@@ -62,6 +69,7 @@ export function AppearanceSection({
             </label>
           ))}
         </div>
+        <p className={form.hint}>{t("layout_hint")}</p>
       </fieldset>
     </>
   );
@@ -73,7 +81,11 @@ export function LanguageSection({ settings }: { settings: SettingsViewModel }): 
   return (
     <label className={styles.group}>
       <span className={styles.legend}>{t("language")}</span>
-      <select value={language} onChange={(e) => void settings.setLanguage(e.target.value)}>
+      <select
+        className={form.control}
+        value={language}
+        onChange={(e) => void settings.setLanguage(e.target.value)}
+      >
         {settings.languages.map((l) => (
           <option key={l.code} value={l.code}>
             {l.name}

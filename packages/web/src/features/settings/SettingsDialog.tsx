@@ -6,6 +6,7 @@
  */
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
+import { Tabs } from "../../components/Tabs";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import { notifierOf } from "../../state/notifications/notifier";
@@ -76,47 +77,18 @@ export function SettingsDialog({
       }
     >
       <div className={styles.layout}>
-        <div
-          className={styles.nav}
-          role="tablist"
-          aria-orientation="vertical"
-          aria-label={t("title")}
-          onKeyDown={(e) => {
-            const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[e.key];
-            if (step === undefined) return;
-            e.preventDefault();
-            const at = SETTINGS_SECTIONS.indexOf(section);
-            const next = SETTINGS_SECTIONS[(at + step + SETTINGS_SECTIONS.length) % SETTINGS_SECTIONS.length];
-            if (next === undefined) return;
-            settings.open(next);
-            e.currentTarget.querySelector<HTMLElement>(`[data-section="${next}"]`)?.focus();
-          }}
-        >
-          {SETTINGS_SECTIONS.map((id) => (
-            <button
-              key={id}
-              type="button"
-              role="tab"
-              data-section={id}
-              id={`user-settings-tab-${id}`}
-              aria-selected={section === id}
-              aria-controls="user-settings-panel"
-              tabIndex={section === id ? 0 : -1}
-              className={`${styles.navItem} ${section === id ? styles.navOn : ""}`}
-              onClick={() => settings.open(id)}
-            >
-              {t(`section_${id}`)}
-            </button>
-          ))}
-        </div>
-        <div
-          className={styles.panel}
-          role="tabpanel"
-          id="user-settings-panel"
-          aria-labelledby={`user-settings-tab-${section}`}
+        <Tabs
+          ids={SETTINGS_SECTIONS}
+          selected={section}
+          onSelect={(id) => settings.open(id)}
+          labelOf={(id) => t(`section_${id}`)}
+          label={t("title")}
+          idPrefix="user-settings"
+          orientation="vertical"
+          panelClassName={styles.panel}
         >
           {panel[section]()}
-        </div>
+        </Tabs>
       </div>
       <PasswordDialog prompt={settings.prompt} />
     </Dialog>

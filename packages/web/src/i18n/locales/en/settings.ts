@@ -101,9 +101,12 @@ export const settings = {
   theme_light: "Light",
   theme_dark: "Dark",
   font_size: "Font size",
-  layout: "Message layout",
+  layout: "Layout",
   layout_modern: "Modern",
   layout_compact: "Compact",
+  layout_hint:
+    "Compact fits more on screen: tighter spacing in the room list and the timeline, smaller avatars.",
+  font_size_hint: "Text everywhere scales with it.",
   language: "Interface language",
   auth_title: "Confirm it's you",
   auth_hint: "Enter your account password to continue.",
