@@ -21,7 +21,7 @@ import type {
 import type { MediaLoader } from "./MediaLoader";
 import { ObservableValue } from "./observables";
 import { Scope } from "./Scope";
-import { RowBuilder, rowIndexOf } from "./timeline/rows";
+import { RowBuilder } from "./timeline/rows";
 import type { TimelineRow } from "./timeline/rows";
 import { typingSummary } from "./timeline/summaries";
 import { TimelineActions } from "./timeline/TimelineActions";
@@ -77,6 +77,8 @@ export class TimelineViewModel {
   private readonly builder = new RowBuilder();
   private readonly highlights = new WeakMap<TimelineItem, boolean>();
   private readonly scope = new Scope();
+  private itemIndex: { of: readonly TimelineItem[]; byId: Map<string, TimelineItem> } | null = null;
+  private shownIndex: { of: readonly TimelineRow[]; ids: Set<string> } | null = null;
   private rebuildQueued = false;
   private seq = 0;
   private disposed = false;
@@ -125,9 +127,12 @@ export class TimelineViewModel {
   avatarOf = (userId: string): string | undefined =>
     this.options.room.getSnapshot().members.get(userId)?.avatarUrl;
 
-  /** A loaded item by event id. */
+  /** A loaded item by event id (an index built once per change of the items, not a walk of 100,000). */
   find(eventId: string): TimelineItem | undefined {
-    return this.window.items.getSnapshot().find((i) => i.eventId === eventId);
+    const items = this.window.items.getSnapshot();
+    if (this.itemIndex?.of !== items)
+      this.itemIndex = { of: items, byId: new Map(items.map((i) => [i.eventId, i])) };
+    return this.itemIndex.byId.get(eventId);
   }
 
   /** Loads older events when there are any; ignored while a load runs. */
@@ -175,7 +180,9 @@ export class TimelineViewModel {
 
   /** Whether the unread line's event is loaded and shown (the pill hides then). */
   isShown(eventId: string): boolean {
-    return rowIndexOf(this.rows.getSnapshot(), eventId) >= 0;
+    const rows = this.rows.getSnapshot();
+    if (this.shownIndex?.of !== rows) this.shownIndex = { of: rows, ids: shownIds(rows) };
+    return this.shownIndex.ids.has(eventId);
   }
 
   /** The reader reached this event (the newest fully visible one): moves receipts forward. */
@@ -268,6 +275,16 @@ export class TimelineViewModel {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+/** The events the rows show (messages, and every event of a state run). */
+function shownIds(rows: readonly TimelineRow[]): Set<string> {
+  const ids = new Set<string>();
+  for (const r of rows) {
+    if (r.kind === "message") ids.add(r.item.eventId);
+    else if (r.kind === "state") for (const i of r.items) ids.add(i.eventId);
+  }
+  return ids;
+}
 
 /** Each user's newest public main-timeline receipt, grouped by event (the user's own left out). */
 function readersByEvent(snapshot: RoomSnapshot, userId: string): Map<string, string[]> {

@@ -88,6 +88,36 @@ export function dayKey(ts: number): string {
   return `${d.getFullYear()}-${d.getMonth() + 1}-${d.getDate()}`;
 }
 
+/**
+ * The local day of timestamps read in order: the bounds of the last day
+ * seen are kept, so a timeline of 100,000 events builds a Date only when
+ * the day changes (local-time conversions are the slow part).
+ */
+class DayCursor {
+  private start = 0;
+  private end = -1;
+  private key = "";
+
+  keyOf(ts: number): string {
+    if (ts >= this.start && ts < this.end) return this.key;
+    const d = new Date(ts);
+    const y = d.getFullYear();
+    const m = d.getMonth();
+    const day = d.getDate();
+    this.start = new Date(y, m, day).getTime();
+    this.end = new Date(y, m, day + 1).getTime();
+    this.key = `${y}-${m + 1}-${day}`;
+    return this.key;
+  }
+}
+
+function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function sameRow(a: TimelineRow, b: TimelineRow): boolean {
   const ra = a as unknown as Record<string, unknown>;
   const rb = b as unknown as Record<string, unknown>;
@@ -97,19 +127,51 @@ function sameRow(a: TimelineRow, b: TimelineRow): boolean {
     const x = ra[k];
     const y = rb[k];
     if (x === y) continue;
-    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    if (!Array.isArray(x) || !Array.isArray(y) || !sameList(x, y)) return false;
   }
   return true;
 }
 
-/** Builds rows; `previous` (the last build, by key) lets unchanged rows keep their identity. */
+/** The previous message row when nothing it shows changed (the common case: reused, no new object). */
+function keptMessage(
+  old: TimelineRow | undefined,
+  item: TimelineItem,
+  day: number | undefined,
+  continued: boolean,
+  highlight: boolean,
+  readers: readonly string[],
+): MessageRow | null {
+  if (old === undefined || old.kind !== "message" || old.item !== item) return null;
+  if (old.day !== day || old.continued !== continued || old.highlight !== highlight) return null;
+  return sameList(old.readers, readers) ? old : null;
+}
+
+/** How far ahead of its expected place a row of the last build is looked for (rows removed in between). */
+const LOOKAHEAD = 8;
+
+/**
+ * Builds rows; the last build lets unchanged rows keep their identity. Rows
+ * come out in the same order as last time (older events prepend, newer
+ * append), so the previous row of a key is found by walking the last build
+ * alongside: no map of every row per build, which matters at 100,000 events.
+ */
 export class RowBuilder {
-  private previous = new Map<string, TimelineRow>();
+  private previous: readonly TimelineRow[] = [];
 
   build(input: RowInput): TimelineRow[] {
     const out: TimelineRow[] = [];
-    const next = new Map<string, TimelineRow>();
+    const prev = this.previous;
+    let cursor = 0;
+    const previousOf = (key: string): TimelineRow | undefined => {
+      const end = Math.min(cursor + LOOKAHEAD, prev.length);
+      for (let i = cursor; i < end; i++) {
+        const row = prev[i] as TimelineRow;
+        if (row.key !== key) continue;
+        cursor = i + 1;
+        return row;
+      }
+      return undefined;
+    };
     let dayTs: number | null = null;
     const push = (candidate: TimelineRow): void => {
       let row = candidate;
@@ -117,13 +179,15 @@ export class RowBuilder {
         row = { ...row, day: dayTs };
         dayTs = null;
       }
-      const old = this.previous.get(row.key);
+      const old = previousOf(row.key);
       const kept = old !== undefined && sameRow(old, row) ? old : row;
-      next.set(kept.key, kept);
       out.push(kept);
     };
     let day = "";
-    let lastMessage: { sender: string; ts: number } | null = null;
+    const days = new DayCursor();
+    // The last message's sender and time (null: none, e.g. after a state row or at a new day).
+    let lastSender: string | null = null;
+    let lastTs = 0;
     let run: TimelineItem[] = [];
     const flushRun = (): void => {
       if (run.length === 0) return;
@@ -136,25 +200,28 @@ export class RowBuilder {
       push({ kind: "state", key: `state-${first.eventId}`, items, text, readers });
     };
     const newDay = (ts: number): void => {
-      const k = dayKey(ts);
+      const k = days.keyOf(ts);
       if (k === day) return;
       flushRun();
       day = k;
-      lastMessage = null;
+      lastSender = null;
       dayTs = ts;
     };
 
     /** The "new messages" line after the fully-read event, when others wrote after it. */
-    const marker = (item: TimelineItem): void => {
-      const at = input.items.indexOf(item);
-      const later = input.items.slice(at + 1);
-      if (!later.some((i) => i.sender !== input.userId && MESSAGE_TYPES.has(i.type))) return;
+    const marker = (at: number): void => {
+      let later = false;
+      for (let i = at + 1; i < input.items.length && !later; i++) {
+        const next = input.items[i] as TimelineItem;
+        later = next.sender !== input.userId && MESSAGE_TYPES.has(next.type);
+      }
+      if (!later) return;
       flushRun();
       push({ kind: "unread", key: "unread-marker" });
     };
 
-    const shownIds = new Set<string>();
-    for (const item of input.items) {
+    for (let index = 0; index < input.items.length; index++) {
+      const item = input.items[index] as TimelineItem;
       const isMessage = MESSAGE_TYPES.has(item.type);
       const summary = isMessage
         ? null
@@ -162,11 +229,10 @@ export class RowBuilder {
           ? stateSummary(item, input.nameOf)
           : null;
       if (!isMessage && summary === null) {
-        if (item.eventId === input.fullyRead) marker(item);
+        if (item.eventId === input.fullyRead) marker(index);
         continue;
       }
       newDay(item.ts);
-      shownIds.add(item.eventId);
       if (!isMessage) {
         if (item.type === "m.room.member") {
           run.push(item);
@@ -175,36 +241,48 @@ export class RowBuilder {
           run.push(item);
           flushRun();
         }
-        lastMessage = null;
+        lastSender = null;
       } else {
         flushRun();
-        const prev: { sender: string; ts: number } | null = lastMessage;
-        const continued = prev !== null && prev.sender === item.sender && item.ts - prev.ts < GROUP_MS;
-        push({
-          kind: "message",
-          key: item.eventId,
+        const continued = lastSender === item.sender && item.ts - lastTs < GROUP_MS;
+        const mine = item.sender === input.userId;
+        const highlight = !mine && input.isHighlight(item);
+        const readers = input.readersOf(item.eventId);
+        const kept = keptMessage(
+          previousOf(item.eventId),
           item,
+          dayTs ?? undefined,
           continued,
-          highlight: item.sender !== input.userId && input.isHighlight(item),
-          mine: item.sender === input.userId,
-          readers: input.readersOf(item.eventId),
-        });
-        lastMessage = { sender: item.sender, ts: item.ts };
+          highlight,
+          readers,
+        );
+        if (kept !== null) {
+          dayTs = null;
+          out.push(kept);
+        } else {
+          push({ kind: "message", key: item.eventId, item, continued, highlight, mine, readers });
+        }
+        lastSender = item.sender;
+        lastTs = item.ts;
       }
-      if (item.eventId === input.fullyRead) marker(item);
+      if (item.eventId === input.fullyRead) marker(index);
     }
     flushRun();
 
+    // Echoes whose event already came down sync show once, as the event (looked up only when there are any).
+    const sent = input.pending.filter((p) => p.eventId !== undefined);
+    const shownIds = new Set<string>();
+    if (sent.length > 0) for (const item of input.items) shownIds.add(item.eventId);
     for (const p of input.pending) {
       if (p.status === null || p.kind !== "event" || p.type === "m.reaction") continue;
       if (p.eventId !== undefined && shownIds.has(p.eventId)) continue;
       newDay(p.createdAt);
-      const prev: { sender: string; ts: number } | null = lastMessage;
-      const continued = prev !== null && prev.sender === input.userId && p.createdAt - prev.ts < GROUP_MS;
+      const continued = lastSender === input.userId && p.createdAt - lastTs < GROUP_MS;
       push({ kind: "pending", key: `txn-${p.txnId}`, pending: p, continued });
-      lastMessage = { sender: input.userId, ts: p.createdAt };
+      lastSender = input.userId;
+      lastTs = p.createdAt;
     }
-    this.previous = next;
+    this.previous = out;
     return out;
   }
 }
