@@ -153,5 +153,13 @@ describe("OIDC sign-in in the web app", () => {
       status: 401,
       body: { errcode: "M_UNKNOWN_TOKEN" },
     });
+
+    // The OIDC sign-in screen in the dark theme (a fresh dark context: the theme is chosen at start).
+    const dark = await browser.newContext({ colorScheme: "dark", viewport: { width: 1280, height: 800 } });
+    const darkPage = await dark.newPage();
+    await darkPage.goto(app.url);
+    await darkPage.getByRole("button", { name: `Continue with ${host}` }).waitFor();
+    await darkPage.screenshot({ path: `${SHOTS}signin-oidc-dark.png` });
+    await dark.close();
   }, 90_000);
 });
