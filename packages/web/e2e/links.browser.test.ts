@@ -9,9 +9,10 @@
  * "bob: …" for bob's new message; the room options menu (hover button,
  * right click, Shift+F10) favourites a room (the Favourites filter shows
  * it), mutes one, marks one read (its badge goes) and leaves one; the
- * room header's actions are reached by Shift+Tab with a visible focus ring.
+ * room header's actions are reached by Shift+Tab with a visible focus ring;
+ * Settings › Account adds a phone number with the texted code.
  * Screenshots: links-prompt-light.png, room-options-light.png,
- * room-options-dark.png.
+ * room-options-dark.png, settings-phone-light.png.
  */
 import { describe, expect, it } from "vitest";
 import { SHOTS, callAs, registerUser, startWebHarness } from "./harness";
@@ -194,5 +195,24 @@ describe("links, routing and room options", () => {
       .getByRole("button", { name: "Leave room" })
       .click();
     await rooms.getByText("Annex").waitFor({ state: "detached", timeout: 20_000 });
+
+    // Settings › Account: add a phone number with the texted code (read from the server's outbox).
+    await page.getByRole("button", { name: "Settings", exact: true }).click();
+    const settings = page.getByRole("dialog", { name: "Settings" });
+    await settings.getByRole("tab", { name: "Account" }).click();
+    const account = settings.getByRole("tabpanel");
+    await account.getByRole("textbox", { name: "Country code" }).fill("GB");
+    await account.getByRole("textbox", { name: "Phone number" }).fill("07700 900456");
+    await account.getByRole("button", { name: "Send code" }).click();
+    await account.getByText(/We sent a text message to 07700 900456/).waitFor();
+    await account
+      .getByRole("textbox", { name: "Verification code" })
+      .fill(web.server.outbox.last("447700900456")?.token ?? "");
+    await account.getByRole("button", { name: "Verify and add" }).click();
+    const auth = page.getByRole("dialog", { name: "Confirm it's you" });
+    await auth.getByLabel("Password").fill("alice-password");
+    await auth.getByRole("button", { name: "Continue" }).click();
+    await account.getByRole("listitem").filter({ hasText: "447700900456" }).waitFor();
+    await page.screenshot({ path: `${SHOTS}settings-phone-light.png` });
   }, 120_000);
 });

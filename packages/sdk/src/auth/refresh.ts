@@ -81,6 +81,12 @@ export class TokenRefresher implements HttpApi {
     });
   }
 
+  /** The homeserver URL of the wrapped client, when it has one (what homeserverUrlOf reads). */
+  get baseUrl(): string | undefined {
+    const url = (this.http as { baseUrl?: unknown }).baseUrl;
+    return typeof url === "string" ? url : undefined;
+  }
+
   /** Whether the access token is due for a refresh by the clock. */
   get due(): boolean {
     const expiresAt = this.session.expiresAt;

@@ -71,6 +71,8 @@ describe("refresh", () => {
     expect(api.due).toBe(true);
     await expect(whoami(api)).resolves.toMatchObject({ user_id: "@wes:localhost" });
     expect(api.due).toBe(false);
+    // The homeserver URL shows through (homeserverUrlOf works on a session's client).
+    expect(api.baseUrl).toBe(session.homeserverUrl);
   });
 
   it("logs out cleanly when the refresh token is refused", async () => {

@@ -87,7 +87,7 @@ function Threepids({ account }: { account: AccountSettings }): React.JSX.Element
         <ul className={styles.list}>
           {list.map((p) => (
             <li key={`${p.medium}:${p.address}`} className={styles.item}>
-              <span className={styles.itemMain}>{p.address}</span>
+              <span className={styles.itemMain}>{p.medium === "msisdn" ? `+${p.address}` : p.address}</span>
               <Button
                 size="sm"
                 variant="ghost"

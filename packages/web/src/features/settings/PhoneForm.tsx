@@ -10,6 +10,7 @@ import { TextField } from "../../components/TextField";
 import { useT } from "../../i18n/useT";
 import type { PhoneSettings } from "../../state/settings/PhoneSettings";
 import { useObservable } from "../../state/useObservable";
+import local from "./PhoneForm.module.css";
 import styles from "./Settings.module.css";
 import { StatusLine } from "./StatusLine";
 
@@ -67,11 +68,11 @@ export function PhoneForm({ phones }: { phones: PhoneSettings }): React.JSX.Elem
           }}
         >
           <TextField
+            className={local.country}
             label={t("phone_country")}
-            hint={t("phone_country_hint")}
+            placeholder={t("phone_country_hint")}
             autoComplete="country"
             maxLength={2}
-            size={4}
             value={country}
             onChange={setCountry}
           />

@@ -2,7 +2,7 @@
 export const account = {
   phone_title: "Phone numbers",
   phone_country: "Country code",
-  phone_country_hint: "Two letters, e.g. GB or US",
+  phone_country_hint: "GB",
   phone_number: "Phone number",
   phone_add: "Send code",
   phone_sent: "We sent a text message to {{number}}. Enter the code from it.",
