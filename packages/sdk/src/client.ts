@@ -372,7 +372,7 @@ export function createClient(options: CreateClientOptions): Client {
     }),
     profile: new ProfileService({ http, actor, versions: getServerVersions }),
     moderation: new ModerationService({ http, actor, rooms, running: sync }),
-    search: new SearchService({ http, rooms }),
+    search: new SearchService({ http, rooms, ...(lazy ? { decryptor: lazy } : {}) }),
     directory: new DirectoryService({ http, versions: getServerVersions }),
     urlPreviews: new UrlPreviewService({ http, rooms, now: () => scheduler.now() }),
     versions: getServerVersions,

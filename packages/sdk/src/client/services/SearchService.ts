@@ -4,10 +4,19 @@
  * next_batch, and asking for more when there is none fails with 'Cannot
  * backpaginate event search any further' (SPEC §8). Results are immutable:
  * paginating returns a new object holding every page so far.
+ *
+ * With a decryptor (the client's crypto), encrypted results and context
+ * events come back decrypted (or as '** Unable to decrypt **' stand-ins),
+ * bundled encrypted edits and thread replies too; a page without any never
+ * loads the crypto engine. (The server matches clear text only, so in an
+ * encrypted room it is mostly the context around a clear result.)
  */
 import { search } from "../../api/search";
+import type { ClientEvent, ClientEventWithoutRoomId } from "../../api/types/events";
 import type { RoomEventsCriteria, SearchKey, SearchResult } from "../../api/types/search";
 import type { HttpApi } from "../../http/types";
+import { decryptPage } from "../../models/timeline/decryptor";
+import type { EventDecryptor } from "../../models/timeline/decryptor";
 import { ClientServiceError, SEARCH_EXHAUSTED_MESSAGE } from "../errors";
 import type { RoomLookup } from "./types";
 
@@ -18,6 +27,8 @@ export interface SearchServiceOptions {
   http: HttpApi;
   /** When given, naming a room the client does not know fails with 'Unknown room'. */
   rooms?: RoomLookup;
+  /** Decrypts encrypted results and context events; absent, they stay as the server sent them. */
+  decryptor?: EventDecryptor;
 }
 
 export interface SearchOptions {
@@ -86,7 +97,7 @@ export class SearchService {
   ): Promise<SearchResults> {
     const res = await search(this.options.http, { search_categories: { room_events: criteria } }, nextBatch);
     const events = res.search_categories?.room_events ?? {};
-    const page = Array.isArray(events.results) ? events.results : [];
+    const page = await this.decrypt(Array.isArray(events.results) ? events.results : []);
     const highlights = Array.isArray(events.highlights)
       ? events.highlights.filter((h): h is string => typeof h === "string")
       : [];
@@ -101,5 +112,43 @@ export class SearchService {
         ? { nextBatch: events.next_batch }
         : {}),
     };
+  }
+
+  /** Each result with its context run through the decryptor (one call per result, in its room). */
+  private async decrypt(results: readonly SearchResult[]): Promise<SearchResult[]> {
+    const decryptor = this.options.decryptor;
+    if (decryptor === undefined) return [...results];
+    const out: SearchResult[] = [];
+    for (const r of results) {
+      const roomId = r.result?.room_id;
+      if (r.result === undefined || roomId === undefined) {
+        out.push(r);
+        continue;
+      }
+      const before = r.context?.events_before ?? [];
+      const after = r.context?.events_after ?? [];
+      const page: ClientEventWithoutRoomId[] = [r.result, ...before, ...after];
+      const clear = await decryptPage(decryptor, roomId, page);
+      if (clear.every((e, i) => e === page[i])) {
+        out.push(r);
+        continue;
+      }
+      const inRoom = (e: ClientEventWithoutRoomId): ClientEvent => ({ ...e, room_id: roomId });
+      const [result = r.result, ...rest] = clear.map(inRoom);
+      out.push({
+        ...r,
+        result,
+        ...(r.context
+          ? {
+              context: {
+                ...r.context,
+                ...(r.context.events_before ? { events_before: rest.slice(0, before.length) } : {}),
+                ...(r.context.events_after ? { events_after: rest.slice(before.length) } : {}),
+              },
+            }
+          : {}),
+      });
+    }
+    return out;
   }
 }

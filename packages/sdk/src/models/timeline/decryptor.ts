@@ -40,53 +40,68 @@ export function isEncryptedEvent(event: ClientEventWithoutRoomId): boolean {
   return event.type === "m.room.encrypted";
 }
 
-/** The bundled thread summary's latest event of a root, when it is encrypted. */
-function encryptedBundledLatest(event: ClientEventWithoutRoomId): ClientEventWithoutRoomId | undefined {
+/** Where an encrypted event can sit inside another's bundled aggregations (unsigned["m.relations"]). */
+type BundledSlot = "thread" | "replace";
+
+/** An encrypted event bundled in `event` at `slot`: the thread's latest reply, or the latest edit. */
+function encryptedBundled(
+  event: ClientEventWithoutRoomId,
+  slot: BundledSlot,
+): ClientEventWithoutRoomId | undefined {
   const relations = event.unsigned?.["m.relations"];
-  const thread = isJsonObject(relations) ? relations["m.thread"] : undefined;
-  const latest = isJsonObject(thread) ? thread["latest_event"] : undefined;
-  if (!isJsonObject(latest) || latest["type"] !== "m.room.encrypted") return undefined;
-  if (typeof latest["event_id"] !== "string" || !isJsonObject(latest["content"])) return undefined;
-  return latest as unknown as ClientEventWithoutRoomId;
+  if (!isJsonObject(relations)) return undefined;
+  const thread = relations["m.thread"];
+  const bundled =
+    slot === "thread" ? (isJsonObject(thread) ? thread["latest_event"] : undefined) : relations["m.replace"];
+  if (!isJsonObject(bundled) || bundled["type"] !== "m.room.encrypted") return undefined;
+  if (typeof bundled["event_id"] !== "string" || !isJsonObject(bundled["content"])) return undefined;
+  return bundled as unknown as ClientEventWithoutRoomId;
 }
 
-/** A root with its bundled latest thread event swapped for `latest`. */
-function withBundledLatest(
-  root: ClientEventWithoutRoomId,
-  latest: ClientEventWithoutRoomId,
+/** `event` with its bundled event at `slot` swapped for `clear`. */
+function withBundled(
+  event: ClientEventWithoutRoomId,
+  slot: BundledSlot,
+  clear: ClientEventWithoutRoomId,
 ): ClientEventWithoutRoomId {
-  const relations = root.unsigned?.["m.relations"] as Record<string, unknown>;
-  const thread = relations["m.thread"] as Record<string, unknown>;
-  return {
-    ...root,
-    unsigned: {
-      ...root.unsigned,
-      "m.relations": { ...relations, "m.thread": { ...thread, latest_event: latest } },
-    },
-  };
+  const relations = event.unsigned?.["m.relations"] as Record<string, unknown>;
+  const replaced =
+    slot === "thread"
+      ? {
+          ...relations,
+          "m.thread": { ...(relations["m.thread"] as Record<string, unknown>), latest_event: clear },
+        }
+      : { ...relations, "m.replace": clear };
+  return { ...event, unsigned: { ...event.unsigned, "m.relations": replaced } };
 }
+
+const SLOTS: readonly BundledSlot[] = ["thread", "replace"];
 
 /**
  * Runs a page of events through the decryptor: the encrypted events and
- * the encrypted latest events bundled in thread roots (the thread list's
- * last reply). A page without any passes through without calling it, so
- * an unencrypted room never wakes the crypto engine.
+ * the encrypted events bundled in their aggregations (a thread root's
+ * latest reply, the thread list's last reply; the server-bundled latest
+ * edit, m.replace). A page without any passes through without calling it,
+ * so an unencrypted room never wakes the crypto engine.
  */
 export async function decryptPage(
   decryptor: EventDecryptor | undefined,
   roomId: string,
   events: readonly ClientEventWithoutRoomId[],
 ): Promise<ClientEventWithoutRoomId[]> {
-  const bundled = events.map(encryptedBundledLatest);
-  if (decryptor === undefined || (!events.some(isEncryptedEvent) && bundled.every((b) => b === undefined)))
-    return [...events];
-  const latest = bundled.filter((b): b is ClientEventWithoutRoomId => b !== undefined);
-  const clear = await decryptor.decryptEvents(roomId, [...events, ...latest]);
-  const out = clear.slice(0, events.length);
+  const bundled = events.map((event) => SLOTS.map((slot) => encryptedBundled(event, slot)));
+  const extra = bundled.flat().filter((b): b is ClientEventWithoutRoomId => b !== undefined);
+  if (decryptor === undefined || (!events.some(isEncryptedEvent) && extra.length === 0)) return [...events];
+  const clear = await decryptor.decryptEvents(roomId, [...events, ...extra]);
   let next = events.length;
-  return out.map((event, i) => {
-    if (bundled[i] === undefined) return event;
-    const replacement = clear[next++];
-    return replacement !== undefined ? withBundledLatest(event, replacement) : event;
+  return events.map((original, i) => {
+    let event = clear[i] ?? original;
+    bundled[i]?.forEach((inner, s) => {
+      if (inner === undefined) return;
+      const replacement = clear[next++];
+      const slot = SLOTS[s];
+      if (replacement !== undefined && slot !== undefined) event = withBundled(event, slot, replacement);
+    });
+    return event;
   });
 }
