@@ -3,7 +3,8 @@
  * wired to the test homeserver): the stored session keeps its provider and
  * client, the TokenRefresher refreshes at the provider's token endpoint when
  * the homeserver no longer takes the access token, a refused refresh ends
- * the session, and signOut revokes the tokens at the provider.
+ * the session (an unreachable provider keeps it), and signOut revokes the
+ * tokens at the provider.
  */
 import { driveProviderLogin, startOidcTestbed } from "@lattice/testserver/oidc";
 import type { OidcTestbed } from "@lattice/testserver/oidc";
@@ -120,6 +121,20 @@ describe("an OIDC session", () => {
       code: "RefreshFailed",
       status: 400,
     });
+  });
+
+  it("keeps the session when the provider cannot be reached for a refresh", async () => {
+    const data = await signIn();
+    // A provider nobody answers for (port 1 on loopback refuses connections).
+    const session = new Session(new MemorySessionStorage(), {
+      ...data,
+      oidc: { issuer: "http://127.0.0.1:1", clientId },
+    });
+    const http = TokenRefresher.forSession(session, { retry: false });
+    await revokeToken({ metadata, clientId }, data.accessToken ?? "", "access_token");
+    await expect(whoami(http)).rejects.toMatchObject({ name: "OidcError" });
+    expect(session.state.getSnapshot().kind).toBe("signed_in");
+    expect(session.getRefreshToken()).toBe(data.refreshToken);
   });
 
   it("ends with refresh_failed when the provider refuses the refresh token", async () => {
