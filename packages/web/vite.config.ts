@@ -42,5 +42,8 @@ export default defineConfig({
   // pre-bundling would move the module away from the file, so the dev server serves it as is.
   // The build emits the .wasm as an asset of the lazily loaded crypto chunk.
   // Lazily imported dependencies are pre-bundled up front, so their first dynamic import cannot make the dev server reload the page.
-  optimizeDeps: { exclude: ["@matrix-org/matrix-sdk-crypto-wasm"], include: ["marked", "blurhash"] },
+  optimizeDeps: {
+    exclude: ["@matrix-org/matrix-sdk-crypto-wasm"],
+    include: ["marked", "blurhash", "oauth4webapi"],
+  },
 });

@@ -25,7 +25,8 @@ let context: BrowserContext | undefined;
 beforeAll(async () => {
   bed = await startOidcTestbed({ homeserver: { validate: false } });
   bed.createUser("olive", "olive-pw");
-  app = await serveWebApp({ VITE_LATTICE_HOMESERVER: bed.homeserver.url });
+  // No watcher: others edit this working tree, and a saved file must not reload the page mid-test.
+  app = await serveWebApp({ VITE_LATTICE_HOMESERVER: bed.homeserver.url, LATTICE_E2E_NO_WATCH: "1" });
   browser = await launchChromium();
   await mkdir(SHOTS, { recursive: true });
 }, 120_000);
