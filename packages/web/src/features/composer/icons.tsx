@@ -2,17 +2,7 @@
  * Small line icons for the composer and threads buttons (inline SVG, so
  * they render without an emoji font and follow the text colour).
  */
-const common = {
-  width: 18,
-  height: 18,
-  viewBox: "0 0 24 24",
-  fill: "none",
-  stroke: "currentColor",
-  strokeWidth: 2,
-  strokeLinecap: "round",
-  strokeLinejoin: "round",
-  "aria-hidden": true,
-} as const;
+import { iconProps as common } from "../../components/icons";
 
 export function PlusIcon(): React.JSX.Element {
   return (

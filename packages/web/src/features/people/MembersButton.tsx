@@ -1,10 +1,13 @@
 /**
- * The room header's "People" button: opens or closes the member list panel.
+ * The room header's "People" button: opens or closes the member list panel
+ * (an icon and its label; the label is left out on phones).
  */
 import { Button } from "../../components/Button";
+import { PeopleIcon } from "../../components/icons";
 import { useT } from "../../i18n/useT";
 import type { RoomViewModel } from "../../state/RoomViewModel";
 import { useObservable } from "../../state/useObservable";
+import styles from "./People.module.css";
 
 export function MembersButton({ vm }: { vm: RoomViewModel }): React.JSX.Element {
   const t = useT("people");
@@ -18,7 +21,8 @@ export function MembersButton({ vm }: { vm: RoomViewModel }): React.JSX.Element 
       aria-label={t("members_button_label")}
       onClick={() => (on ? vm.closePanel() : vm.openPanel({ kind: "members" }))}
     >
-      {t("members_button")}
+      <PeopleIcon />
+      <span className={styles.buttonLabel}>{t("members_button")}</span>
     </Button>
   );
 }

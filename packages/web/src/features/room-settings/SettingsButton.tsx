@@ -4,6 +4,7 @@
  * timeline's "Report"). Leaving or forgetting the room closes it.
  */
 import { Button } from "../../components/Button";
+import { GearIcon } from "../../components/icons";
 import { useT } from "../../i18n/useT";
 import { roomExtrasOf } from "../../state/people/RoomExtras";
 import type { RoomViewModel } from "../../state/RoomViewModel";
@@ -25,7 +26,7 @@ export function SettingsButton({ vm }: { vm: RoomViewModel }): React.JSX.Element
         title={t("button")}
         onClick={() => extras.settingsOpen.set(true)}
       >
-        ⚙
+        <GearIcon />
       </Button>
       {open && (
         <RoomSettingsDialog
