@@ -17,6 +17,7 @@ import {
 import { MemoryStore } from "../../src/store";
 import { MIGRATIONS } from "../../src/store/indexeddb/schema";
 import type { LatticeDb } from "../../src/store/indexeddb/schema";
+import { SYNC_CHUNK_ROOMS } from "../../src/store/indexeddb/sync-chunks";
 
 /** Creates a database at an old version, through the migrations up to it, with data in each store it has. */
 async function createAtVersion(factory: object, name: string, version: number): Promise<void> {
@@ -42,7 +43,7 @@ async function createAtVersion(factory: object, name: string, version: number): 
 describe("IndexedDB schema", () => {
   it("has the spec's four versions plus v5 (pending events), v6 (room list) and the object stores of the spec", () => {
     expect(SCHEMA_VERSION).toBe(6);
-    expect(EXTENSION_STORES).toEqual(["pending_events", "room_list"]);
+    expect(EXTENSION_STORES).toEqual(["pending_events", "room_list", "sync_chunks"]);
     expect(OBJECT_STORES).toEqual([
       "users",
       "accountData",
@@ -86,6 +87,28 @@ describe("IndexedDB schema", () => {
       await store.close();
     });
   }
+});
+
+describe("sync snapshot in chunks", () => {
+  it("writes a large snapshot's rooms in chunk records and reads them back whole; a smaller one replaces them", async () => {
+    const factory = new IDBFactory();
+    const store = new IndexedDbStore({ indexedDB: factory, dbName: "chunks" });
+    await store.open();
+    const rooms = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => ({ room_id: `!${tag}${i}:x`, state: [{ type: "m.room.name" }] }));
+    const big = { version: 1, join: rooms(SYNC_CHUNK_ROOMS * 2 + 7, "j"), invite: rooms(3, "i"), knock: [] };
+    store.setSync({ nextBatch: "s1", roomsData: big });
+    await store.save(true);
+    const reader = new IndexedDbStore({ indexedDB: factory, dbName: "chunks" });
+    await reader.open();
+    expect(await reader.getSync()).toEqual({ nextBatch: "s1", roomsData: big });
+    const small = { version: 1, join: rooms(2, "k"), invite: [], knock: [] };
+    store.setSync({ nextBatch: "s2", roomsData: small });
+    await store.save(true);
+    expect(await reader.getSync()).toEqual({ nextBatch: "s2", roomsData: small });
+    await store.close();
+    await reader.close();
+  });
 });
 
 describe("save throttle", () => {

@@ -1,7 +1,9 @@
 /**
  * A Store over IndexedDB (idb). Sync snapshots, account data and users are
  * staged in memory and written by `save` in one read-write transaction over
- * the affected object stores, so a crash never leaves half a snapshot.
+ * the affected object stores, so a crash never leaves half a snapshot; the
+ * snapshot's rooms go to chunk records read one at a time (sync-chunks.ts).
+ * The room list summary is written in a transaction of its own just before.
  * Out-of-band members, client options, the to-device queue and the send
  * queue's pending events are written at once. Any storage failure is thrown to the caller; FallbackStore turns
  * it into a degradation to memory.
@@ -12,6 +14,7 @@ import { cloneJson } from "../MemoryStore";
 import { SAVE_INTERVAL_MS } from "../Store";
 import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "../Store";
 import { SCHEMA_VERSION, SINGLETON_KEY, upgrade } from "./schema";
+import { joinRoomsData, splitRoomsData } from "./sync-chunks";
 import type { LatticeDb } from "./schema";
 
 export interface IndexedDbStoreOptions {
@@ -65,8 +68,13 @@ export class IndexedDbStore implements Store {
 
   async getSync(): Promise<StoredSync | null> {
     if (this.stagedSync) return cloneJson(this.stagedSync);
-    const record = await this.database.get("sync", SINGLETON_KEY);
-    return record ? { nextBatch: record.nextBatch, roomsData: record.roomsData } : null;
+    const db = this.database;
+    const record = await db.get("sync", SINGLETON_KEY);
+    if (!record) return null;
+    const roomsData = record.chunks
+      ? await joinRoomsData(record.roomsData, record.chunks, (key) => db.get("sync_chunks", key))
+      : record.roomsData;
+    return { nextBatch: record.nextBatch, roomsData };
   }
 
   setSync(sync: StoredSync): void {
@@ -187,18 +195,27 @@ export class IndexedDbStore implements Store {
     const roomList = this.stagedRoomList;
     const accountData = [...this.stagedAccountData.values()];
     const users = [...this.stagedUsers.values()];
-    if (sync || roomList || accountData.length > 0 || users.length > 0) {
-      const tx = this.database.transaction(["sync", "room_list", "accountData", "users"], "readwrite");
+    if (roomList) {
+      // Its own transaction: the next start reads it without waiting for a large snapshot write to commit.
+      await this.database.put("room_list", { clobber: SINGLETON_KEY, summary: roomList });
+      if (this.stagedRoomList === roomList) this.stagedRoomList = undefined;
+    }
+    if (sync || accountData.length > 0 || users.length > 0) {
+      const tx = this.database.transaction(["sync", "sync_chunks", "accountData", "users"], "readwrite");
       const writes: Array<Promise<unknown>> = [];
-      if (sync) writes.push(tx.objectStore("sync").put({ clobber: SINGLETON_KEY, ...sync }));
-      if (roomList)
-        writes.push(tx.objectStore("room_list").put({ clobber: SINGLETON_KEY, summary: roomList }));
+      if (sync) {
+        const { head, refs, chunks } = splitRoomsData(sync.roomsData);
+        const chunkStore = tx.objectStore("sync_chunks");
+        writes.push(chunkStore.clear());
+        for (const chunk of chunks) writes.push(chunkStore.put(chunk));
+        const record = { clobber: SINGLETON_KEY, nextBatch: sync.nextBatch, roomsData: head, chunks: refs };
+        writes.push(tx.objectStore("sync").put(record));
+      }
       for (const event of accountData) writes.push(tx.objectStore("accountData").put(event));
       for (const user of users) writes.push(tx.objectStore("users").put(user));
       await Promise.all([...writes, tx.done]);
       // Only what this transaction committed leaves the staging area.
       if (this.stagedSync === sync) this.stagedSync = undefined;
-      if (this.stagedRoomList === roomList) this.stagedRoomList = undefined;
       for (const event of accountData) {
         if (this.stagedAccountData.get(event.type) === event) this.stagedAccountData.delete(event.type);
       }
@@ -219,6 +236,7 @@ export class IndexedDbStore implements Store {
       "to_device_queue",
       "pending_events",
       "room_list",
+      "sync_chunks",
     ] as const;
     const tx = this.database.transaction([...names], "readwrite");
     await Promise.all([...names.map((n) => tx.objectStore(n).clear()), tx.done]);

@@ -6,6 +6,7 @@
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from "idb";
 import type { JsonObject, StoredPendingEvent, StoredUser, ToDeviceBatch } from "../Store";
+import type { ChunkRef, SyncChunk } from "./sync-chunks";
 
 /** The object store names, as SPEC §3 lists them. */
 export const OBJECT_STORES = [
@@ -21,9 +22,10 @@ export const OBJECT_STORES = [
  * Object stores beyond the spec's list, added by later schema versions: v5's
  * pending_events for the send queue (docs/architecture/0008-send-queue.md),
  * v6's room_list for the room list summary read first at start
- * (docs/architecture/0006-models.md).
+ * (docs/architecture/0006-models.md) and sync_chunks for the sync snapshot's
+ * rooms, read a chunk at a time (sync-chunks.ts).
  */
-export const EXTENSION_STORES = ["pending_events", "room_list"] as const;
+export const EXTENSION_STORES = ["pending_events", "room_list", "sync_chunks"] as const;
 
 /** The sync record and the client options live under one fixed key. */
 export const SINGLETON_KEY = "-";
@@ -31,7 +33,10 @@ export const SINGLETON_KEY = "-";
 export interface LatticeDb extends DBSchema {
   users: { key: string; value: StoredUser };
   accountData: { key: string; value: JsonObject & { type: string } };
-  sync: { key: string; value: { clobber: string; nextBatch: string; roomsData: JsonObject } };
+  sync: {
+    key: string;
+    value: { clobber: string; nextBatch: string; roomsData: JsonObject; chunks?: ChunkRef[] };
+  };
   oob_membership_events: {
     key: [string, string];
     value: JsonObject & { room_id: string; state_key: string };
@@ -41,6 +46,7 @@ export interface LatticeDb extends DBSchema {
   to_device_queue: { key: number; value: ToDeviceBatch & { id: number } };
   pending_events: { key: string; value: StoredPendingEvent; indexes: { seq: number } };
   room_list: { key: string; value: { clobber: string; summary: JsonObject } };
+  sync_chunks: { key: string; value: SyncChunk };
 }
 
 type UpgradeTx = IDBPTransaction<LatticeDb, StoreNames<LatticeDb>[], "versionchange">;
@@ -72,9 +78,11 @@ export const MIGRATIONS: readonly Migration[] = [
     const pending = db.createObjectStore("pending_events", { keyPath: "txnId" });
     pending.createIndex("seq", "seq");
   },
-  // v6 (our extension): the room list summary, one record read before the sync snapshot.
+  // v6 (our extension): the room list summary, one record read before the sync snapshot,
+  // and the snapshot's rooms in chunk records.
   (db) => {
     db.createObjectStore("room_list", { keyPath: "clobber" });
+    db.createObjectStore("sync_chunks", { keyPath: "key" });
   },
 ];
 

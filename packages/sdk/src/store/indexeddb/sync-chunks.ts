@@ -1,0 +1,71 @@
+/**
+ * The stored sync snapshot in chunks (schema v6): the accumulator's room
+ * lists (join, invite, knock...) are cut into records of SYNC_CHUNK_ROOMS
+ * rooms in the sync_chunks object store, and the sync record keeps the rest
+ * with a list of the chunks. Reading a chunk at a time spreads the
+ * structured-clone deserialisation of a 3,000-room snapshot over many
+ * short tasks instead of one that blocks the page for seconds. Records
+ * written before v6 (the whole snapshot in one record) read as before.
+ */
+import type { JsonObject } from "../Store";
+
+/** Rooms per chunk record. */
+export const SYNC_CHUNK_ROOMS = 50;
+
+/** A field of roomsData cut into `count` chunk records. */
+export interface ChunkRef {
+  field: string;
+  count: number;
+}
+
+/** One chunk record: its key is `<field>:<index>`. */
+export interface SyncChunk {
+  key: string;
+  items: unknown[];
+}
+
+/** The key of a field's i-th chunk. */
+export function chunkKey(field: string, index: number): string {
+  return `${field}:${index}`;
+}
+
+/** Cuts every array field of roomsData longer than one chunk into chunk records. */
+export function splitRoomsData(roomsData: JsonObject): {
+  head: JsonObject;
+  refs: ChunkRef[];
+  chunks: SyncChunk[];
+} {
+  const head: JsonObject = {};
+  const refs: ChunkRef[] = [];
+  const chunks: SyncChunk[] = [];
+  for (const [field, value] of Object.entries(roomsData)) {
+    if (!Array.isArray(value) || value.length <= SYNC_CHUNK_ROOMS) {
+      head[field] = value;
+      continue;
+    }
+    let count = 0;
+    for (let i = 0; i < value.length; i += SYNC_CHUNK_ROOMS)
+      chunks.push({ key: chunkKey(field, count++), items: value.slice(i, i + SYNC_CHUNK_ROOMS) });
+    refs.push({ field, count });
+  }
+  return { head, refs, chunks };
+}
+
+/** Reads the chunks back, one record per read (each its own task), into the whole roomsData. */
+export async function joinRoomsData(
+  head: JsonObject,
+  refs: readonly ChunkRef[],
+  read: (key: string) => Promise<SyncChunk | undefined>,
+): Promise<JsonObject> {
+  const out: JsonObject = { ...head };
+  for (const { field, count } of refs) {
+    const items: unknown[] = [];
+    for (let i = 0; i < count; i++) {
+      const chunk = await read(chunkKey(field, i));
+      if (chunk === undefined) throw new Error(`Stored sync snapshot lacks chunk ${chunkKey(field, i)}`);
+      for (const item of chunk.items) items.push(item);
+    }
+    out[field] = items;
+  }
+  return out;
+}
