@@ -50,6 +50,14 @@ const listAvatarWidth = (page: Page): Promise<number> =>
     .first()
     .evaluate((el) => el.getBoundingClientRect().width);
 
+/** The height of the first room list row. */
+const listRowHeight = (page: Page): Promise<number> =>
+  page
+    .getByRole("listbox", { name: "Rooms" })
+    .getByRole("option")
+    .first()
+    .evaluate((el) => el.getBoundingClientRect().height);
+
 async function openRoom(page: Page): Promise<void> {
   await page.getByRole("listbox", { name: "Rooms" }).getByText(ROOM).click({ timeout: 30_000 });
   await page.getByRole("heading", { name: ROOM, level: 2 }).waitFor();
@@ -65,6 +73,7 @@ describe("design system", () => {
     await openRoom(page);
     expect(await background(page)).toBe(LIGHT_BG);
     expect(await listAvatarWidth(page)).toBe(36);
+    const modernRow = await listRowHeight(page);
     await page.screenshot({ path: `${SHOTS}design-room-light-1280.png` });
     await page.setViewportSize({ width: 360, height: 740 });
     await page.screenshot({ path: `${SHOTS}design-room-light-360.png` });
@@ -81,6 +90,8 @@ describe("design system", () => {
     const panel = dialog.getByRole("tabpanel");
     await panel.getByRole("radio", { name: "Dark" }).click();
     await panel.getByRole("radio", { name: "Compact" }).click();
+    // Denser rows at the same font size.
+    expect(await listRowHeight(page)).toBeLessThan(modernRow - 6);
     await panel.getByRole("slider").focus();
     await page.keyboard.press("ArrowRight");
     await panel.getByText("Font size: 18px").waitFor();
