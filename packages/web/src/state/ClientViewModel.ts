@@ -149,6 +149,7 @@ export class ClientViewModel {
    * room is already open its timeline jumps there.
    */
   openEvent(roomId: string, eventId: string): void {
+    this.router.noteEvent(roomId, eventId);
     const open = this.room.getSnapshot();
     if (open?.roomId === roomId) {
       void open.timeline.jumpTo(eventId);

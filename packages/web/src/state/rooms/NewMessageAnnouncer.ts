@@ -7,13 +7,15 @@
  * Made once per room view model (`announcerOf`) and ended with its scope.
  */
 import { t } from "../../i18n/i18n";
-import type { ReadonlyObservable, ReadonlyObservableList, TimelineItem } from "../../sdk";
+import type { ReadonlyObservable, TimelineItem } from "../../sdk";
 import { ObservableValue } from "../observables";
 import type { Scope } from "../Scope";
+import type { Subscribable } from "../useObservable";
 
 /** What the announcer reads of the room's timeline. */
 export interface AnnouncerSource {
-  readonly items: ReadonlyObservableList<TimelineItem>;
+  /** The loaded events, oldest first (the SDK's list; any subscribable snapshot will do). */
+  readonly items: Subscribable<readonly TimelineItem[]>;
   readonly loading: ReadonlyObservable<boolean>;
   readonly atLiveEnd: ReadonlyObservable<boolean>;
   readonly userId: string;

@@ -102,6 +102,18 @@ export class Router {
     this.go(HOME);
   }
 
+  /** An event was opened by other means (a search result): the hash names it, as a history entry. */
+  noteEvent(roomId: string, eventId: string): void {
+    const { route } = this.current;
+    if (this.current.roomId === roomId && route.kind === "room" && route.eventId === eventId) return;
+    this.stopWaiting();
+    ++this.seq;
+    const next: Route = { kind: "room", roomIdOrAlias: roomId, eventId, via: [] };
+    this.current = { route: next, roomId };
+    this.prompt.set(null);
+    this.location?.write(hashOf(next), false);
+  }
+
   /**
    * Opens a link inside the app when it names a room, an event or a user;
    * answers false for every other link (which then opens as usual).

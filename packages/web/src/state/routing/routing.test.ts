@@ -185,6 +185,12 @@ describe("Router in the client", () => {
     expect(alice.room.getSnapshot()?.roomId).toBe(shed);
     expect(location.read()).toBe(`#/room/${shed}/${event_id}`);
 
+    // Opened by other means (a search result): the hash names the event too.
+    alice.roomList.select(barn);
+    alice.openEvent(shed, event_id);
+    expect(location.read()).toBe(`#/room/${shed}/${event_id}`);
+    await until(() => alice.room.getSnapshot()?.roomId === shed, "the shed again");
+
     expect(alice.router.openLink(`https://matrix.to/#/${bob.userId}`)).toBe(true);
     expect(alice.room.getSnapshot()?.panel.getSnapshot()).toEqual({ kind: "user", userId: bob.userId });
     expect(alice.router.openLink("https://example.org/page")).toBe(false);
