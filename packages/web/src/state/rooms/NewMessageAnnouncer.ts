@@ -93,7 +93,14 @@ export class NewMessageAnnouncer {
       sender: this.source.nameOf(first.sender),
       text: textOf(first),
     });
-    this.text.set(rest.length > 0 ? `${line} ${t("navigation", "live_more", { count: rest.length })}` : line);
+    const said = rest.length > 0 ? `${line} ${t("navigation", "live_more", { count: rest.length })}` : line;
+    if (said !== this.text.getSnapshot()) return this.text.set(said);
+    // The same words again: empty the region first, or screen readers hear no change.
+    this.text.set("");
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.text.set(said);
+    }, 50);
   }
 }
 

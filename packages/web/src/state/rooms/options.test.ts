@@ -118,6 +118,12 @@ describe("NewMessageAnnouncer", () => {
       expect(vm.text.getSnapshot()).toBe("Bob: hello");
       vi.advanceTimersByTime(ANNOUNCE_INTERVAL_MS);
       expect(vm.text.getSnapshot()).toBe("Bob: one and 1 more new message");
+      // The same line again is said again (emptied, then set).
+      vi.advanceTimersByTime(ANNOUNCE_INTERVAL_MS);
+      items.set([...items.getSnapshot(), item("$8", "@bob:x", "one"), item("$9", "@carol:x", "two")]);
+      expect(vm.text.getSnapshot()).toBe("");
+      vi.advanceTimersByTime(50);
+      expect(vm.text.getSnapshot()).toBe("Bob: one and 1 more new message");
       // Back-pagination prepends: nothing new at the end.
       items.set([item("$0", "@bob:x", "ancient"), ...items.getSnapshot()]);
       vi.advanceTimersByTime(ANNOUNCE_INTERVAL_MS);
