@@ -11,11 +11,9 @@
  * Store: in Node the engine keeps its keys in memory. In browsers pass
  * `store: { name, passphrase }`: the engine opens its own IndexedDB
  * database of that name (`<name>::matrix-sdk-crypto` and friends) and
- * encrypts it with the passphrase; use a per-account name, and delete those
- * databases on logout.
+ * encrypts it with the passphrase; use a per-account name, delete on logout.
  */
 import type { OlmMachine, RoomKeyInfo } from "@matrix-org/matrix-sdk-crypto-wasm";
-import { getKeyChanges } from "../api/keys";
 import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../api/types/events";
 import type { ToDeviceMessages } from "../api/types/to-device";
 import type { HttpApi } from "../http/types";
@@ -24,6 +22,7 @@ import type { TxnIdGenerator } from "../http/txn";
 import type { DecryptHook } from "../sync/processor/types";
 import type { ParsedSync, ParsedTimeline } from "../sync/validate/types";
 import type { RoomEventDecryption } from "./decrypt";
+import { catchUpDeviceChanges, parseToDevice } from "./device-lists";
 import { decryptRoomEvent, sessionIdOf, waitsForKey } from "./decrypt";
 import type { DeviceInfo, DeviceVerification } from "./devices";
 import { listUserDevices, setDeviceVerification } from "./devices";
@@ -79,25 +78,6 @@ export interface DecryptedUpdate {
 }
 
 export type DecryptedUpdateListener = (update: DecryptedUpdate) => void;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/** Keeps only well-formed to-device events from the engine's output. */
-function parseToDevice(json: string): ToDeviceEvent[] {
-  const parsed: unknown = JSON.parse(json);
-  if (!Array.isArray(parsed)) return [];
-  const out: ToDeviceEvent[] = [];
-  for (const item of parsed as unknown[]) {
-    if (!isObject(item)) continue;
-    const { type, sender, content } = item;
-    if (typeof type === "string" && typeof sender === "string" && isObject(content)) {
-      out.push({ type, sender, content });
-    }
-  }
-  return out;
-}
 
 /** The crypto adapter of one device. Create with `CryptoMachine.create`. */
 export class CryptoMachine {
@@ -395,22 +375,10 @@ export class CryptoMachine {
     }
   }
 
-  /**
-   * Catch-up after a gap in syncing (a stored token from long ago, a
-   * limited sync): asks GET /keys/changes which users' devices changed
-   * between the two tokens, so the engine queries them again.
-   */
-  async catchUpDeviceChanges(from: string, to: string): Promise<void> {
-    const changes = await getKeyChanges(this.http, from, to);
-    const strings = (v: unknown): string[] =>
-      Array.isArray(v) ? (v as unknown[]).filter((u): u is string => typeof u === "string") : [];
-    const lists = new this.engine.DeviceLists(
-      userIds(this.engine, strings(changes.changed)),
-      userIds(this.engine, strings(changes.left)),
-    );
-    // No key counts: the engine leaves one-time keys alone when it is told none.
-    await this.machine.receiveSyncChanges("[]", lists, new Map(), null);
-    await this.outgoing.run();
+  /** Device lists changed between two v2 sync tokens the engine did not see (LazyCrypto's catch-up). */
+  catchUpDeviceChanges(from: string, to: string): Promise<void> {
+    const { engine, machine, http, outgoing } = this;
+    return catchUpDeviceChanges({ engine, machine, http, outgoing }, from, to);
   }
 
   /** Sends whatever the engine has queued and waits until the processor is idle. */
