@@ -7,9 +7,10 @@
  * while scrolling 10,000 events. Writes bench/results/web-latest.json.
  *
  * Command: `npx tsx bench/web/run.ts [--rooms 3000] [--no-scroll] [--profile]
- * [--only-scroll] [--profile-scroll]`
+ * [--readable] [--only-scroll] [--profile-scroll]`
  * (--profile: a CPU profile of the start from cache into
  * bench/results/profiles/web-cached-start.cpuprofile, heaviest functions printed;
+ * --readable: an unminified build, so the profile names functions;
  * --only-scroll: the build and the scrolling part alone, written to
  * bench/results/web-scroll-latest.json; --profile-scroll: the downward
  * scroll's heaviest functions and main-thread trace events printed).
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
       rooms: { type: "string", default: "3000" },
       "no-scroll": { type: "boolean", default: false },
       profile: { type: "boolean", default: false },
+      // An unminified build, so --profile names functions (its JS sizes are not the shipped ones).
+      readable: { type: "boolean", default: false },
       "only-scroll": { type: "boolean", default: false },
       "profile-scroll": { type: "boolean", default: false },
     },
@@ -60,7 +63,7 @@ async function main(): Promise<void> {
     root: WEB_ROOT,
     configFile: join(WEB_ROOT, "vite.config.ts"),
     logLevel: "error",
-    build: { outDir, emptyOutDir: true },
+    build: { outDir, emptyOutDir: true, ...(values.readable ? { minify: false } : {}) },
   });
   console.log(`vite build: ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
@@ -155,11 +158,9 @@ function printScroll(scroll: ScrollResult): void {
   console.log(
     `scrolling ${scroll.events} events (all paged in ${scroll.loadMs} ms, ${scroll.rowsAtTop} rows in the DOM): down max ${down.maxMs.toFixed(1)} ms p95 ${down.p95Ms.toFixed(1)} ms mean ${down.meanMs.toFixed(1)} ms, ${down.over50} of ${down.frames} frames over 50 ms; up max ${up.maxMs.toFixed(1)} ms p95 ${up.p95Ms.toFixed(1)} ms mean ${up.meanMs.toFixed(1)} ms, ${up.over50} of ${up.frames} over 50 ms`,
   );
-  const w = (m: ScrollResult["work"]["down"], frames: number): string =>
+  const w = (m: ScrollResult["down"]["work"], frames: number): string =>
     `${(m.task / frames).toFixed(1)} ms a frame (script ${(m.script / frames).toFixed(1)}, layout ${(m.layout / frames).toFixed(1)}, style ${(m.style / frames).toFixed(1)})`;
-  console.log(
-    `main-thread work: down ${w(scroll.work.down, down.frames)}; up ${w(scroll.work.up, up.frames)}`,
-  );
+  console.log(`main-thread work: down ${w(down.work, down.frames)}; up ${w(up.work, up.frames)}`);
   if (scroll.profile) {
     console.log("scrolling down, heaviest functions (self time):");
     for (const { fn, ms } of scroll.profile.functions)

@@ -56,11 +56,16 @@ export interface RoomListSummaryRecord {
   readonly accountData: readonly BasicEvent[];
 }
 
-/** A state event without what the list never reads (unsigned: prev_content, relations). */
+/** A state event as stripped state: what the list reads (no ids, times or unsigned). */
 function slim(event: StateEntry): StateEntry {
-  if (!("unsigned" in event)) return event;
-  const { unsigned: _unsigned, ...rest } = event;
-  return rest;
+  return { type: event.type, state_key: event.state_key ?? "", sender: event.sender, content: event.content };
+}
+
+/** The latest event without unsigned data beyond the redaction mark the preview reads. */
+function slimLatest(event: ClientEventWithoutRoomId): ClientEventWithoutRoomId {
+  const { unsigned, ...rest } = event;
+  const redactedBecause = unsigned?.redacted_because;
+  return redactedBecause !== undefined ? { ...rest, unsigned: { redacted_because: redactedBecause } } : rest;
 }
 
 /** The summary entry of a room snapshot. */
@@ -85,7 +90,7 @@ export function entryOf(snap: RoomSnapshot, userId: string): RoomListSummaryEntr
     unread: snap.unread,
     threadUnread: [...snap.threadUnread],
     accountData: tag !== undefined ? [tag] : [],
-    ...(snap.latestEvent !== undefined ? { latestEvent: snap.latestEvent } : {}),
+    ...(snap.latestEvent !== undefined ? { latestEvent: slimLatest(snap.latestEvent) } : {}),
   };
 }
 

@@ -10,7 +10,7 @@
 import type { JsonObject } from "../Store";
 
 /** Rooms per chunk record. */
-export const SYNC_CHUNK_ROOMS = 50;
+export const SYNC_CHUNK_ROOMS = 25;
 
 /** A field of roomsData cut into `count` chunk records. */
 export interface ChunkRef {
