@@ -136,3 +136,4 @@ export type {
 } from "../../sdk/src/auth/oidc/index";
 export type { OidcSessionInfo, SessionData } from "../../sdk/src/auth/storage";
 export { whoami } from "../../sdk/src/api/account";
+export { updateDevice } from "../../sdk/src/api/devices";

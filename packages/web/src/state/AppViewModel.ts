@@ -14,7 +14,7 @@ import { ObservableValue } from "./observables";
 import { completeOidcSignIn, isOidcCallback, redirectUriOf, withoutCallback } from "./oidc/oidc";
 import type { OidcStorage } from "./oidc/oidc";
 import { OidcSoftLogoutViewModel } from "./oidc/OidcSoftLogoutViewModel";
-import { SignInViewModel, SSO_HOMESERVER_KEY } from "./SignInViewModel";
+import { DEVICE_DISPLAY_NAME, SignInViewModel, SSO_HOMESERVER_KEY } from "./SignInViewModel";
 import { SoftLogoutViewModel } from "./SoftLogoutViewModel";
 import { ThemeViewModel } from "./ThemeViewModel";
 import type { ThemeTarget } from "./ThemeViewModel";
@@ -75,7 +75,11 @@ export class AppViewModel {
     if (!isOidcCallback(url)) return undefined;
     this.options.replaceUrl(withoutCallback(url));
     try {
-      await session.signIn(await completeOidcSignIn(url, this.options.tabStorage, this.options.fetch));
+      const data = await completeOidcSignIn(url, this.options.tabStorage, {
+        deviceDisplayName: DEVICE_DISPLAY_NAME,
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      });
+      await session.signIn(data);
       return undefined;
     } catch (err) {
       return describeError(err, "sign-in");

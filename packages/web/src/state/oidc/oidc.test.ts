@@ -136,7 +136,7 @@ describe("finishing an OIDC sign-in", () => {
     expect(isOidcCallback(callback)).toBe(true);
     expect(withoutCallback(`${callback}#frag`)).toBe(`${APP_URL}#frag`);
 
-    const data = await completeOidcSignIn(callback, tab);
+    const data = await completeOidcSignIn(callback, tab, { deviceDisplayName: "Lattice Web" });
     expect(data).toMatchObject({
       userId: "@erin:localhost",
       deviceId,
@@ -145,6 +145,10 @@ describe("finishing an OIDC sign-in", () => {
     });
     expect(data.refreshToken).toBeTruthy();
     expect(data.expiresAt).toBeGreaterThan(Date.now());
+    const device = await fetch(`${bed.homeserver.url}/_matrix/client/v3/devices/${deviceId ?? ""}`, {
+      headers: { Authorization: `Bearer ${data.accessToken ?? ""}` },
+    });
+    expect(await device.json()).toMatchObject({ device_id: deviceId, display_name: "Lattice Web" });
     const session = new Session(new MemorySessionStorage());
     await session.signIn(data);
     expect(session.state.getSnapshot()).toMatchObject({ kind: "signed_in", deviceId });

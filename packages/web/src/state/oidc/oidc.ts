@@ -8,7 +8,7 @@
  * tokens, expiry, the device id the sign-in asked for in its scope, and the
  * provider and client so the SDK refreshes and revokes there.
  */
-import { createHttpClient, loadOidc, whoami } from "../../sdk";
+import { createHttpClient, loadOidc, updateDevice, whoami } from "../../sdk";
 import type { FetchFn, KeyValueStorage, SessionData, ValidatedIssuerMetadata } from "../../sdk";
 
 /** What the app calls itself at the provider (the consent page shows it). */
@@ -160,7 +160,9 @@ export function withoutCallback(pageUrl: string): string {
 /**
  * Finishes a sign-in from the provider's answer: the stored state (taken
  * once), the code exchange with its token checks, then whoami with the new
- * token for the user id. Failures are the SDK's OidcErrors (SPEC §8
+ * token for the user id; the device gets `deviceDisplayName` when given (a
+ * provider sign-in has no initial_device_display_name). Failures are the
+ * SDK's OidcErrors (SPEC §8
  * messages): an error answer such as access_denied is 'Failed to exchange
  * code for token'; no stored state is 'State required to finish logging in
  * is not found in storage'.
@@ -168,8 +170,9 @@ export function withoutCallback(pageUrl: string): string {
 export async function completeOidcSignIn(
   pageUrl: string,
   tab: KeyValueStorage,
-  fetch?: FetchFn,
+  options: { fetch?: FetchFn; deviceDisplayName?: string } = {},
 ): Promise<SessionData> {
+  const { fetch, deviceDisplayName } = options;
   const { completeAuthorization, discoverProvider, OidcError, WebSignInStateStorage } = await loadOidc();
   const storage = new WebSignInStateStorage(tab);
   const state = new URL(pageUrl).searchParams.get("state") ?? "";
@@ -183,14 +186,19 @@ export async function completeOidcSignIn(
   }
   const metadata = await discoverProvider(issuer);
   const result = await completeAuthorization({ metadata, storage, callback: pageUrl });
-  const me = await whoami(
-    createHttpClient({
-      baseUrl: result.homeserverUrl,
-      accessToken: result.tokens.access_token,
-      retry: false,
-      ...(fetch ? { fetch } : {}),
-    }),
-  );
+  const http = createHttpClient({
+    baseUrl: result.homeserverUrl,
+    accessToken: result.tokens.access_token,
+    retry: false,
+    ...(fetch ? { fetch } : {}),
+  });
+  const me = await whoami(http);
+  if (deviceDisplayName !== undefined) {
+    // A name is a nicety: the sign-in stands without it.
+    await updateDevice(http, me.device_id ?? result.deviceId, { display_name: deviceDisplayName }).catch(
+      () => undefined,
+    );
+  }
   return {
     homeserverUrl: result.homeserverUrl,
     ...(result.identityServerUrl !== undefined ? { identityServerUrl: result.identityServerUrl } : {}),
