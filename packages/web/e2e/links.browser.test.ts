@@ -155,6 +155,8 @@ describe("links, routing and room options", () => {
     const menu = page.getByTestId("room-options");
     await menu.waitFor();
     await page.screenshot({ path: `${SHOTS}room-options-light.png` });
+    // The start of the room is said once (the list's top slot), not twice.
+    expect(await page.getByText("This is the beginning of the room.").count()).toBe(1);
     await menu.getByRole("menuitemcheckbox", { name: "Favourite" }).click();
     await menu.waitFor({ state: "detached" });
     await page.getByRole("button", { name: "Favourites", exact: true }).click();

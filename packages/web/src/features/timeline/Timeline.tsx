@@ -172,12 +172,6 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
           </button>
         )}
         <div ref={scroller} className={styles.scroller} onScroll={onScroll} data-testid="timeline-scroller">
-          <div className={styles.top}>
-            {paginating && <Spinner size="sm" label={t("loading_older")} />}
-            {atStart && !paginating && rows.length > 0 && (
-              <p className={styles.startOfRoom}>{t("start_of_room")}</p>
-            )}
-          </div>
           {loading && rows.length === 0 && (
             <div className={styles.center}>
               <Spinner label={t("loading")} />
