@@ -358,6 +358,8 @@ export function createClient(options: CreateClientOptions): Client {
       rooms,
       running: sync,
       isPending: (id) => (sendQueue.get(id)?.status ?? null) !== null,
+      // The own receipt clears the room's counts now; its sync echo later changes nothing.
+      onSent: (roomId, r) => rooms.applyOwnReceipt(roomId, { ...r, userId, ts: scheduler.now() }),
     }),
     typing,
     presence: new PresenceService({ http, actor }),

@@ -23,6 +23,16 @@ export interface ReceiptServiceOptions {
    * ids). Ids that are not server event ids ("$...") always count as pending.
    */
   isPending?: (eventId: string) => boolean;
+  /** Told of each receipt the server accepted (the client applies the user's own to its rooms at once). */
+  onSent?: (roomId: string, receipt: SentReceipt) => void;
+}
+
+/** A receipt the server accepted. */
+export interface SentReceipt {
+  readonly eventId: string;
+  /** m.read or m.read.private. */
+  readonly type: string;
+  readonly threadId?: string;
 }
 
 export interface ReceiptOptions {
@@ -48,6 +58,11 @@ export class ReceiptService {
     if (!canSendEphemeral(this.options.actor)) return false;
     const type = options.private === true ? "m.read.private" : "m.read";
     await sendReceipt(this.options.http, roomId, type, eventId, options.threadId);
+    this.options.onSent?.(roomId, {
+      eventId,
+      type,
+      ...(options.threadId !== undefined ? { threadId: options.threadId } : {}),
+    });
     return true;
   }
 
@@ -63,6 +78,9 @@ export class ReceiptService {
     if (markers.read !== undefined) body["m.read"] = markers.read;
     if (markers.readPrivate !== undefined) body["m.read.private"] = markers.readPrivate;
     await setReadMarkers(this.options.http, roomId, body);
+    if (markers.read !== undefined) this.options.onSent?.(roomId, { eventId: markers.read, type: "m.read" });
+    if (markers.readPrivate !== undefined)
+      this.options.onSent?.(roomId, { eventId: markers.readPrivate, type: "m.read.private" });
     return true;
   }
 

@@ -35,6 +35,7 @@ import type { TimelineSeed } from "../timeline/TimelineSet";
 import { TimelineWindow } from "../timeline/TimelineWindow";
 import type { TimelineWindowOptions } from "../timeline/TimelineWindow";
 import { parseReceiptEvent, RoomReceipts } from "./receipts";
+import type { Receipt } from "./receipts";
 import { RoomState } from "./RoomState";
 import type { RoomMember } from "./RoomState";
 import { replaceHeldEvent, summaryJson, tagsOf } from "./snapshot-parts";
@@ -203,6 +204,32 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     for (const e of update.ephemeral) this.applyEphemeral(e);
     this.applyAccountData(update.accountData);
     this.addTimeline(update.timeline.events, update.timeline.limited, update.timeline.prevBatch);
+    this.publish();
+  }
+
+  /**
+   * The user's own read receipt, applied once the server took it (its sync
+   * echo comes later): kept with the receipts, and the counts cleared at
+   * once. `local`: the client-side counts after it (MSC4186); with the
+   * server's counts, an unthreaded or main receipt on the newest event
+   * clears the main count (and an unthreaded one every thread's).
+   */
+  applyOwnReceipt(receipt: Receipt, local?: UnreadBreakdown): void {
+    this.receipts = this.receipts.with([receipt]);
+    const { threadId, eventId } = receipt;
+    if (threadId !== undefined && threadId !== "main")
+      this.threads.setReadReceipts(new Map([[threadId, eventId]]));
+    if (local !== undefined) {
+      this.unread = local.main;
+      this.threadUnread = local.threads;
+      this.threads.setUnread(local.threads);
+    } else if (eventId === this.latestEvent?.event_id && (threadId === undefined || threadId === "main")) {
+      this.unread = NO_UNREAD;
+      if (threadId === undefined) {
+        this.threadUnread = new Map();
+        this.threads.setUnread(this.threadUnread);
+      }
+    }
     this.publish();
   }
 

@@ -28,6 +28,7 @@ import type { ParsedJoinedRoom } from "../../sync/validate/types";
 import { unknownRoom } from "./errors";
 import type { RoomListSummaryEntry } from "../room-list/summary-entry";
 import { LocalUnread, pushContextOf } from "./local-unread";
+import type { Receipt } from "./receipts";
 import { ChunkedLoad } from "../room-list/chunked-load";
 import type { YieldFn } from "../room-list/chunked-load";
 import { Room } from "./Room";
@@ -155,6 +156,19 @@ export class Rooms {
     const snap = room.getSnapshot();
     const push = pushContextOf(snap.state, this.options.userId, room.roomId, snap.summary);
     return counter.apply(update, this.accountDataMap.get("m.push_rules")?.content, push);
+  }
+
+  /**
+   * The user's own read receipt, applied as soon as the server accepted it
+   * (ReceiptService calls this), so badges clear without waiting for sync.
+   */
+  applyOwnReceipt(roomId: string, receipt: Receipt): void {
+    const room = this.rooms.get(roomId);
+    if (room === undefined || receipt.userId !== this.options.userId) return;
+    const counter = this.localUnread.get(roomId);
+    counter?.applyReceipts([receipt]);
+    room.applyOwnReceipt(receipt, counter?.counts());
+    this.notify(new Set([roomId]));
   }
 
   /** Stops listening to sync. */

@@ -231,6 +231,31 @@ describe("Room snapshot", () => {
     expect(snap.receipts.byEvent("$1").length).toBe(1);
   });
 
+  it("clears the counts at once when the user's own receipt on the newest event is sent", () => {
+    const { rooms, emit } = setup();
+    emit(
+      batch({
+        "!r:hs": joined({
+          events: [msg("$1", 1), msg("$2", 2)],
+          unreadNotifications: { highlightCount: 1, notificationCount: 2 },
+          unreadThreadNotifications: new Map([["$root", { highlightCount: 0, notificationCount: 1 }]]),
+        }),
+      }),
+    );
+    const changed: string[][] = [];
+    rooms.onChange((ids) => changed.push([...ids]));
+    // Another user's receipt, or ours on an older event, leaves the server's counts alone.
+    rooms.applyOwnReceipt("!r:hs", { userId: BOB, eventId: "$2", type: "m.read", ts: 3 });
+    rooms.applyOwnReceipt("!r:hs", { userId: ME, eventId: "$1", type: "m.read", ts: 3 });
+    expect(rooms.get("!r:hs").getSnapshot().unread.notificationCount).toBe(2);
+    rooms.applyOwnReceipt("!r:hs", { userId: ME, eventId: "$2", type: "m.read", ts: 4 });
+    const snap = rooms.get("!r:hs").getSnapshot();
+    expect(snap.unread).toEqual({ highlightCount: 0, notificationCount: 0 });
+    expect(snap.threadUnread.size).toBe(0);
+    expect(snap.receipts.of(ME, "m.read")?.eventId).toBe("$2");
+    expect(changed.at(-1)).toEqual(["!r:hs"]);
+  });
+
   it("keeps only the recent events while no timeline is open, and strips a late redaction's target", () => {
     const { rooms, emit } = setup();
     for (let i = 0; i < 10; i++) {

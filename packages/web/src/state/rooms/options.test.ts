@@ -75,7 +75,8 @@ describe("RoomOptionsViewModel", () => {
     });
     await until(() => view()?.unread === true, "unread");
     expect(await vm.markRead(roomId)).toBe(true);
-    await until(() => view()?.unread === false, "read");
+    // At once: the SDK applies the own receipt when the server accepts it, before sync echoes it.
+    expect(view()?.unread).toBe(false);
 
     expect(vm.linkOf(roomId)).toBe(`https://matrix.to/#/%23porch%3A${server.serverName}`);
     expect(await vm.leave(roomId)).toBe(true);
