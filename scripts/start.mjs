@@ -1,7 +1,8 @@
 /**
  * `npm start`: sets itself up, starts the local test homeserver with demo
  * data and the web app on loopback, and prints the URL and demo sign-in.
- * Ports: LATTICE_HS_PORT (default 8008) and LATTICE_WEB_PORT (default 5173).
+ * Ports: LATTICE_HS_PORT (default 8008), LATTICE_OIDC_PORT (the test OpenID
+ * provider, default 8009) and LATTICE_WEB_PORT (default 5173).
  */
 import { spawn } from "node:child_process";
 import { ensureNodeModules } from "./setup.mjs";
@@ -10,8 +11,10 @@ ensureNodeModules();
 
 const root = new URL("..", import.meta.url).pathname;
 const hsPort = Number(process.env.LATTICE_HS_PORT ?? 8008);
+const oidcPort = Number(process.env.LATTICE_OIDC_PORT ?? hsPort + 1);
 const webPort = Number(process.env.LATTICE_WEB_PORT ?? 5173);
 const homeserver = `http://127.0.0.1:${hsPort}`;
+const provider = `http://127.0.0.1:${oidcPort}`;
 const children = [];
 
 function start(name, cmd, args, options = {}) {
@@ -47,7 +50,16 @@ async function waitFor(url, timeoutMs) {
   throw new Error(`${url} did not come up in ${timeoutMs} ms`);
 }
 
-start("homeserver", "npx", ["tsx", "packages/testserver/src/cli.ts", "--port", String(hsPort), "--demo"]);
+start("homeserver", "npx", [
+  "tsx",
+  "packages/testserver/src/cli.ts",
+  "--port",
+  String(hsPort),
+  "--demo",
+  "--oidc",
+  "--oidc-port",
+  String(oidcPort),
+]);
 await waitFor(`${homeserver}/_matrix/client/versions`, 60_000);
 start("web", "npx", ["vite", "--port", String(webPort), "--strictPort"], {
   cwd: `${root}packages/web`,
@@ -60,8 +72,10 @@ Lattice is running.
 
   Web app:     http://127.0.0.1:${webPort}/
   Homeserver:  ${homeserver}  (in-memory test homeserver with demo data; not for production)
+  Provider:    ${provider}  (test OpenID provider: "Continue with 127.0.0.1:${oidcPort}")
 
-  Demo sign-in (homeserver ${homeserver}):
+  Demo sign-in (homeserver ${homeserver}; the same passwords at the provider,
+  or in the password form):
     alice / lattice-alice
     bob   / lattice-bob
     carol / lattice-carol
