@@ -55,6 +55,8 @@ export interface OidcProviderHandle {
    * (unknown, expired, revoked, or for no Matrix device).
    */
   verifyAccessToken(token: string): OidcTokenOwner | undefined;
+  /** Deletes a registered client, as a provider that lost or dropped it would (tests of stale client ids). */
+  forgetClient(clientId: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -192,6 +194,9 @@ export async function startOidcProvider(options: OidcProviderOptions = {}): Prom
       const deviceId = grantDevices.get(record.grantId);
       if (deviceId === undefined) return undefined;
       return { userId: record.accountId, deviceId };
+    },
+    async forgetClient(clientId) {
+      await storage.adapterFor("Client").destroy(clientId);
     },
     async stop() {
       for (const socket of sockets) socket.destroy();

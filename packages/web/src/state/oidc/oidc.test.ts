@@ -11,11 +11,19 @@ import type { OidcTestbed } from "../../../../testserver/src/oidc/index";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../../../../testserver/src/index";
 import { MemorySessionStorage } from "../../../../sdk/src/auth/storage";
-import { Session } from "../../sdk";
+import { loadOidc, Session } from "../../sdk";
 import type { KeyValueStorage, ValidatedIssuerMetadata } from "../../sdk";
 import { SignInViewModel } from "../SignInViewModel";
 import type { ServerStatus } from "../SignInViewModel";
-import { completeOidcSignIn, isOidcCallback, OIDC_CLIENTS_KEY, offerOf, withoutCallback } from "./oidc";
+import {
+  clientIdFor,
+  completeOidcSignIn,
+  isClientKnown,
+  isOidcCallback,
+  OIDC_CLIENTS_KEY,
+  offerOf,
+  withoutCallback,
+} from "./oidc";
 import { OidcSoftLogoutViewModel } from "./OidcSoftLogoutViewModel";
 
 const APP_URL = "http://127.0.0.1:9/app/";
@@ -172,32 +180,105 @@ describe("finishing an OIDC sign-in", () => {
   });
 });
 
+describe("a client id the provider has forgotten", () => {
+  it("is dropped, registered again once, and the sign-in goes on with the new client", async () => {
+    const local = new MemoryKv();
+    const navigated: string[] = [];
+    const vm = signInVm(bed.homeserver.url, local, new MemoryKv(), navigated);
+    await vm.start();
+    await vm.continueWithOidc();
+    const first = new URL(navigated[0] ?? "").searchParams.get("client_id") ?? "";
+    const offer = offerOf(
+      (ready(vm).oidc as { offer: { metadata: ValidatedIssuerMetadata } }).offer.metadata,
+    );
+    expect(await isClientKnown(offer.metadata, first, APP_URL)).toBe(true);
+
+    // The provider loses the client (as a restarted in-memory provider would): invalid_client.
+    await bed.provider.forgetClient(first);
+    const probe = await fetch(offer.metadata.token_endpoint, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://127.0.0.1:9" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code: "x", client_id: first }).toString(),
+    });
+    expect(await probe.json()).toMatchObject({ error: "invalid_client" });
+    // A browser app can read that answer (CORS), so the check works from the app's origin too.
+    expect(probe.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:9");
+    expect(await isClientKnown(offer.metadata, first, APP_URL)).toBe(false);
+
+    vm.busy.set(null);
+    await vm.continueWithOidc();
+    expect(vm.error.getSnapshot()).toBeNull();
+    const second = new URL(navigated[1] ?? "").searchParams.get("client_id") ?? "";
+    expect(second).not.toBe(first);
+    const stored = JSON.parse(local.getItem(OIDC_CLIENTS_KEY) ?? "{}") as Record<
+      string,
+      { clientId: string }
+    >;
+    expect(stored[bed.provider.issuer]?.clientId).toBe(second);
+    // The new client works at the provider: the sign-in completes.
+    const callback = await driveProviderLogin(navigated[1] ?? "", {
+      username: "erin",
+      password: "pw-erin",
+      redirectUri: APP_URL,
+    });
+    expect(new URL(callback).searchParams.get("code")).toBeTruthy();
+  });
+
+  it("a known client is kept; an unreachable provider is no reason to register again", async () => {
+    const local = new MemoryKv();
+    const offer = offerOf(await (await loadOidc()).discoverProvider(bed.provider.issuer));
+    const id = await clientIdFor(offer, APP_URL, local);
+    expect(await clientIdFor(offer, APP_URL, local)).toBe(id);
+    const down: typeof fetch = () => Promise.reject(new TypeError("network down"));
+    expect(await isClientKnown(offer.metadata, id, APP_URL, down)).toBe(true);
+  });
+});
+
 describe("soft logout of an OIDC session", () => {
-  it("signs in again through the provider with the same client and device", async () => {
-    const storage = new MemorySessionStorage();
-    const session = new Session(storage, {
+  function softLogoutVm(clientId: string, local: MemoryKv, tab: MemoryKv, navigated: string[]) {
+    const session = new Session(new MemorySessionStorage(), {
       homeserverUrl: bed.homeserver.url,
       userId: "@erin:localhost",
       deviceId: "ERINDEVICE",
-      oidc: { issuer: bed.provider.issuer, clientId: "client-of-erin" },
+      oidc: { issuer: bed.provider.issuer, clientId },
     });
     expect(session.state.getSnapshot().kind).toBe("soft_logged_out");
-    const navigated: string[] = [];
-    const tab = new MemoryKv();
-    const vm = new OidcSoftLogoutViewModel(
+    return new OidcSoftLogoutViewModel(
       session,
       {},
-      {
-        storage: { local: new MemoryKv(), tab },
-        redirectUri: APP_URL,
-        navigate: (url) => navigated.push(url),
-      },
+      { storage: { local, tab }, redirectUri: APP_URL, navigate: (url) => navigated.push(url) },
     );
+  }
+
+  it("signs in again through the provider with the same client and device", async () => {
+    const local = new MemoryKv();
+    const navigated: string[] = [];
+    const signIn = signInVm(bed.homeserver.url, local, new MemoryKv(), navigated);
+    await signIn.start();
+    await signIn.continueWithOidc();
+    const clientId = new URL(navigated[0] ?? "").searchParams.get("client_id") ?? "";
+    const tab = new MemoryKv();
+    const vm = softLogoutVm(clientId, new MemoryKv(), tab, navigated);
     expect(vm.issuerHost).toBe(new URL(bed.provider.issuer).host);
     await vm.continueWithProvider();
-    const url = new URL(navigated[0] ?? "");
-    expect(url.searchParams.get("client_id")).toBe("client-of-erin");
+    const url = new URL(navigated[1] ?? "");
+    expect(url.searchParams.get("client_id")).toBe(clientId);
     expect(url.searchParams.get("scope")).toContain("urn:matrix:client:device:ERINDEVICE");
     expect(tab.map.size).toBe(1);
+  });
+
+  it("registers again when the provider no longer knows the session's client, keeping the device", async () => {
+    const local = new MemoryKv();
+    const navigated: string[] = [];
+    const vm = softLogoutVm("client-the-provider-forgot", local, new MemoryKv(), navigated);
+    await vm.continueWithProvider();
+    expect(vm.error.getSnapshot()).toBeNull();
+    const url = new URL(navigated[0] ?? "");
+    const clientId = url.searchParams.get("client_id");
+    expect(clientId).not.toBe("client-the-provider-forgot");
+    expect(JSON.parse(local.getItem(OIDC_CLIENTS_KEY) ?? "{}")).toMatchObject({
+      [bed.provider.issuer]: { clientId },
+    });
+    expect(url.searchParams.get("scope")).toContain("urn:matrix:client:device:ERINDEVICE");
   });
 });

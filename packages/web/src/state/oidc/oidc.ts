@@ -2,7 +2,8 @@
  * OIDC sign-in for the web app, over the SDK's OIDC client (loaded on
  * demand): what a homeserver offers (its provider and whether that provider
  * opens straight on account creation), the app's client registration kept
- * per issuer, sending the browser to the provider (state and PKCE verifier
+ * per issuer (checked before use: one the provider has forgotten is dropped
+ * and registered again, once), sending the browser to the provider (state and PKCE verifier
  * in sessionStorage, which survives the redirect), and finishing when it
  * comes back (?code&state or ?error&state) with SessionData for the Session:
  * tokens, expiry, the device id the sign-in asked for in its scope, and the
@@ -80,25 +81,52 @@ function readRegistrations(local: KeyValueStorage): Registrations {
   }
 }
 
+function forgetRegistration(local: KeyValueStorage, issuer: string, clientId: string): void {
+  const all = readRegistrations(local);
+  if (all[issuer]?.clientId !== clientId) return;
+  delete all[issuer];
+  local.setItem(OIDC_CLIENTS_KEY, JSON.stringify(all));
+}
+
+/** A code no provider issued: the token endpoint checks the client before it looks at the code. */
+const PROBE_CODE = "lattice-client-check";
+
 /**
- * The app's client id at the offer's issuer: the stored one when it was
- * registered for this redirect URI, otherwise a new dynamic registration
- * (client_name Lattice, application_type web), stored for next time.
+ * Whether the provider still knows `clientId` (a restarted provider with
+ * in-memory storage, or one that deleted the client, does not). The token
+ * endpoint authenticates the client before it looks at the code, so a code
+ * grant with a code nobody issued answers invalid_client for a forgotten
+ * client and invalid_grant for a known one. Only a clear invalid_client
+ * counts: no answer, or any other, keeps the client (the sign-in then says
+ * what went wrong).
  */
-export async function clientIdFor(
-  offer: OidcOffer,
+export async function isClientKnown(
+  metadata: ValidatedIssuerMetadata,
+  clientId: string,
   redirectUri: string,
-  local: KeyValueStorage,
-): Promise<string> {
-  const known = readRegistrations(local)[offer.issuer];
-  if (
-    known !== undefined &&
-    typeof known.clientId === "string" &&
-    known.clientId !== "" &&
-    known.redirectUri === redirectUri
-  ) {
-    return known.clientId;
+  fetch: FetchFn = globalThis.fetch,
+): Promise<boolean> {
+  try {
+    const response = await fetch(metadata.token_endpoint, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: PROBE_CODE,
+        redirect_uri: redirectUri,
+        client_id: clientId,
+        code_verifier: PROBE_CODE.padEnd(43, "0"),
+      }).toString(),
+    });
+    const body: unknown = await response.json().catch(() => undefined);
+    const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+    return error !== "invalid_client";
+  } catch {
+    return true;
   }
+}
+
+async function registerFor(offer: OidcOffer, redirectUri: string, local: KeyValueStorage): Promise<string> {
   const { registerClient } = await loadOidc();
   const clientId = await registerClient(offer.metadata, {
     clientName: OIDC_CLIENT_NAME,
@@ -113,6 +141,36 @@ export async function clientIdFor(
   return clientId;
 }
 
+/**
+ * The app's client id at the offer's issuer: the stored one when it was
+ * registered for this redirect URI and the provider still knows it,
+ * otherwise a new dynamic registration (client_name Lattice,
+ * application_type web), stored for next time. `preferred` (a soft-logout
+ * resume's own client) comes first when the provider knows it. A forgotten
+ * client is dropped from storage and the app registers again, once.
+ */
+export async function clientIdFor(
+  offer: OidcOffer,
+  redirectUri: string,
+  local: KeyValueStorage,
+  options: { preferred?: string; fetch?: FetchFn } = {},
+): Promise<string> {
+  const known = readRegistrations(local)[offer.issuer];
+  const stored =
+    known !== undefined &&
+    typeof known.clientId === "string" &&
+    known.clientId !== "" &&
+    known.redirectUri === redirectUri
+      ? known.clientId
+      : undefined;
+  for (const candidate of new Set([options.preferred, stored])) {
+    if (candidate === undefined) continue;
+    if (await isClientKnown(offer.metadata, candidate, redirectUri, options.fetch)) return candidate;
+    forgetRegistration(local, offer.issuer, candidate);
+  }
+  return await registerFor(offer, redirectUri, local);
+}
+
 /** What sending the browser to the provider needs. */
 export interface BeginOidcParams {
   offer: OidcOffer;
@@ -121,7 +179,7 @@ export interface BeginOidcParams {
   storage: OidcStorage;
   /** Open the provider's account creation page (prompt=create). */
   create?: boolean;
-  /** The client id to use (a soft-logout resume keeps its own); registered or reused otherwise. */
+  /** The client id to prefer (a soft-logout resume keeps its own while the provider knows it). */
   clientId?: string;
   /** Sign in as this device again (soft-logout resume); a new one otherwise. */
   deviceId?: string;
@@ -130,8 +188,9 @@ export interface BeginOidcParams {
 /** Registers (or reuses the registration), stores the sign-in state and returns the provider URL to go to. */
 export async function beginOidcSignIn(params: BeginOidcParams): Promise<string> {
   const { startAuthorization, WebSignInStateStorage } = await loadOidc();
-  const clientId =
-    params.clientId ?? (await clientIdFor(params.offer, params.redirectUri, params.storage.local));
+  const clientId = await clientIdFor(params.offer, params.redirectUri, params.storage.local, {
+    ...(params.clientId !== undefined ? { preferred: params.clientId } : {}),
+  });
   const request = await startAuthorization({
     metadata: params.offer.metadata,
     clientId,
