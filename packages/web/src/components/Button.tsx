@@ -8,7 +8,8 @@ import { Spinner } from "./Spinner";
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: "primary" | "secondary" | "ghost" | "danger";
-  size?: "md" | "sm";
+  /** "icon": a 2rem square for a button whose content is one icon (it carries an aria-label). */
+  size?: "md" | "sm" | "icon";
   /** Shows a spinner and disables the button while an action runs. */
   busy?: boolean;
   wide?: boolean;

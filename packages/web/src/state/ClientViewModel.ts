@@ -70,6 +70,8 @@ export class ClientViewModel {
   readonly room = new ObservableValue<RoomViewModel | null>(null);
   readonly connection = new ObservableValue<ConnectionStatus>({ kind: "connecting" });
   readonly startError = new ObservableValue<string | null>(null);
+  /** The user's display name for the account bar (null until loaded, or when none is set). */
+  readonly displayName = new ObservableValue<string | null>(null);
   /** The SDK client: the services other view models take. */
   readonly client: Client;
   /** The URL hash and in-app links (ClientShell attaches the window's location). */
@@ -136,10 +138,21 @@ export class ClientViewModel {
 
   /** Restores from the cache, then syncs. */
   async start(): Promise<void> {
+    void this.refreshProfile();
     try {
       await this.client.start();
     } catch (err) {
       this.startError.set(err instanceof Error ? err.message : "Could not start syncing.");
+    }
+  }
+
+  /** Reads the user's display name again (at start, and after Settings may have changed it). */
+  async refreshProfile(): Promise<void> {
+    try {
+      const name = (await this.client.profile.get()).displayname;
+      this.displayName.set(typeof name === "string" && name.trim() !== "" ? name : null);
+    } catch {
+      // No profile (or offline): the account bar shows the user id alone.
     }
   }
 

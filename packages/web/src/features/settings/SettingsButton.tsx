@@ -40,13 +40,15 @@ export function SettingsButton({
   const close = (): void => {
     open?.vm.dispose();
     setOpen(null);
+    // The account bar shows the display name, which Settings › Profile may have changed.
+    void client.refreshProfile();
   };
 
   return (
     <>
       <Button
         variant="ghost"
-        size="sm"
+        size="icon"
         aria-label={s("button")}
         title={s("button")}
         onClick={() => setSearching(true)}
@@ -66,7 +68,7 @@ export function SettingsButton({
       </Button>
       <Button
         variant="ghost"
-        size="sm"
+        size="icon"
         aria-label={t("button")}
         title={t("button")}
         onClick={() => void openSettings()}

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
+import { SignOutIcon } from "../../components/icons";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import { browserHashLocation } from "../../state/routing/Router";
 import type { ThemeViewModel } from "../../state/ThemeViewModel";
@@ -22,6 +23,12 @@ import { RoomView } from "./RoomView";
 import { SpacesBar } from "./SpacesBar";
 import { ThemeToggle } from "./ThemeToggle";
 
+/** "@alice:example.org" → "alice": the name shown until a display name is known. */
+function localpartOf(userId: string): string {
+  const end = userId.indexOf(":");
+  return userId.slice(1, end > 0 ? end : undefined);
+}
+
 export function ClientShell({
   client,
   theme,
@@ -32,6 +39,7 @@ export function ClientShell({
   const search = useRef<HTMLInputElement>(null);
   const selected = useObservable(client.roomList.selected);
   const prompt = useObservable(client.router.prompt);
+  const displayName = useObservable(client.displayName);
   const [confirmLogout, setConfirmLogout] = useState(false);
   const [leaving, setLeaving] = useState(false);
 
@@ -56,14 +64,21 @@ export function ClientShell({
         <SpacesBar list={client.roomList} />
         <aside className={styles.sidebar} aria-label="Room list">
           <div className={styles.account}>
-            <Avatar id={client.userId} name={client.userId} size={32} />
-            <span className={styles.userId} title={client.userId}>
-              {client.userId}
-            </span>
+            <Avatar id={client.userId} name={displayName ?? localpartOf(client.userId)} size={32} />
+            <div className={styles.who} title={client.userId} data-testid="account-name">
+              <span className={styles.displayName}>{displayName ?? localpartOf(client.userId)}</span>
+              <span className={styles.userId}>{client.userId}</span>
+            </div>
             <ThemeToggle theme={theme} />
             <SettingsButton client={client} theme={theme} />
-            <Button variant="ghost" size="sm" onClick={() => setConfirmLogout(true)}>
-              Sign out
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label="Sign out"
+              title="Sign out"
+              onClick={() => setConfirmLogout(true)}
+            >
+              <SignOutIcon />
             </Button>
           </div>
           <ConnectionBanner client={client} />
