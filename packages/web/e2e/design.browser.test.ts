@@ -75,6 +75,15 @@ describe("design system", () => {
     expect(await listAvatarWidth(page)).toBe(36);
     const modernRow = await listRowHeight(page);
     await page.screenshot({ path: `${SHOTS}design-room-light-1280.png` });
+    // The account bar: name over the user id, the id cut at its end (whole in the title), not to "@..".
+    const account = page.getByTestId("account-name");
+    expect(await account.getAttribute("title")).toMatch(/^@alice:/);
+    const idBox = await account.locator("span").nth(1).boundingBox();
+    expect(idBox?.width ?? 0).toBeGreaterThan(80);
+    // The theme toggle is an SVG icon with a label, not a text glyph.
+    const toggle = page.getByRole("button", { name: /^Theme: \w+\. Change theme$/ });
+    expect(await toggle.locator("svg").count()).toBe(1);
+    expect((await toggle.innerText()).trim()).toBe("");
     await page.setViewportSize({ width: 360, height: 740 });
     await page.screenshot({ path: `${SHOTS}design-room-light-360.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -122,6 +131,16 @@ describe("design system", () => {
     expect(await listAvatarWidth(page)).toBe(27);
     await page.screenshot({ path: `${SHOTS}design-room-dark-compact-1280.png` });
     await page.setViewportSize({ width: 360, height: 740 });
+    // At 360 px and 18 px the empty composer is one line and its placeholder does not wrap (ellipsis).
+    const input = page.getByTestId("composer").locator("textarea");
+    const shape = await input.evaluate((el) => {
+      const css = getComputedStyle(el);
+      const inner = el.clientHeight - parseFloat(css.paddingTop) - parseFloat(css.paddingBottom);
+      const ph = getComputedStyle(el, "::placeholder");
+      return { lines: inner / parseFloat(css.lineHeight), wrap: ph.whiteSpace, cut: ph.textOverflow };
+    });
+    expect(shape.lines).toBeLessThan(1.5);
+    expect([shape.wrap, shape.cut]).toEqual(["nowrap", "ellipsis"]);
     await page.screenshot({ path: `${SHOTS}design-room-dark-compact-360.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
 
