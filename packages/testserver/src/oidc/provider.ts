@@ -35,6 +35,8 @@ export interface OidcProviderOptions {
   port?: number;
   /** Advertise the stable Matrix API scope in scopes_supported (default true). */
   advertiseStableScopes?: boolean;
+  /** Extra discovery metadata, e.g. account_management_uri and account_management_actions_supported. */
+  discovery?: Record<string, unknown>;
 }
 
 /** Who an access token signs in as, for the homeserver. */
@@ -101,6 +103,7 @@ export async function startOidcProvider(options: OidcProviderOptions = {}): Prom
       ...(options.advertiseStableScopes === false ? MATRIX_API_SCOPES.slice(0, 1) : MATRIX_API_SCOPES),
     ],
     responseTypes: ["code"],
+    ...(options.discovery !== undefined ? { discovery: { ...options.discovery } } : {}),
     pkce: { required: () => true, methods: ["S256"] },
     features: {
       devInteractions: { enabled: false },

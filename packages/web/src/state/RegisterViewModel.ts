@@ -9,7 +9,8 @@
  */
 import { registerAccount } from "../sdk";
 import type { CheckEmailInfo, HttpClient, Session, TermsPolicy, UiaCallbacks } from "../sdk";
-import { describeError, MESSAGES } from "./errors";
+import { t } from "../i18n/i18n";
+import { describeError } from "./errors";
 import { ObservableValue } from "./observables";
 import { DEVICE_DISPLAY_NAME } from "./SignInViewModel";
 
@@ -36,7 +37,7 @@ interface Parked<T> {
 
 class CancelledError extends Error {
   constructor() {
-    super(MESSAGES.cancelled);
+    super(t("auth", "register_cancelled"));
     this.name = "CancelledError";
   }
 }
@@ -80,11 +81,11 @@ export class RegisterViewModel {
   async submit(form: RegisterForm): Promise<void> {
     if (this.step.getSnapshot().kind !== "form") return;
     if (form.username.trim() === "" || form.password === "") {
-      this.error.set(MESSAGES.missingFields);
+      this.error.set(t("auth", "missing_fields"));
       return;
     }
     if (form.password !== form.confirm) {
-      this.error.set(MESSAGES.passwordsDiffer);
+      this.error.set(t("auth", "passwords_differ"));
       return;
     }
     this.error.set(null);

@@ -10,7 +10,8 @@
  */
 import { loginWithPassword, registerGuest, createHttpClient, ssoLoginUrl } from "../sdk";
 import type { FetchFn, HttpClient, Session } from "../sdk";
-import { describeError, MESSAGES } from "./errors";
+import { t } from "../i18n/i18n";
+import { describeError } from "./errors";
 import { resolveHomeserver } from "./homeserver";
 import type { HomeserverInfo } from "./homeserver";
 import { ObservableValue } from "./observables";
@@ -141,7 +142,7 @@ export class SignInViewModel {
     const http = this.http();
     if (http === null || this.busy.getSnapshot() !== null) return;
     if (username.trim() === "" || password === "") {
-      this.error.set(MESSAGES.missingFields);
+      this.error.set(t("auth", "missing_fields"));
       return;
     }
     this.busy.set("login");

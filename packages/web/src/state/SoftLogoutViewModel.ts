@@ -7,7 +7,8 @@
 import { createHttpClient, loginWithPassword } from "../sdk";
 import type { FetchFn, Session } from "../sdk";
 import { databaseNameOf } from "./ClientViewModel";
-import { describeError, MESSAGES } from "./errors";
+import { t } from "../i18n/i18n";
+import { describeError } from "./errors";
 import { ObservableValue } from "./observables";
 
 export class SoftLogoutViewModel {
@@ -32,7 +33,7 @@ export class SoftLogoutViewModel {
   async resume(password: string): Promise<void> {
     if (this.busy.getSnapshot()) return;
     if (password === "") {
-      this.error.set(MESSAGES.missingFields);
+      this.error.set(t("auth", "missing_fields"));
       return;
     }
     this.busy.set(true);

@@ -7,12 +7,14 @@ import { useState } from "react";
 import { Button } from "../../components/Button";
 import { Spinner } from "../../components/Spinner";
 import { TextField } from "../../components/TextField";
+import { useT } from "../../i18n/useT";
 import type { SignInViewModel } from "../../state/SignInViewModel";
 import { useObservable } from "../../state/useObservable";
 import styles from "./AuthForms.module.css";
 
 export function HomeserverPicker({ vm }: { vm: SignInViewModel }): React.JSX.Element {
   const status = useObservable(vm.server);
+  const t = useT("auth");
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState("");
   const shown = status.kind === "ready" ? status.info.baseUrl : status.input;
@@ -28,19 +30,19 @@ export function HomeserverPicker({ vm }: { vm: SignInViewModel }): React.JSX.Ele
         }}
       >
         <TextField
-          label="Homeserver"
+          label={t("homeserver")}
           value={editing ? draft : shown}
           onChange={(v) => {
             setEditing(true);
             setDraft(v);
           }}
-          hint="A server name (example.org), your user id (@you:example.org) or a URL"
+          hint={t("homeserver_hint")}
           error={!editing && status.kind === "error" ? status.message : null}
           autoComplete="url"
           spellCheck={false}
         />
         <Button type="submit" variant="secondary" size="sm">
-          Continue
+          {t("homeserver_continue")}
         </Button>
       </form>
     );
@@ -48,13 +50,13 @@ export function HomeserverPicker({ vm }: { vm: SignInViewModel }): React.JSX.Ele
   return (
     <div className={styles.homeserver}>
       <div className={styles.homeserverText}>
-        <span className={styles.caption}>Homeserver</span>
+        <span className={styles.caption}>{t("homeserver")}</span>
         <span className={styles.server} data-testid="homeserver">
           {shown}
         </span>
       </div>
       {status.kind === "checking" ? (
-        <Spinner size="sm" label="Checking the homeserver" />
+        <Spinner size="sm" label={t("homeserver_checking")} />
       ) : (
         <Button
           variant="ghost"
@@ -64,7 +66,7 @@ export function HomeserverPicker({ vm }: { vm: SignInViewModel }): React.JSX.Ele
             setEditing(true);
           }}
         >
-          Change
+          {t("homeserver_change")}
         </Button>
       )}
     </div>

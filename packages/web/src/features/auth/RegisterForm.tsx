@@ -8,9 +8,24 @@ import { Banner } from "../../components/Banner";
 import { Button } from "../../components/Button";
 import { Spinner } from "../../components/Spinner";
 import { TextField } from "../../components/TextField";
+import { useT } from "../../i18n/useT";
 import type { RegisterViewModel } from "../../state/RegisterViewModel";
 import { useObservable } from "../../state/useObservable";
 import styles from "./AuthForms.module.css";
+
+/** Where the address goes in the translated sentence (it is shown in bold). */
+const MARK = "\u0001";
+
+function EmailSent({ text, email }: { text: string; email: string }): React.JSX.Element {
+  const [before = "", after = ""] = text.split(MARK);
+  return (
+    <p>
+      {before}
+      <strong>{email}</strong>
+      {after}
+    </p>
+  );
+}
 
 export function RegisterForm({
   vm,
@@ -20,6 +35,7 @@ export function RegisterForm({
   onBack: () => void;
 }): React.JSX.Element {
   const step = useObservable(vm.step);
+  const t = useT("auth");
   const error = useObservable(vm.error);
   const [form, setForm] = useState({
     username: "",
@@ -43,7 +59,7 @@ export function RegisterForm({
           }}
         >
           <TextField
-            label="Username"
+            label={t("username")}
             value={form.username}
             onChange={field("username")}
             autoComplete="username"
@@ -51,75 +67,73 @@ export function RegisterForm({
             autoCapitalize="none"
           />
           <TextField
-            label="Password"
+            label={t("password")}
             type="password"
             value={form.password}
             onChange={field("password")}
             autoComplete="new-password"
           />
           <TextField
-            label="Confirm password"
+            label={t("register_password_confirm")}
             type="password"
             value={form.confirm}
             onChange={field("confirm")}
             autoComplete="new-password"
           />
           <TextField
-            label="Email (optional)"
+            label={t("register_email")}
             type="email"
             value={form.email}
             onChange={field("email")}
             autoComplete="email"
-            hint="Lets you reset your password; some servers require it."
+            hint={t("register_email_hint")}
           />
           <TextField
-            label="Registration token (optional)"
+            label={t("register_token_optional")}
             value={form.registrationToken}
             onChange={field("registrationToken")}
             spellCheck={false}
           />
           <Button type="submit" wide>
-            Create account
+            {t("register_submit")}
           </Button>
         </form>
       )}
       {step.kind === "running" && (
         <div className={styles.step} aria-live="polite">
-          <Spinner label="Creating your account" />
+          <Spinner label={t("register_running")} />
         </div>
       )}
       {step.kind === "terms" && (
         <div className={styles.step}>
-          <p>This homeserver asks you to accept its policies:</p>
+          <p>{t("register_terms")}</p>
           <ul className={styles.policies}>
             {step.policies.map((p) => (
               <li key={p.id}>
                 <a href={p.url} target="_blank" rel="noopener noreferrer">
                   {p.name}
                 </a>{" "}
-                (version {p.version})
+                {t("register_terms_version", { version: p.version })}
               </li>
             ))}
           </ul>
           <div className={styles.row}>
-            <Button onClick={() => vm.answerTerms(true)}>Accept and continue</Button>
+            <Button onClick={() => vm.answerTerms(true)}>{t("register_terms_accept")}</Button>
             <Button variant="secondary" onClick={() => vm.answerTerms(false)}>
-              Decline
+              {t("register_terms_decline")}
             </Button>
           </div>
         </div>
       )}
       {step.kind === "email" && (
         <div className={styles.step}>
-          <h2>Check your mail</h2>
-          <p>
-            We sent a link to <strong>{step.email}</strong>. Open it, then come back here.
-          </p>
+          <h2>{t("register_email_title")}</h2>
+          <EmailSent text={t("register_email_sent", { email: MARK })} email={step.email} />
           {step.error !== undefined && <Banner tone="warning">{step.error}</Banner>}
           <div className={styles.row}>
-            <Button onClick={() => vm.emailConfirmed()}>I followed the link</Button>
+            <Button onClick={() => vm.emailConfirmed()}>{t("register_email_done")}</Button>
             <Button variant="secondary" onClick={() => void vm.resendEmail()}>
-              Send again
+              {t("register_email_resend")}
             </Button>
           </div>
         </div>
@@ -132,15 +146,15 @@ export function RegisterForm({
             vm.submitToken(token);
           }}
         >
-          <p>This homeserver needs a registration token to sign up.</p>
+          <p>{t("register_token_needed")}</p>
           <TextField
-            label="Registration token"
+            label={t("register_token")}
             value={token}
             onChange={setToken}
             error={step.error ?? null}
             spellCheck={false}
           />
-          <Button type="submit">Continue</Button>
+          <Button type="submit">{t("register_token_continue")}</Button>
         </form>
       )}
       <div className={styles.footer}>
@@ -152,7 +166,7 @@ export function RegisterForm({
             onBack();
           }}
         >
-          Back to sign in
+          {t("register_back")}
         </Button>
       </div>
     </>

@@ -27,16 +27,17 @@ export function SignInScreen({
   theme: ThemeViewModel;
 }): React.JSX.Element {
   const mode = useObservable(vm.mode);
+  const t = useT("auth");
   if (mode === "register" && vm.register !== undefined) {
     return (
-      <AuthLayout title="Create an account" theme={theme}>
+      <AuthLayout title={t("register_title")} theme={theme}>
         <HomeserverPicker vm={vm} />
         <RegisterForm vm={vm.register} onBack={() => vm.showLogin()} />
       </AuthLayout>
     );
   }
   return (
-    <AuthLayout title="Sign in" subtitle="Welcome back to your conversations." theme={theme}>
+    <AuthLayout title={t("sign_in_title")} subtitle={t("sign_in_subtitle")} theme={theme}>
       {vm.notice !== null && <Banner tone="warning">{vm.notice}</Banner>}
       <HomeserverPicker vm={vm} />
       <LoginForm vm={vm} />
@@ -73,16 +74,16 @@ function LoginForm({ vm }: { vm: SignInViewModel }): React.JSX.Element {
           }}
         >
           <TextField
-            label="Username"
+            label={t("username")}
             value={username}
             onChange={setUsername}
             autoComplete="username"
-            placeholder="alice or @alice:example.org"
+            placeholder={t("username_placeholder")}
             spellCheck={false}
             autoCapitalize="none"
           />
           <TextField
-            label="Password"
+            label={t("password")}
             type="password"
             value={password}
             onChange={setPassword}
@@ -95,18 +96,18 @@ function LoginForm({ vm }: { vm: SignInViewModel }): React.JSX.Element {
             busy={busy === "login"}
             disabled={!ready || busy !== null}
           >
-            Sign in
+            {t("sign_in")}
           </Button>
         </form>
       )}
       {info?.sso != null && (
         <div className={styles.alternatives}>
           <div className={styles.divider}>
-            <span>or</span>
+            <span>{t("or")}</span>
           </div>
           {info.sso.length === 0 ? (
             <Button variant="secondary" wide busy={busy === "sso"} onClick={() => vm.startSso()}>
-              Continue with single sign-on
+              {t("sso_continue")}
             </Button>
           ) : (
             info.sso.map((idp) => (
@@ -117,7 +118,7 @@ function LoginForm({ vm }: { vm: SignInViewModel }): React.JSX.Element {
                 busy={busy === "sso"}
                 onClick={() => vm.startSso(idp.id)}
               >
-                Continue with {idp.name}
+                {t("sso_continue_with", { name: idp.name })}
               </Button>
             ))
           )}
@@ -126,7 +127,7 @@ function LoginForm({ vm }: { vm: SignInViewModel }): React.JSX.Element {
       <div className={styles.footer}>
         {!viaOidc && (
           <Button variant="ghost" size="sm" disabled={!ready} onClick={() => vm.showRegister()}>
-            Create an account
+            {t("create_account_link")}
           </Button>
         )}
         <Button
@@ -136,7 +137,7 @@ function LoginForm({ vm }: { vm: SignInViewModel }): React.JSX.Element {
           busy={busy === "guest"}
           onClick={() => void vm.continueAsGuest()}
         >
-          Continue as guest
+          {t("guest_continue")}
         </Button>
       </div>
     </>

@@ -29,11 +29,11 @@ export function SoftLogoutScreen({
   const t = useT("auth");
   return (
     <AuthLayout
-      title="You're signed out"
-      subtitle={`Sign in again as ${vm.userId} to pick up where you left off.`}
+      title={t("soft_logout_title")}
+      subtitle={t("soft_logout_subtitle", { userId: vm.userId })}
       theme={theme}
     >
-      <Banner tone="info">Your messages and keys are still stored on this device.</Banner>
+      <Banner tone="info">{t("soft_logout_kept")}</Banner>
       {error !== null && <Banner tone="error">{error}</Banner>}
       {vm instanceof OidcSoftLogoutViewModel ? (
         <Button wide busy={busy} onClick={() => void vm.continueWithProvider()}>
@@ -48,20 +48,20 @@ export function SoftLogoutScreen({
           }}
         >
           <TextField
-            label="Password"
+            label={t("password")}
             type="password"
             value={password}
             onChange={setPassword}
             autoComplete="current-password"
           />
           <Button type="submit" wide busy={busy}>
-            Sign in
+            {t("soft_logout_sign_in")}
           </Button>
         </form>
       )}
       <div className={styles.footer}>
         <Button variant="ghost" size="sm" onClick={() => void vm.signOut()}>
-          Sign out and clear data
+          {t("soft_logout_clear")}
         </Button>
       </div>
     </AuthLayout>

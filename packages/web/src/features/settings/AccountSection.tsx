@@ -9,6 +9,7 @@ import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import { TextField } from "../../components/TextField";
 import { useT } from "../../i18n/useT";
+import { ManageAccount } from "../auth/ManageAccount";
 import type { AccountSettings } from "../../state/settings/AccountSettings";
 import { useObservable } from "../../state/useObservable";
 import styles from "./Settings.module.css";
@@ -187,6 +188,7 @@ function Deactivate({ account }: { account: AccountSettings }): React.JSX.Elemen
 export function AccountSection({ account }: { account: AccountSettings }): React.JSX.Element {
   return (
     <>
+      <ManageAccount />
       <PasswordForm account={account} />
       <Threepids account={account} />
       <PhoneForm phones={account.phones} />
