@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, CDPSession } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { startTestServer } from "../../packages/testserver/src/index";
 import { countRows, measureScroll } from "../../packages/web/e2e/timeline-perf";
 import type { FrameStats } from "../../packages/web/e2e/timeline-perf";
@@ -30,43 +30,12 @@ export interface ScrollResult {
   rowsAtTop: number;
   down: FrameStats;
   up: FrameStats;
-  /** The page's main-thread work per direction (ms, Chrome's Performance metrics): steadier than frame gaps on a loaded machine. */
-  work: { down: WorkMs; up: WorkMs };
   /** With `profile`: the downward scroll's heaviest functions and main-thread trace events (ms). */
   profile?: { functions: { fn: string; ms: number }[]; trace: { name: string; ms: number }[] };
 }
 
 /** Where `profile` writes the raw CPU profile and trace (Chrome DevTools can open both). */
 export const SCROLL_PROFILES = new URL("../results/profiles/", import.meta.url).pathname;
-
-/** Main-thread time spent while scrolling, from CDP Performance.getMetrics (ms). */
-export interface WorkMs {
-  task: number;
-  script: number;
-  layout: number;
-  style: number;
-}
-
-async function workMetrics(cdp: CDPSession): Promise<WorkMs> {
-  const { metrics } = await cdp.send("Performance.getMetrics");
-  const get = (name: string): number => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
-  return {
-    task: get("TaskDuration"),
-    script: get("ScriptDuration"),
-    layout: get("LayoutDuration"),
-    style: get("RecalcStyleDuration"),
-  };
-}
-
-function minus(a: WorkMs, b: WorkMs): WorkMs {
-  const r = (n: number): number => Math.round(n);
-  return {
-    task: r(a.task - b.task),
-    script: r(a.script - b.script),
-    layout: r(a.layout - b.layout),
-    style: r(a.style - b.style),
-  };
-}
 
 /** Trace categories of the main thread's work: tasks, script, style, layout, paint, GC. */
 const TRACE_CATEGORIES = [
@@ -172,7 +141,6 @@ export async function measureTimelineScroll(
     await page.locator(SCROLLER).getByText("message 1", { exact: true }).waitFor();
     const rowsAtTop = await countRows(page, SCROLLER, ROW);
     const cdp = await context.newCDPSession(page);
-    await cdp.send("Performance.enable");
     const traced: TraceEvent[] = [];
     if (profile) {
       cdp.on("Tracing.dataCollected", (e) => {
@@ -186,9 +154,7 @@ export async function measureTimelineScroll(
       });
       await cdp.send("Profiler.start");
     }
-    const before = await workMetrics(cdp);
     const down = await measureScroll(page, { scroller: SCROLLER, row: ROW, stepPx: 400, frames: 300 });
-    const afterDown = await workMetrics(cdp);
     let summary: ScrollResult["profile"];
     if (profile) {
       const cpu = (await cdp.send("Profiler.stop")).profile as CpuProfile;
@@ -203,12 +169,10 @@ export async function measureTimelineScroll(
         JSON.stringify({ traceEvents: traced }),
       );
     }
-    const beforeUp = await workMetrics(cdp);
     const up = await measureScroll(page, { scroller: SCROLLER, row: ROW, stepPx: -400, frames: 150 });
-    const work = { down: minus(afterDown, before), up: minus(await workMetrics(cdp), beforeUp) };
     await cdp.detach();
     await context.close();
-    return { events, loadMs, rowsAtTop, down, up, work, ...(summary ? { profile: summary } : {}) };
+    return { events, loadMs, rowsAtTop, down, up, ...(summary ? { profile: summary } : {}) };
   } finally {
     await server.stop();
   }

@@ -3,8 +3,30 @@
  * scroller element frame by frame with requestAnimationFrame, recording
  * the time between frames (a dropped frame shows as a long gap), and count
  * the rendered rows. Runs inside the page through Playwright's evaluate.
+ * Chrome's own counters (CDP Performance.getMetrics) give the main thread's
+ * busy time over the same frames: on a loaded machine the frame gaps also
+ * hold the time other processes had the CPU, the busy time much less so.
  */
-import type { Page } from "playwright-core";
+import type { CDPSession, Page } from "playwright-core";
+
+/** Main-thread time over a measurement (ms): all tasks, and the script, layout and style parts. */
+export interface WorkMs {
+  task: number;
+  script: number;
+  layout: number;
+  style: number;
+}
+
+async function workMetrics(cdp: CDPSession): Promise<WorkMs> {
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  const get = (name: string): number => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+  return {
+    task: get("TaskDuration"),
+    script: get("ScriptDuration"),
+    layout: get("LayoutDuration"),
+    style: get("RecalcStyleDuration"),
+  };
+}
 
 export interface FrameStats {
   frames: number;
@@ -17,6 +39,8 @@ export interface FrameStats {
   over50: number;
   /** The most rows in the DOM at any frame. */
   maxRows: number;
+  /** The main thread's work over the frames (ms, all frames together). */
+  work: WorkMs;
 }
 
 export interface ScrollOptions {
@@ -32,7 +56,10 @@ export interface ScrollOptions {
 
 /** Scrolls `stepPx` per frame for `frames` frames and reports the frame gaps. */
 export async function measureScroll(page: Page, options: ScrollOptions): Promise<FrameStats> {
-  return page.evaluate(async (o) => {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const before = await workMetrics(cdp);
+  const stats = await page.evaluate(async (o) => {
     const el = document.querySelector(o.scroller);
     if (el === null) throw new Error(`no scroller ${o.scroller}`);
     const gaps: number[] = [];
@@ -56,6 +83,16 @@ export async function measureScroll(page: Page, options: ScrollOptions): Promise
       maxRows,
     };
   }, options);
+  const after = await workMetrics(cdp);
+  await cdp.detach();
+  const ms = (n: number): number => Math.round(n);
+  const work = {
+    task: ms(after.task - before.task),
+    script: ms(after.script - before.script),
+    layout: ms(after.layout - before.layout),
+    style: ms(after.style - before.style),
+  };
+  return { ...stats, work };
 }
 
 /** The number of rows rendered now. */

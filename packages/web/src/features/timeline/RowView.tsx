@@ -13,18 +13,22 @@ import { ReadReceipts } from "./ReadReceipts";
 import styles from "./Timeline.module.css";
 import { useTimeline } from "./TimelineContext";
 
+/** One formatter per shape of label: toLocaleDateString with options builds a new one per call. */
+const DAY_LABEL = new Intl.DateTimeFormat(undefined, { weekday: "long", day: "numeric", month: "long" });
+const DAY_LABEL_YEAR = new Intl.DateTimeFormat(undefined, {
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+});
+
 function dateLabel(ts: number, t: (key: string) => string): string {
   const day = new Date(ts);
   const today = new Date();
   const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
   if (day.toDateString() === today.toDateString()) return t("today");
   if (day.toDateString() === yesterday.toDateString()) return t("yesterday");
-  return day.toLocaleDateString(undefined, {
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    ...(day.getFullYear() !== today.getFullYear() ? { year: "numeric" } : {}),
-  });
+  return (day.getFullYear() !== today.getFullYear() ? DAY_LABEL_YEAR : DAY_LABEL).format(day);
 }
 
 function DateSeparator({ ts }: { ts: number }): React.JSX.Element {

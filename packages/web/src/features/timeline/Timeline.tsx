@@ -13,7 +13,7 @@ import type { Virtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Spinner } from "../../components/Spinner";
 import { useT } from "../../i18n/useT";
-import type { TimelineViewModel } from "../../state/TimelineViewModel";
+import type { TimelineRow, TimelineViewModel } from "../../state/TimelineViewModel";
 import { useObservable } from "../../state/useObservable";
 import { RowSizes } from "./rowSizes";
 import { RowView } from "./RowView";
@@ -105,39 +105,36 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
 
   const unreadIndex = useMemo(() => rows.findIndex((r) => r.kind === "unread"), [rows]);
 
+  // Receipts: the newest event whose row is fully in view, read once scrolling settles (not per frame).
+  const latestRows = useRef(rows);
+  latestRows.current = rows;
+  const receiptTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const scheduleReceipt = useCallback(() => {
+    clearTimeout(receiptTimer.current);
+    receiptTimer.current = setTimeout(() => {
+      const el = scroller.current;
+      if (el === null || document.visibilityState !== "visible") return;
+      const key = newestFullyVisible(el, virtualizer.getVirtualItems(), latestRows.current);
+      if (key !== null) vm.markVisible(key);
+    }, 300);
+  }, [vm, virtualizer]);
+  useEffect(() => scheduleReceipt(), [rows, scheduleReceipt]);
+  useEffect(() => () => clearTimeout(receiptTimer.current), []);
+
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (el === null) return;
+    scheduleReceipt();
     const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
     setAwayFromEnd(fromEnd > 400);
     if (el.scrollTop < EDGE_PX) void vm.loadOlder();
     if (fromEnd < EDGE_PX && !vm.atLiveEnd.getSnapshot()) void vm.loadNewer();
-  }, [vm]);
+  }, [vm, scheduleReceipt]);
 
   // Read from the virtualiser (not the DOM: no layout forced while rendering).
   const items = virtualizer.getVirtualItems();
   const offset = virtualizer.scrollOffset ?? 0;
   const firstVisible = items.find((v) => v.end > offset)?.index ?? 0;
-  // Receipts: the newest event whose row is fully in view, once scrolling settles.
-  const bottomKey = (() => {
-    const height = virtualizer.scrollRect?.height;
-    if (height === undefined || height === 0) return null;
-    const limit = offset + height + 1;
-    for (let i = items.length - 1; i >= 0; i--) {
-      const v = items[i];
-      if (v === undefined || v.end > limit) continue;
-      const row = rows[v.index];
-      if (row?.kind === "message") return row.item.eventId;
-      if (row?.kind === "state") return row.items[row.items.length - 1]?.eventId ?? null;
-    }
-    return null;
-  })();
-  useEffect(() => {
-    if (bottomKey === null || document.visibilityState !== "visible") return;
-    const timer = setTimeout(() => vm.markVisible(bottomKey), 300);
-    return () => clearTimeout(timer);
-  }, [bottomKey, vm]);
-
   const showUnreadPill =
     !unreadDismissed &&
     vm.fullyRead !== null &&
@@ -238,6 +235,23 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
       </div>
     </TimelineContext.Provider>
   );
+}
+
+/** The event of the newest row entirely inside the scroller's view, or null. */
+function newestFullyVisible(
+  el: HTMLElement,
+  items: readonly { index: number; end: number }[],
+  rows: readonly TimelineRow[],
+): string | null {
+  const limit = el.scrollTop + el.clientHeight + 1;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const v = items[i];
+    if (v === undefined || v.end > limit) continue;
+    const row = rows[v.index];
+    if (row?.kind === "message") return row.item.eventId;
+    if (row?.kind === "state") return row.items[row.items.length - 1]?.eventId ?? null;
+  }
+  return null;
 }
 
 function hasUnread(vm: TimelineViewModel): boolean {

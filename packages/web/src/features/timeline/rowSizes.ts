@@ -5,16 +5,19 @@
  * grows with the loaded events), so the closer the estimate, the less work
  * a scroll does. Rows of the same shape (kind, grouping, date separator,
  * body length, reactions, receipts...) at the same width have the same
- * height; the first measured row of a shape sets the estimate of the rest.
+ * height; the smallest measured row of a shape sets the estimate of the rest.
  */
 import type { TimelineRow } from "../../state/timeline/rows";
 
-/** First guesses before any row of a shape was measured (px). */
+/**
+ * First guesses before any row of a shape was measured (px). On the low
+ * side on purpose: a row measured taller than guessed at the end of the
+ * list is what makes the end-anchored list follow it down to the bottom.
+ */
 function fallback(row: TimelineRow | undefined): number {
   if (row === undefined) return 40;
-  const day = row.kind !== "unread" && row.day !== undefined ? 36 : 0;
-  if (row.kind === "message" || row.kind === "pending") return day + (row.continued ? 30 : 62);
-  return day + 36;
+  if (row.kind === "message" || row.kind === "pending") return row.continued ? 30 : 62;
+  return 36;
 }
 
 function lengthOf(value: unknown): number {
@@ -75,6 +78,9 @@ export class RowSizes {
       this.learned.clear();
     }
     const shape = shapeOf(row);
-    if (shape !== null && !this.learned.has(shape)) this.learned.set(shape, size);
+    if (shape === null) return;
+    // The smallest seen: a row that grew later (a preview card, a thread summary) does not raise the guess.
+    const seen = this.learned.get(shape);
+    if (seen === undefined || size < seen) this.learned.set(shape, size);
   }
 }
