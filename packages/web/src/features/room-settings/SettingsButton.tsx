@@ -21,7 +21,7 @@ export function SettingsButton({ vm }: { vm: RoomViewModel }): React.JSX.Element
     <>
       <Button
         variant="ghost"
-        size="sm"
+        size="icon"
         aria-label={t("button")}
         title={t("button")}
         onClick={() => extras.settingsOpen.set(true)}

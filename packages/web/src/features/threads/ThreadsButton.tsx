@@ -31,7 +31,7 @@ export function ThreadsButton({ room }: { room: ThreadsButtonHost }): React.JSX.
   return (
     <Button
       variant="ghost"
-      size="sm"
+      size="icon"
       className={styles.headerButton}
       aria-pressed={open}
       aria-label={unread === "none" ? t("title") : `${t("title")} (${t("unread")})`}
