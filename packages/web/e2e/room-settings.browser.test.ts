@@ -38,6 +38,11 @@ describe("room settings", () => {
       .getByRole("heading", { name: "Renamed lab", level: 2, exact: true })
       .waitFor({ timeout: 20_000 });
     await alice.screenshot({ path: `${SHOTS}room-settings-general-light.png` });
+    // The picture's file picker is drawn like our buttons, not the browser's grey one.
+    const picker = await dialog
+      .getByLabel("Upload picture")
+      .evaluate((el) => getComputedStyle(el, "::file-selector-button").cursor);
+    expect(picker).toBe("pointer");
 
     await dialog.getByRole("tab", { name: "Security" }).click();
     expect(await dialog.getByLabel("Invite only").isChecked()).toBe(true);
