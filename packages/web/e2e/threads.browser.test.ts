@@ -87,6 +87,12 @@ describe("threads", () => {
     await alice.keyboard.press("Enter");
     await view.locator("[data-thread-event-id]", { hasText: "first reply in the thread" }).waitFor();
     await alice.screenshot({ path: `${SHOTS}thread-view-light.png` });
+    // The thread's messages keep off the panel's left edge.
+    const inset = await view.evaluate((el) => {
+      const first = el.querySelector("[data-thread-event-id]");
+      return (first?.getBoundingClientRect().left ?? 0) - el.getBoundingClientRect().left;
+    });
+    expect(inset).toBeGreaterThanOrEqual(8);
 
     const http = createHttpClient({
       baseUrl: server.url,
