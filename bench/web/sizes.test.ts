@@ -1,7 +1,15 @@
-/** Unit tests of bench/web's load split and size arithmetic. */
+/**
+ * Unit tests of bench/web's load split and size arithmetic, and the first
+ * screen's JavaScript budget: one production build of packages/web, whose
+ * entry and its static imports must stay within 250 KB gzip (issue #8).
+ */
+import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
+import { build } from "vite";
 import { describe, expect, it } from "vitest";
-import { gzipSize, kindOf, splitLoads, totals } from "./sizes";
+import { entryScripts, FIRST_SCREEN_JS_BUDGET, gzipSize, kindOf, splitLoads, totals } from "./sizes";
 
 describe("bench/web sizes", () => {
   it("classifies files by extension", () => {
@@ -58,4 +66,44 @@ describe("bench/web profile summary", () => {
       { fn: "(anonymous)", ms: 0.5 },
     ]);
   });
+});
+
+describe("first screen JavaScript", () => {
+  it("reads the entry and its modulepreloads from a built index.html", () => {
+    const html = `<script type="module" crossorigin src="/assets/index-a.js"></script>
+      <link rel="modulepreload" crossorigin href="/assets/sdk-b.js">
+      <link rel="stylesheet" crossorigin href="/assets/index-c.css">
+      <script src="/other.js"></script>`;
+    expect(entryScripts(html)).toEqual(["/assets/index-a.js", "/assets/sdk-b.js"]);
+  });
+
+  it("stays within 250 KB gzip in a production build; the room pane and DOMPurify load later", async () => {
+    const root = new URL("../../packages/web/", import.meta.url).pathname;
+    const outDir = await mkdtemp(join(tmpdir(), "lattice-size-"));
+    const nodeEnv = process.env["NODE_ENV"];
+    // As `npm run build`: vitest's NODE_ENV=test would bundle React's development build.
+    process.env["NODE_ENV"] = "production";
+    try {
+      await build({
+        root,
+        configFile: join(root, "vite.config.ts"),
+        logLevel: "error",
+        mode: "production",
+        build: { outDir, emptyOutDir: true },
+      });
+      const scripts = entryScripts(await readFile(join(outDir, "index.html"), "utf8"));
+      let gzip = 0;
+      for (const path of scripts) gzip += gzipSize(await readFile(join(outDir, path)));
+      const lazy = (await readdir(join(outDir, "assets"))).filter((f) =>
+        /^(RoomPane|sanitise)-.*\.js$/.test(f),
+      );
+      expect(scripts.length).toBeGreaterThan(1);
+      expect(gzip).toBeLessThanOrEqual(FIRST_SCREEN_JS_BUDGET);
+      expect(lazy).toHaveLength(2);
+      for (const file of lazy) expect(scripts).not.toContain(`/assets/${file}`);
+    } finally {
+      process.env["NODE_ENV"] = nodeEnv;
+      await rm(outDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

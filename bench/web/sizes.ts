@@ -60,3 +60,22 @@ export function totals(files: SizedFile[]): Record<FileKind, { bytes: number; gz
   }
   return out;
 }
+
+/** The first screen's JavaScript budget of issue #8: 250 KB gzip. */
+export const FIRST_SCREEN_JS_BUDGET = 250 * 1024;
+
+/**
+ * The scripts a built index.html loads before anything else runs: its
+ * module entry and the modulepreload links Vite writes for the entry's
+ * static imports (dynamic imports are not listed), as paths.
+ */
+export function entryScripts(html: string): string[] {
+  const out: string[] = [];
+  for (const tag of html.match(/<(script|link)\b[^>]*>/gi) ?? []) {
+    const isEntry = /^<script/i.test(tag) && /type="module"/i.test(tag);
+    const isPreload = /^<link/i.test(tag) && /rel="modulepreload"/i.test(tag);
+    const url = /(?:src|href)="([^"]+)"/i.exec(tag)?.[1];
+    if ((isEntry || isPreload) && url !== undefined) out.push(url);
+  }
+  return out;
+}

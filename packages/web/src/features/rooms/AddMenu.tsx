@@ -4,16 +4,20 @@
  * between items, Escape closes and returns focus) that opens the dialogs;
  * a created, joined or opened room is selected once sync brings it in.
  */
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
 import type { RoomListViewModel } from "../../state/RoomListViewModel";
 import type { DirectoryViewModel } from "../../state/rooms/DirectoryViewModel";
-import { CreateRoomDialog } from "./CreateRoomDialog";
-import { DirectoryDialog } from "./DirectoryDialog";
-import { JoinRoomDialog } from "./JoinRoomDialog";
 import styles from "./Rooms.module.css";
-import { StartDmDialog } from "./StartDmDialog";
+
+// The dialogs load with their first use: they are not part of the first screen's JavaScript.
+const CreateRoomDialog = lazy(() =>
+  import("./CreateRoomDialog").then((m) => ({ default: m.CreateRoomDialog })),
+);
+const StartDmDialog = lazy(() => import("./StartDmDialog").then((m) => ({ default: m.StartDmDialog })));
+const JoinRoomDialog = lazy(() => import("./JoinRoomDialog").then((m) => ({ default: m.JoinRoomDialog })));
+const DirectoryDialog = lazy(() => import("./DirectoryDialog").then((m) => ({ default: m.DirectoryDialog })));
 
 type Open = { kind: "create" | "dm" | "join" } | { kind: "directory"; vm: DirectoryViewModel } | null;
 
@@ -92,28 +96,30 @@ export function AddMenu({ list }: { list: RoomListViewModel }): React.JSX.Elemen
           ))}
         </ul>
       )}
-      {open?.kind === "create" && (
-        <CreateRoomDialog actions={actions} onClose={() => setOpen(null)} onCreated={done} />
-      )}
-      {open?.kind === "dm" && (
-        <StartDmDialog actions={actions} onClose={() => setOpen(null)} onOpened={done} />
-      )}
-      {open?.kind === "join" && (
-        <JoinRoomDialog
-          actions={actions}
-          onClose={() => setOpen(null)}
-          onJoined={done}
-          onKnocked={() => undefined}
-        />
-      )}
-      {open?.kind === "directory" && (
-        <DirectoryDialog
-          directory={open.vm}
-          isJoined={(roomId) => list.isJoined(roomId)}
-          onClose={() => setOpen(null)}
-          onJoined={done}
-        />
-      )}
+      <Suspense fallback={null}>
+        {open?.kind === "create" && (
+          <CreateRoomDialog actions={actions} onClose={() => setOpen(null)} onCreated={done} />
+        )}
+        {open?.kind === "dm" && (
+          <StartDmDialog actions={actions} onClose={() => setOpen(null)} onOpened={done} />
+        )}
+        {open?.kind === "join" && (
+          <JoinRoomDialog
+            actions={actions}
+            onClose={() => setOpen(null)}
+            onJoined={done}
+            onKnocked={() => undefined}
+          />
+        )}
+        {open?.kind === "directory" && (
+          <DirectoryDialog
+            directory={open.vm}
+            isJoined={(roomId) => list.isJoined(roomId)}
+            onClose={() => setOpen(null)}
+            onJoined={done}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }

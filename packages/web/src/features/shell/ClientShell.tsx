@@ -4,7 +4,7 @@
  * the account menu (theme, sign out), and the Ctrl+K shortcut to the room
  * search.
  */
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
@@ -16,12 +16,27 @@ import { useObservable } from "../../state/useObservable";
 import { SettingsButton } from "../settings/SettingsButton";
 import { MediaContext } from "../timeline/MediaContext";
 import styles from "./ClientShell.module.css";
-import { VerificationDialog } from "../verification/VerificationDialog";
 import { ConnectionBanner } from "./ConnectionBanner";
 import { RoomList } from "./RoomList";
 import { RoomView } from "./RoomView";
 import { SpacesBar } from "./SpacesBar";
 import { ThemeToggle } from "./ThemeToggle";
+
+// Loaded with the first verification request: not part of the first screen's JavaScript.
+const VerificationDialog = lazy(() =>
+  import("../verification/VerificationDialog").then((m) => ({ default: m.VerificationDialog })),
+);
+
+/** The verification dialog, fetched when a verification starts. */
+function Verification({ client }: { client: ClientViewModel }): React.JSX.Element | null {
+  const active = useObservable(client.verification.active);
+  if (active === null) return null;
+  return (
+    <Suspense fallback={null}>
+      <VerificationDialog center={client.verification} />
+    </Suspense>
+  );
+}
 
 /** "@alice:example.org" → "alice": the name shown until a display name is known. */
 function localpartOf(userId: string): string {
@@ -88,7 +103,7 @@ export function ClientShell({
           <RoomView client={client} />
         </main>
       </div>
-      <VerificationDialog center={client.verification} />
+      <Verification client={client} />
       <Dialog
         open={confirmLogout}
         title="Sign out?"

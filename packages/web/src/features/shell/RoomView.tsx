@@ -1,160 +1,60 @@
 /**
- * The main pane: the selected room's header (avatar, name, topic, an
- * actions area) above its timeline and composer, with the right-hand panel
- * (threads, a thread, members, a user, settings) beside them, driven by
- * RoomViewModel.panel; a welcome panel when no room is selected. On phones
- * the header has a back button to the room list and the panel covers the
- * room. A room the user is not in (from a link or the URL) shows the join
- * prompt instead; links to rooms, events and users open in the app; a
- * polite live region announces new messages.
- *
- * Extending it: a header button is one line in `HeaderActions`, a panel is
- * one case in `RightPanel`, the composer is one line under the timeline.
+ * The main pane: the selected room (RoomPane, loaded lazily: its timeline,
+ * composer and panels are not part of the first screen's JavaScript), the
+ * join prompt for a room the user is not in (from a link or the URL), or a
+ * welcome panel when no room is selected. While the room's code loads the
+ * pane shows a spinner; the code is fetched in the background once the
+ * room list has rows (preloadRoomPane), so opening a room rarely waits.
  */
-import { useCallback } from "react";
-import { Avatar } from "../../components/Avatar";
-import { Button } from "../../components/Button";
+import { lazy, Suspense, useEffect } from "react";
+import { Spinner } from "../../components/Spinner";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
-import type { RoomPanel, RoomViewModel } from "../../state/RoomViewModel";
 import { useObservable } from "../../state/useObservable";
-import { MemberPanel } from "../people/MemberPanel";
-import { MembersButton } from "../people/MembersButton";
-import { UserPanel } from "../people/UserPanel";
-import { SettingsButton } from "../room-settings/SettingsButton";
-import { InviteGate } from "../rooms/InviteView";
-import { JoinPrompt } from "../rooms/JoinPrompt";
-import { LiveAnnouncer } from "../rooms/LiveAnnouncer";
-import { roomExtrasOf } from "../../state/people/RoomExtras";
-import { Timeline } from "../timeline/Timeline";
-import { RoomComposer } from "../composer/RoomComposer";
-import { ThreadsButton } from "../threads/ThreadsButton";
-import { ThreadsPanel } from "../threads/ThreadsPanel";
-import { ThreadSummary } from "../threads/ThreadSummary";
-import { useAvatarUrl } from "../timeline/media/useMedia";
 import styles from "./ClientShell.module.css";
-import layout from "./RoomView.module.css";
+import type * as RoomPaneModule from "./RoomPane";
 
-/** Buttons at the right of the room header (threads, members, settings...). */
-function HeaderActions({ vm }: { vm: RoomViewModel }): React.JSX.Element {
-  return (
-    <div className={layout.headerActions}>
-      <ThreadsButton room={vm} />
-      <MembersButton vm={vm} />
-      <SettingsButton vm={vm} />
-    </div>
-  );
+let roomPaneModule: Promise<typeof RoomPaneModule> | null = null;
+
+/** Starts loading the room pane's code (once); the room list calls it when it has rows. */
+export function preloadRoomPane(): Promise<typeof RoomPaneModule> {
+  roomPaneModule ??= import("./RoomPane");
+  return roomPaneModule;
 }
 
-/** What the right-hand panel shows: one case per panel kind. */
-function panelContent(panel: NonNullable<RoomPanel>, vm: RoomViewModel): React.JSX.Element | null {
-  switch (panel.kind) {
-    case "threads":
-    case "thread":
-      return <ThreadsPanel room={vm} panel={panel} />;
-    case "members":
-      return <MemberPanel vm={vm} />;
-    case "user":
-      return <UserPanel vm={vm} userId={panel.userId} />;
-    default:
-      void vm;
-      return null;
-  }
-}
-
-/** The right-hand panel of the room, when one is open. */
-function RightPanel({ vm }: { vm: RoomViewModel }): React.JSX.Element | null {
-  const panel = useObservable(vm.panel);
-  const common = useT("common");
-  if (panel === null) return null;
-  return (
-    <aside className={layout.panel} aria-label={panel.kind} data-panel={panel.kind}>
-      <Button
-        variant="ghost"
-        size="sm"
-        className={layout.panelClose}
-        onClick={() => vm.closePanel()}
-        aria-label={common("close")}
-      >
-        ✕
-      </Button>
-      {panelContent(panel, vm)}
-    </aside>
-  );
-}
+const RoomScreen = lazy(() => preloadRoomPane().then((m) => ({ default: m.RoomScreen })));
+const JoinPrompt = lazy(() => preloadRoomPane().then((m) => ({ default: m.JoinPrompt })));
 
 /**
- * A click on a link that names a room, an event or a user (matrix.to,
- * matrix:, #/room/) opens it in the app; modified clicks and other links
- * keep the browser's behaviour.
+ * Preloads the room pane once the room list has rows and the browser is
+ * idle: the first screen's JavaScript stays the room list's, and a room
+ * opened a moment later finds its code already there.
  */
-function linkClick(openLink: (href: string) => boolean) {
-  return (e: React.MouseEvent): void => {
-    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    const link = (e.target as Element).closest?.("a[href]");
-    const href = link?.getAttribute("href");
-    if (href !== null && href !== undefined && openLink(href)) e.preventDefault();
-  };
+function usePreloadWhenListed(client: ClientViewModel): void {
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = (): boolean => {
+      if (client.roomList.items.getSnapshot().length === 0) return false;
+      timer = setTimeout(() => void preloadRoomPane(), 200);
+      return true;
+    };
+    if (check()) return () => clearTimeout(timer);
+    const stop = client.roomList.items.subscribe(() => {
+      if (timer === undefined && check()) stop();
+    });
+    return () => {
+      stop();
+      clearTimeout(timer);
+    };
+  }, [client]);
 }
 
-function RoomPane({
-  vm,
-  onBack,
-  onLink,
-}: {
-  vm: RoomViewModel;
-  onBack: () => void;
-  onLink: (href: string) => boolean;
-}): React.JSX.Element {
-  const room = useObservable(vm.timeline.snapshot);
+/** What the pane shows while the room's code loads. */
+function Loading(): React.JSX.Element {
   const common = useT("common");
-  const t = useT("timeline");
-  const avatar = useAvatarUrl(room.avatarUrl);
-  const topic = room.state.content("m.room.topic")?.["topic"];
-  const onReply = useCallback((id: string) => vm.reply(id), [vm]);
-  const onEdit = useCallback((id: string) => vm.edit(id), [vm]);
-  const onOpenThread = useCallback((id: string) => vm.openThread(id), [vm]);
-  const renderUnder = useCallback((id: string) => <ThreadSummary room={vm} rootId={id} />, [vm]);
-  const onReport = useCallback((id: string) => vm.report(id), [vm]);
   return (
-    <section className={styles.room} aria-label={room.name.name} onClick={linkClick(onLink)}>
-      <LiveAnnouncer room={vm} />
-      <header className={styles.roomHeader}>
-        <Button
-          variant="ghost"
-          size="sm"
-          className={styles.back}
-          aria-label={common("back_to_rooms")}
-          onClick={onBack}
-        >
-          ←
-        </Button>
-        <Avatar id={room.roomId} name={room.name.name} url={avatar} size={36} />
-        <div className={styles.roomTitle}>
-          <h2 className={styles.roomName}>{room.name.name}</h2>
-          {typeof topic === "string" && topic !== "" && <p className={styles.topic}>{topic}</p>}
-        </div>
-        {room.isEncrypted && (
-          <span className={styles.e2ee} title={t("shield_encrypted")}>
-            {t("shield_encrypted")}
-          </span>
-        )}
-        <HeaderActions vm={vm} />
-      </header>
-      <div className={layout.body}>
-        <div className={layout.column}>
-          <Timeline
-            vm={vm.timeline}
-            onReply={onReply}
-            onEdit={onEdit}
-            onOpenThread={onOpenThread}
-            renderUnder={renderUnder}
-            onReport={vm.canReport ? onReport : undefined}
-          />
-          <RoomComposer room={vm} />
-        </div>
-        <RightPanel vm={vm} />
-      </div>
+    <section className={styles.welcome} aria-busy="true">
+      <Spinner size="lg" label={common("loading")} />
     </section>
   );
 }
@@ -162,9 +62,12 @@ function RoomPane({
 export function RoomView({ client }: { client: ClientViewModel }): React.JSX.Element {
   const room = useObservable(client.room);
   const prompt = useObservable(client.router.prompt);
+  usePreloadWhenListed(client);
   if (prompt !== null)
     return (
-      <JoinPrompt key={prompt.target.roomIdOrAlias} vm={prompt} onCancel={() => client.router.goHome()} />
+      <Suspense fallback={<Loading />}>
+        <JoinPrompt key={prompt.target.roomIdOrAlias} vm={prompt} onCancel={() => client.router.goHome()} />
+      </Suspense>
     );
   if (room === null) {
     return (
@@ -175,10 +78,16 @@ export function RoomView({ client }: { client: ClientViewModel }): React.JSX.Ele
     );
   }
   const close = (): void => client.roomList.select(null);
-  roomExtrasOf(room, { openRoom: (id) => client.roomList.selectWhenJoined(id), closeRoom: close });
   return (
-    <InviteGate key={room.roomId} room={room.room} actions={client.roomList.actions} onDone={close}>
-      <RoomPane vm={room} onBack={close} onLink={(href) => client.router.openLink(href)} />
-    </InviteGate>
+    <Suspense fallback={<Loading />}>
+      <RoomScreen
+        key={room.roomId}
+        vm={room}
+        actions={client.roomList.actions}
+        onBack={close}
+        onOpenRoom={(id) => client.roomList.selectWhenJoined(id)}
+        onLink={(href) => client.router.openLink(href)}
+      />
+    </Suspense>
   );
 }

@@ -8,11 +8,12 @@
  * is inert either way (DOMParser documents run nothing), and the output is
  * never inserted as HTML: htmlToReact rebuilds it from the allowlist.
  * Until the frame has loaded (or if it cannot), there is a fallback to the
- * page's own window after a short wait.
+ * page's own window after a short wait. DOMPurify itself is loaded lazily,
+ * when the first formatted message subscribes to `pageSanitiser`, so it is
+ * not part of the first screen's JavaScript.
  */
 import { ObservableValue } from "../../../state/observables";
 import type { ReadonlyObservable } from "../../../sdk";
-import { createSanitiser } from "./sanitise";
 import type { Sanitiser } from "./sanitise";
 
 /** The blank page the frame loads (in public/, so it is served as is). */
@@ -22,9 +23,41 @@ export const PARSER_FRAME_TIMEOUT_MS = 3_000;
 
 const sanitiser = new ObservableValue<Sanitiser | null>(null);
 let started = false;
+/** The window to parse in, once known: the frame's, or the page's after the wait. */
+let parseWindow: (Window & typeof globalThis) | null = null;
+/** Whether someone needs the sanitiser (the first subscriber loads DOMPurify). */
+let wanted = false;
+let loading: Promise<void> | null = null;
 
-/** The page's sanitiser, null until the parser frame is ready. */
-export const pageSanitiser: ReadonlyObservable<Sanitiser | null> = sanitiser;
+/** Builds the sanitiser once both the window and a subscriber are there. */
+function maybeCreate(): void {
+  if (!wanted || parseWindow === null || loading !== null) return;
+  const win = parseWindow;
+  loading = import("./sanitise").then(
+    ({ createSanitiser }) => {
+      try {
+        sanitiser.set(createSanitiser(win));
+      } catch {
+        // Not same-origin after all (a misconfigured server): parse in the page.
+        sanitiser.set(createSanitiser(window));
+      }
+    },
+    () => {
+      // The chunk failed to load (offline): the next subscriber tries again.
+      loading = null;
+    },
+  );
+}
+
+/** The page's sanitiser, null until the parser frame is ready and DOMPurify loaded. */
+export const pageSanitiser: ReadonlyObservable<Sanitiser | null> = {
+  getSnapshot: () => sanitiser.getSnapshot(),
+  subscribe: (listener) => {
+    wanted = true;
+    maybeCreate();
+    return sanitiser.subscribe(listener);
+  },
+};
 
 /** Creates the parser frame (once); `baseUrl` is the app's base (import.meta.env.BASE_URL). */
 export function startParserFrame(baseUrl: string): void {
@@ -39,14 +72,18 @@ export function startParserFrame(baseUrl: string): void {
   frame.title = "HTML parser";
   frame.style.display = "none";
   const fallback = window.setTimeout(() => {
-    if (sanitiser.getSnapshot() === null) sanitiser.set(createSanitiser(window));
+    parseWindow ??= window;
+    maybeCreate();
   }, PARSER_FRAME_TIMEOUT_MS);
   frame.addEventListener("load", () => {
     const win = frame.contentWindow;
-    if (win === null || sanitiser.getSnapshot() !== null) return;
+    if (win === null || parseWindow !== null) return;
     try {
-      sanitiser.set(createSanitiser(win as unknown as Window & typeof globalThis));
+      // Reading the frame's document throws when it is not same-origin: the timer then falls back to the page.
+      void win.document;
+      parseWindow = win as unknown as Window & typeof globalThis;
       window.clearTimeout(fallback);
+      maybeCreate();
     } catch {
       // Not same-origin after all (a misconfigured server): the timer falls back to the page.
     }
