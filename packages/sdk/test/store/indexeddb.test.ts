@@ -111,6 +111,39 @@ describe("sync snapshot in chunks", () => {
   });
 });
 
+describe("room list summary record", () => {
+  it("is stored as one JSON string and read back as the object; an older object record and a corrupt one are handled", async () => {
+    const factory = new IDBFactory();
+    const store = new IndexedDbStore({ indexedDB: factory, dbName: "summary" });
+    await store.open();
+    const summary = {
+      version: 1,
+      rooms: [{ roomId: "!a:x", name: { kind: "named", name: "A" } }],
+      accountData: [],
+    };
+    store.setRoomListSummary(summary);
+    await store.save(true);
+    const g = globalThis as { indexedDB?: object };
+    const previous = g.indexedDB;
+    g.indexedDB = factory;
+    const raw = await openDB<LatticeDb>("summary");
+    g.indexedDB = previous;
+    expect(typeof (await raw.get("room_list", "-"))?.summary).toBe("string");
+    const reader = new IndexedDbStore({ indexedDB: factory, dbName: "summary" });
+    await reader.open();
+    expect(await reader.getRoomListSummary()).toEqual(summary);
+    // A record written before the string form (an object) still reads.
+    await raw.put("room_list", { clobber: "-", summary: { version: 1, rooms: [] } });
+    expect(await reader.getRoomListSummary()).toEqual({ version: 1, rooms: [] });
+    // A corrupt string throws, so the summary cache falls back to the full load.
+    await raw.put("room_list", { clobber: "-", summary: "{not json" });
+    await expect(reader.getRoomListSummary()).rejects.toThrow();
+    raw.close();
+    await store.close();
+    await reader.close();
+  });
+});
+
 describe("save throttle", () => {
   it("saves at most every 300000 ms unless forced", async () => {
     let now = 1_000_000;

@@ -84,7 +84,12 @@ export class IndexedDbStore implements Store {
   async getRoomListSummary(): Promise<JsonObject | null> {
     if (this.stagedRoomList) return this.stagedRoomList;
     const record = await this.database.get("room_list", SINGLETON_KEY);
-    return record ? record.summary : null;
+    if (!record) return null;
+    if (typeof record.summary !== "string") return record.summary;
+    const parsed: unknown = JSON.parse(record.summary);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+      ? (parsed as JsonObject)
+      : null;
   }
 
   setRoomListSummary(summary: JsonObject): void {
@@ -197,7 +202,8 @@ export class IndexedDbStore implements Store {
     const users = [...this.stagedUsers.values()];
     if (roomList) {
       // Its own transaction: the next start reads it without waiting for a large snapshot write to commit.
-      await this.database.put("room_list", { clobber: SINGLETON_KEY, summary: roomList });
+      // As one JSON string: a start reads and parses it in about two thirds of a structured clone's time (docs 0006).
+      await this.database.put("room_list", { clobber: SINGLETON_KEY, summary: JSON.stringify(roomList) });
       if (this.stagedRoomList === roomList) this.stagedRoomList = undefined;
     }
     if (sync || accountData.length > 0 || users.length > 0) {
