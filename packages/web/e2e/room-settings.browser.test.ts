@@ -43,6 +43,13 @@ describe("room settings", () => {
       .getByLabel("Upload picture")
       .evaluate((el) => getComputedStyle(el, "::file-selector-button").cursor);
     expect(picker).toBe("pointer");
+    // Save sits level with its field (same bottom edge, same height).
+    const field = await dialog.getByLabel("Room name").boundingBox();
+    const save = await dialog.getByRole("button", { name: "Save" }).first().boundingBox();
+    expect(
+      Math.abs((field?.y ?? 0) + (field?.height ?? 0) - (save?.y ?? 0) - (save?.height ?? 0)),
+    ).toBeLessThan(2);
+    expect(Math.abs((field?.height ?? 0) - (save?.height ?? 0))).toBeLessThan(2);
 
     await dialog.getByRole("tab", { name: "Security" }).click();
     expect(await dialog.getByLabel("Invite only").isChecked()).toBe(true);

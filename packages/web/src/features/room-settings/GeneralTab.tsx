@@ -60,7 +60,7 @@ export function GeneralTab({ settings }: { settings: RoomSettingsViewModel }): R
         )}
       </div>
       <form
-        className={styles.row}
+        className={styles.rowEnd}
         onSubmit={(e) => {
           e.preventDefault();
           void settings.setName(name);
@@ -73,17 +73,12 @@ export function GeneralTab({ settings }: { settings: RoomSettingsViewModel }): R
           onChange={setName}
           disabled={!canName}
         />
-        <Button
-          type="submit"
-          size="sm"
-          disabled={!canName || name === view.name}
-          busy={status.busy === "name"}
-        >
+        <Button type="submit" disabled={!canName || name === view.name} busy={status.busy === "name"}>
           {common("save")}
         </Button>
       </form>
       <form
-        className={styles.row}
+        className={styles.rowEnd}
         onSubmit={(e) => {
           e.preventDefault();
           void settings.setTopic(topic);
@@ -96,12 +91,7 @@ export function GeneralTab({ settings }: { settings: RoomSettingsViewModel }): R
           onChange={setTopic}
           disabled={!canTopic}
         />
-        <Button
-          type="submit"
-          size="sm"
-          disabled={!canTopic || topic === view.topic}
-          busy={status.busy === "topic"}
-        >
+        <Button type="submit" disabled={!canTopic || topic === view.topic} busy={status.busy === "topic"}>
           {common("save")}
         </Button>
       </form>
@@ -146,7 +136,7 @@ export function GeneralTab({ settings }: { settings: RoomSettingsViewModel }): R
           ))}
         </ul>
         <form
-          className={styles.row}
+          className={styles.rowEnd}
           onSubmit={(e) => {
             e.preventDefault();
             void settings.addAlias(alias).then((ok) => ok && setAlias(""));
@@ -161,7 +151,6 @@ export function GeneralTab({ settings }: { settings: RoomSettingsViewModel }): R
           />
           <Button
             type="submit"
-            size="sm"
             variant="secondary"
             disabled={alias.trim() === ""}
             busy={status.busy === "alias"}
