@@ -217,5 +217,10 @@ describe("links, routing and room options", () => {
     await auth.getByRole("button", { name: "Continue" }).click();
     await account.getByRole("listitem").filter({ hasText: "447700900456" }).waitFor();
     await page.screenshot({ path: `${SHOTS}settings-phone-light.png` });
+    // The email field's Add button sits level with the field.
+    const emailBox = await account.getByRole("textbox", { name: "Email address" }).boundingBox();
+    const addBox = await account.getByRole("button", { name: "Add", exact: true }).boundingBox();
+    const bottom = (b: typeof emailBox): number => (b?.y ?? 0) + (b?.height ?? 0);
+    expect(Math.abs(bottom(emailBox) - bottom(addBox))).toBeLessThan(2);
   }, 120_000);
 });

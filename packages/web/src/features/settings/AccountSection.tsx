@@ -120,7 +120,7 @@ function Threepids({ account }: { account: AccountSettings }): React.JSX.Element
         </div>
       ) : (
         <form
-          className={styles.row}
+          className={styles.rowEnd}
           onSubmit={(e) => {
             e.preventDefault();
             void account.startAddEmail(email).then((ok) => ok && setEmail(""));
