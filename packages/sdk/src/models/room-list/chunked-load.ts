@@ -7,9 +7,11 @@
  * applies one room at once (the user opened it before its turn).
  */
 import type { ProcessedSync } from "../../sync/processor/types";
+import { yieldToMain } from "../../util/yield";
+import type { YieldFn } from "../../util/yield";
 
-/** Resolves once the main thread has had the chance to handle input and paint. */
-export type YieldFn = () => Promise<void>;
+export { yieldToMain };
+export type { YieldFn };
 
 type Kind = "join" | "invite" | "knock" | "leave";
 
@@ -27,27 +29,6 @@ export interface ChunkedLoadOptions {
 
 /** Aimed duration of one part: short enough for a key press to be answered within a frame or two. */
 export const CHUNK_BUDGET_MS = 12;
-
-/** scheduler.yield where the browser has it, else a MessageChannel task, else a timer. */
-export const yieldToMain: YieldFn = () => {
-  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof s?.yield === "function") return s.yield();
-  const Channel = (globalThis as unknown as { MessageChannel?: new () => MessageChannelLike }).MessageChannel;
-  if (Channel === undefined) return new Promise((resolve) => setTimeout(resolve, 0));
-  return new Promise((resolve) => {
-    const channel = new Channel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-};
-
-interface MessageChannelLike {
-  port1: { onmessage: (() => void) | null; close(): void };
-  port2: { postMessage(message: unknown): void };
-}
 
 export class ChunkedLoad {
   private readonly pending: Array<{ id: string; kind: Kind }> = [];

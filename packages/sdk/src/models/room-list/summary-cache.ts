@@ -2,7 +2,9 @@
  * The room list summary cache: a start from the store shows a complete,
  * sorted room list before the full snapshot is read. `load()` (run by the
  * sync service before its restore) reads one compact record from the store
- * and seeds the Rooms model with it; the restore then replaces each seeded
+ * and seeds the Rooms model with it, the first screenful (the most recent
+ * FIRST_SEED_ROOMS rooms) first, the rest after that has painted; the
+ * restore then replaces each seeded
  * room with its full state, in chunks that yield to the main thread
  * (Rooms.handle). While running, the cache rebuilds the record after
  * batches, at most once per `delayMs` and off the hot path, and stages it in
@@ -10,12 +12,17 @@
  * once, so the next start has it). Logout deletes it with the store's data.
  */
 import type { Store } from "../../store/Store";
+import { afterPaint } from "../../util/yield";
+import type { YieldFn } from "../../util/yield";
 import { DIRECT_EVENT_TYPE } from "../direct";
 import type { JsonObject } from "../../store/Store";
 import type { RoomSnapshot } from "../room/Room";
 import type { Rooms } from "../room/Rooms";
 import { entryOf, parseSummaryRecord, ROOM_LIST_SUMMARY_VERSION } from "./summary-entry";
 import type { RoomListSummaryEntry, RoomListSummaryRecord } from "./summary-entry";
+
+/** Rooms seeded before the first paint: more than a tall screen's rows. */
+export const FIRST_SEED_ROOMS = 60;
 
 /** Batches are folded into the summary at most this often. */
 export const SUMMARY_STAGE_DELAY_MS = 2_000;
@@ -26,6 +33,8 @@ export interface RoomListSummaryCacheOptions {
   userId: string;
   delayMs?: number;
   logger?: { warn(message: string, error?: unknown): void };
+  /** Waits between the first screenful and the rest (default: after the next paint). */
+  afterFirst?: YieldFn;
 }
 
 export class RoomListSummaryCache {
@@ -55,7 +64,13 @@ export class RoomListSummaryCache {
     }
     if (record === null) return 0;
     this.persisted = true;
-    return this.options.rooms.seed(record.rooms, record.accountData);
+    const rooms = this.options.rooms;
+    if (record.rooms.length <= FIRST_SEED_ROOMS) return rooms.seed(record.rooms, record.accountData);
+    // The first screenful first: the list shows its rows before the other rooms are built.
+    let seeded = rooms.seed(firstScreenful(record.rooms), record.accountData);
+    await (this.options.afterFirst ?? afterPaint)();
+    if (!this.disposed) seeded += rooms.seed(record.rooms, record.accountData);
+    return seeded;
   }
 
   /** The current record (every joined, invited and knocked room). */
@@ -109,4 +124,12 @@ export class RoomListSummaryCache {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
+}
+
+/** The most recently active rooms (the list's default order), and every invite. */
+function firstScreenful(entries: readonly RoomListSummaryEntry[]): RoomListSummaryEntry[] {
+  const ts = (e: RoomListSummaryEntry): number => e.latestEvent?.origin_server_ts ?? 0;
+  const invites = entries.filter((e) => e.category === "invite");
+  const recent = [...entries].sort((a, b) => ts(b) - ts(a)).slice(0, FIRST_SEED_ROOMS);
+  return [...new Set([...invites, ...recent])];
 }

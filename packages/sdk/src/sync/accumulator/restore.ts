@@ -33,6 +33,24 @@ export function restoreAccumulator(
   accountData: readonly unknown[],
   options: RestoreOptions,
 ): SyncAccumulator {
+  const steps = restoreSteps(roomsData, accountData, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * restoreAccumulator one room at a time: the generator yields after each
+ * room and returns the accumulator, so a caller can spread a large snapshot
+ * over several tasks (the sync processor's restore does). A record of
+ * another version throws at the first `next()`.
+ */
+export function* restoreSteps(
+  roomsData: unknown,
+  accountData: readonly unknown[],
+  options: RestoreOptions,
+): Generator<void, SyncAccumulator, void> {
   if (!isJsonObject(roomsData)) throw new SnapshotFormatError("Stored sync snapshot is not an object");
   if (roomsData["version"] !== ROOMS_DATA_VERSION) {
     throw new SnapshotFormatError(`Stored sync snapshot has version ${String(roomsData["version"])}`);
@@ -94,6 +112,7 @@ export function restoreAccumulator(
       }
     }
     room.changed();
+    yield;
   }
   for (const category of ["invite", "knock"] as const) {
     for (const raw of arrayOf(roomsData[category])) {
@@ -105,6 +124,7 @@ export function restoreAccumulator(
         category,
         list(state, (e) => storedStrippedEvent(e, ctx, `stored ${category}_state event in ${roomId}`)),
       );
+      yield;
     }
   }
   ctx.drops.finish();

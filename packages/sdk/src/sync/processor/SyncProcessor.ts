@@ -9,12 +9,18 @@
  *                the batch again
  *   4. emit      hand the typed ProcessedSync to subscribers
  * `restore()` reads the stored snapshot and emits it as a first batch before
- * any network answer (instant start), returning the token to continue from.
+ * any network answer (instant start), returning the token to continue from;
+ * it rebuilds the accumulator a part at a time (about RESTORE_BUDGET_MS of
+ * work per task), so a 3,000-room snapshot never blocks the page in one
+ * long task.
  */
 import type { SyncResponse } from "../../api/types/sync";
 import type { JsonObject, Store, StoredUser } from "../../store/Store";
 import { SyncAccumulator } from "../accumulator/SyncAccumulator";
-import { restoreAccumulator } from "../accumulator/restore";
+import { restoreSteps } from "../accumulator/restore";
+import type { RestoreOptions } from "../accumulator/restore";
+import { yieldToMain } from "../../util/yield";
+import type { YieldFn } from "../../util/yield";
 import type { SyncBatchMeta, SyncLogger } from "../SyncLoop";
 import type { ValidationLimits } from "../validate/limits";
 import { parseSyncResponse } from "../validate/parseSync";
@@ -38,7 +44,14 @@ export interface SyncProcessorOptions {
   limits?: ValidationLimits;
   /** Timeline entries kept per room (SPEC §9: 50). */
   maxTimelineEntries?: number;
+  /** How the restore gives the main thread back between parts (default: yieldToMain). */
+  yieldToMain?: YieldFn;
+  /** Clock for the restore's parts (default: performance.now). */
+  now?: () => number;
 }
+
+/** Aimed duration of one part of the restore, in ms. */
+export const RESTORE_BUDGET_MS = 12;
 
 export class SyncProcessor {
   private acc: SyncAccumulator;
@@ -93,7 +106,7 @@ export class SyncProcessor {
       const stored = await this.options.store.getSync();
       if (!stored) return undefined;
       const accountData = await this.options.store.getAccountData();
-      acc = restoreAccumulator(stored.roomsData, accountData, {
+      acc = await this.restoreInParts(stored.roomsData, accountData, {
         logger: this.logger,
         ...(this.options.maxTimelineEntries !== undefined
           ? { maxTimelineEntries: this.options.maxTimelineEntries }
@@ -117,6 +130,25 @@ export class SyncProcessor {
     }
     await this.emit({ ...shown, fromCache: true, catchingUp: false });
     return token;
+  }
+
+  /** Rebuilds the accumulator, yielding to the main thread whenever a part took its budget. */
+  private async restoreInParts(
+    roomsData: unknown,
+    accountData: readonly unknown[],
+    options: RestoreOptions,
+  ): Promise<SyncAccumulator> {
+    const now = this.options.now ?? (() => performance.now());
+    const yieldFn = this.options.yieldToMain ?? yieldToMain;
+    const steps = restoreSteps(roomsData, accountData, options);
+    let start = now();
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) return step.value;
+      if (now() - start < RESTORE_BUDGET_MS) continue;
+      await yieldFn();
+      start = now();
+    }
   }
 
   /** Runs one sync answer through the phases. Throws when the batch must be fetched again. */

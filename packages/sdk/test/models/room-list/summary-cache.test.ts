@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { RoomListService } from "../../../src/models/room-list/RoomListService";
-import { RoomListSummaryCache } from "../../../src/models/room-list/summary-cache";
+import { FIRST_SEED_ROOMS, RoomListSummaryCache } from "../../../src/models/room-list/summary-cache";
 import type { RoomSnapshot } from "../../../src/models/room/Room";
 import { Rooms } from "../../../src/models/room/Rooms";
 import { MemoryStore } from "../../../src/store/MemoryStore";
@@ -89,6 +89,13 @@ function row(s: RoomSnapshot) {
   };
 }
 
+/** A summary record as plain JSON with its rooms in room id order. */
+function byRoomId(record: unknown): unknown {
+  const plain = JSON.parse(JSON.stringify(record)) as { rooms: Array<{ roomId: string }> };
+  plain.rooms.sort((a, b) => (a.roomId < b.roomId ? -1 : a.roomId > b.roomId ? 1 : 0));
+  return plain;
+}
+
 const listRows = (rooms: Rooms) => new RoomListService(rooms).items.getSnapshot().map(row);
 
 function newRooms(yields: { count: number }): Rooms {
@@ -135,11 +142,36 @@ describe("room list summary", () => {
     const a = rooms.get("!r3:hs").getSnapshot();
     expect(a.members.size).toBe(loaded.get("!r3:hs").getSnapshot().members.size);
     expect(rooms.get("!r3:hs").recentEvents.map((e) => e.event_id)).toEqual(["$e3"]);
-    // A summary built again after the load is the stored one.
+    // A summary built again after the load is the stored one (in another room order: the first screenful was seeded first).
     const again = new RoomListSummaryCache({ rooms, store: new MemoryStore(), userId: ME });
-    expect(JSON.parse(JSON.stringify(again.build()))).toEqual(
-      JSON.parse(JSON.stringify(await store.getRoomListSummary())),
-    );
+    expect(byRoomId(again.build())).toEqual(byRoomId(await store.getRoomListSummary()));
+    cache.dispose();
+  });
+
+  it("seeds the first screenful (the most recent rooms, every invite) and lets it paint before the rest", async () => {
+    const { store, full } = storedWorld();
+    const rooms = newRooms({ count: 0 });
+    let reached = (): void => undefined;
+    const atFirst = new Promise<void>((resolve) => (reached = resolve));
+    let release = (): void => undefined;
+    const cache = new RoomListSummaryCache({
+      rooms,
+      store,
+      userId: ME,
+      afterFirst: () => {
+        reached();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    const loading = cache.load();
+    await atFirst;
+    const first = listRows(rooms);
+    expect(first).toHaveLength(FIRST_SEED_ROOMS + 1);
+    expect(first.slice(0, 20)).toEqual(full.slice(0, 20));
+    expect(first.some((r) => r.category === "invite")).toBe(true);
+    release();
+    expect(await loading).toBe(N + 2);
+    expect(listRows(rooms)).toEqual(full);
     cache.dispose();
   });
 

@@ -199,6 +199,51 @@ describe("SyncProcessor", () => {
     expect(second.ids()).toContain(c.event_id);
   });
 
+  it("restores a large snapshot in parts, yielding to the main thread between them, to the same batch", async () => {
+    const store = new ControlledStore();
+    const first = setup(store);
+    const join: Record<string, unknown> = {};
+    const seventh = message("m7");
+    for (let i = 0; i < 40; i++)
+      join[`!r${i}:x`] = {
+        timeline: { events: [i === 7 ? seventh : message(`m${i}`)], prev_batch: `p${i}` },
+      };
+    await first.processor.process({ next_batch: "s1", rooms: { join } });
+    await first.processor.stop();
+
+    const restoreWith = async (step: number) => {
+      let clock = 0;
+      const order: string[] = [];
+      const processor = new SyncProcessor({
+        store,
+        logger: recordingLogger(),
+        // Each look at the clock is `step` ms later: a part ends once RESTORE_BUDGET_MS have passed.
+        now: () => (clock += step),
+        yieldToMain: () => {
+          order.push("yield");
+          return Promise.resolve();
+        },
+      });
+      const batches: ProcessedSync[] = [];
+      processor.subscribe((b) => {
+        order.push("emit");
+        batches.push(b);
+      });
+      expect(await processor.restore()).toBe("s1");
+      return { order, batch: batches[0] };
+    };
+    const slow = await restoreWith(5);
+    const fast = await restoreWith(0);
+    expect(slow.order.filter((o) => o === "yield").length).toBeGreaterThan(5);
+    expect(slow.order.at(-1)).toBe("emit");
+    expect(fast.order).toEqual(["emit"]);
+    expect(slow.batch?.rooms.join.size).toBe(40);
+    expect([...(slow.batch?.rooms.join.keys() ?? [])]).toEqual([...(fast.batch?.rooms.join.keys() ?? [])]);
+    expect(slow.batch?.rooms.join.get("!r7:x")?.timeline.events.map((e) => e.event_id)).toEqual([
+      seventh.event_id,
+    ]);
+  });
+
   it("returns undefined and logs when there is no snapshot or it cannot be read", async () => {
     const { processor } = setup();
     expect(await processor.restore()).toBeUndefined();
