@@ -25,26 +25,40 @@ export function preloadRoomPane(): Promise<typeof RoomPaneModule> {
 const RoomScreen = lazy(() => preloadRoomPane().then((m) => ({ default: m.RoomScreen })));
 const JoinPrompt = lazy(() => preloadRoomPane().then((m) => ({ default: m.JoinPrompt })));
 
+/** How long the preload waits for an idle moment at most. */
+const PRELOAD_IDLE_TIMEOUT_MS = 3_000;
+
+/** Runs `work` when the browser is idle (the start's background loading done), or after a timer; returns the cancel. */
+function whenIdle(work: () => void): () => void {
+  if (typeof window.requestIdleCallback === "function") {
+    const id = window.requestIdleCallback(work, { timeout: PRELOAD_IDLE_TIMEOUT_MS });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = setTimeout(work, 500);
+  return () => clearTimeout(id);
+}
+
 /**
  * Preloads the room pane once the room list has rows and the browser is
- * idle: the first screen's JavaScript stays the room list's, and a room
- * opened a moment later finds its code already there.
+ * idle (its parse and first run take a few tens of ms, kept out of the
+ * moments just after the rows show): the first screen's JavaScript stays
+ * the room list's, and a room opened a moment later finds its code there.
  */
 function usePreloadWhenListed(client: ClientViewModel): void {
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancel: (() => void) | undefined;
     const check = (): boolean => {
       if (client.roomList.items.getSnapshot().length === 0) return false;
-      timer = setTimeout(() => void preloadRoomPane(), 200);
+      cancel = whenIdle(() => void preloadRoomPane());
       return true;
     };
-    if (check()) return () => clearTimeout(timer);
+    if (check()) return () => cancel?.();
     const stop = client.roomList.items.subscribe(() => {
-      if (timer === undefined && check()) stop();
+      if (cancel === undefined && check()) stop();
     });
     return () => {
       stop();
-      clearTimeout(timer);
+      cancel?.();
     };
   }, [client]);
 }
