@@ -3,16 +3,15 @@
  * sorted room list before the full snapshot is read. `load()` (run by the
  * sync service before its restore) reads one compact record from the store
  * and seeds the Rooms model with it, the first screenful (the most recent
- * FIRST_SEED_ROOMS rooms) first, the rest after that has painted, in parts
- * that yield to the main thread; the restore then replaces each seeded room
- * with its full state, in chunks that yield to the main thread
- * (Rooms.handle). While running, the cache rebuilds the record after
+ * FIRST_SEED_ROOMS rooms) first, the rest once that has painted; the
+ * restore then replaces each seeded room with its full state, in chunks
+ * that yield to the main thread (Rooms.handle). While running, the cache rebuilds the record after
  * batches, at most once per `delayMs` and off the hot path, and stages it in
  * the store, which persists it with the snapshot (the first one is saved at
  * once, so the next start has it). Logout deletes it with the store's data.
  */
 import type { Store } from "../../store/Store";
-import { afterPaint, yieldToMain } from "../../util/yield";
+import { afterPaint } from "../../util/yield";
 import type { YieldFn } from "../../util/yield";
 import { DIRECT_EVENT_TYPE } from "../direct";
 import type { JsonObject } from "../../store/Store";
@@ -23,9 +22,6 @@ import type { RoomListSummaryEntry, RoomListSummaryRecord } from "./summary-entr
 
 /** Rooms seeded before the first paint: more than a tall screen's rows. */
 export const FIRST_SEED_ROOMS = 60;
-
-/** Aimed duration of one part of the seeding after the first screenful, in ms. */
-export const SEED_BUDGET_MS = 16;
 
 /** Batches are folded into the summary at most this often. */
 export const SUMMARY_STAGE_DELAY_MS = 2_000;
@@ -38,10 +34,6 @@ export interface RoomListSummaryCacheOptions {
   logger?: { warn(message: string, error?: unknown): void };
   /** Waits between the first screenful and the rest (default: after the next paint). */
   afterFirst?: YieldFn;
-  /** Gives the main thread back between the parts of the rest (default: yieldToMain). */
-  yieldToMain?: YieldFn;
-  /** Clock for the parts' budget (default: performance.now). */
-  now?: () => number;
 }
 
 export class RoomListSummaryCache {
@@ -76,18 +68,8 @@ export class RoomListSummaryCache {
     // The first screenful first: the list shows its rows before the other rooms are built.
     let seeded = rooms.seed(firstScreenful(record.rooms), record.accountData);
     await (this.options.afterFirst ?? afterPaint)();
-    // The rest in parts of about SEED_BUDGET_MS (seed skips the rooms already there), so a key press is answered between them.
-    const now = this.options.now ?? (() => performance.now());
-    let size = 128;
-    for (let i = 0; i < record.rooms.length && !this.disposed;) {
-      const start = now();
-      seeded += rooms.seed(record.rooms.slice(i, i + size));
-      i += size;
-      const took = now() - start;
-      if (took < SEED_BUDGET_MS / 2) size *= 2;
-      else if (took > SEED_BUDGET_MS * 2) size = Math.max(16, Math.floor(size / 2));
-      if (i < record.rooms.length) await (this.options.yieldToMain ?? yieldToMain)();
-    }
+    // The rest in one task: seeding it in yielding parts was measured slower to interactive (each part re-sorts and re-renders the list).
+    if (!this.disposed) seeded += rooms.seed(record.rooms);
     return seeded;
   }
 
