@@ -3,7 +3,7 @@
  * data, the save throttle, and degradation to memory on storage failure.
  */
 import "fake-indexeddb/auto";
-import { IDBFactory } from "fake-indexeddb";
+import { IDBFactory, IDBObjectStore } from "fake-indexeddb";
 import { openDB } from "idb";
 import { describe, expect, it, vi } from "vitest";
 import {
@@ -108,6 +108,60 @@ describe("sync snapshot in chunks", () => {
     expect(await reader.getSync()).toEqual({ nextBatch: "s2", roomsData: small });
     await store.close();
     await reader.close();
+  });
+});
+
+describe("incremental chunk saves", () => {
+  it("rewrites only the chunks whose rooms changed; after another writer, or a smaller snapshot, it stays whole", async () => {
+    const factory = new IDBFactory();
+    const store = new IndexedDbStore({ indexedDB: factory, dbName: "incremental" });
+    await store.open();
+    // Frozen room records, as the accumulator keeps an unchanged room's stored form.
+    const room = (id: string, name: string) =>
+      Object.freeze({ room_id: id, state: Object.freeze([Object.freeze({ type: "m.room.name", name })]) });
+    const rooms = Array.from({ length: SYNC_CHUNK_ROOMS * 4 }, (_, i) => room(`!r${i}:x`, "a"));
+    const snapshot = (list: readonly unknown[]) =>
+      Object.freeze({ version: 1, join: Object.freeze([...list]) });
+    const puts: string[] = [];
+    const original = IDBObjectStore.prototype.put as (...args: unknown[]) => unknown;
+    function countingPut(this: { name: string }, ...args: unknown[]): unknown {
+      if (this.name === "sync_chunks") puts.push((args[0] as { key: string }).key);
+      return original.apply(this, args);
+    }
+    const counting = vi.spyOn(IDBObjectStore.prototype, "put").mockImplementation(countingPut);
+    try {
+      store.setSync({ nextBatch: "s1", roomsData: snapshot(rooms) });
+      await store.save(true);
+      expect(puts).toHaveLength(4);
+      puts.length = 0;
+      rooms[SYNC_CHUNK_ROOMS + 3] = room(`!r${SYNC_CHUNK_ROOMS + 3}:x`, "b");
+      store.setSync({ nextBatch: "s2", roomsData: snapshot(rooms) });
+      await store.save(true);
+      expect(puts).toEqual(["join:1"]);
+      const reader = new IndexedDbStore({ indexedDB: factory, dbName: "incremental" });
+      await reader.open();
+      expect(await reader.getSync()).toEqual({ nextBatch: "s2", roomsData: snapshot(rooms) });
+      // Another instance (a second tab) writes: this one's next save rewrites every chunk.
+      reader.setSync({ nextBatch: "t1", roomsData: snapshot(rooms.slice(0, SYNC_CHUNK_ROOMS * 2)) });
+      await reader.save(true);
+      puts.length = 0;
+      store.setSync({ nextBatch: "s3", roomsData: snapshot(rooms) });
+      await store.save(true);
+      expect(puts).toHaveLength(4);
+      // A smaller snapshot drops the chunks it no longer uses.
+      puts.length = 0;
+      store.setSync({ nextBatch: "s4", roomsData: snapshot(rooms.slice(0, SYNC_CHUNK_ROOMS * 2 + 1)) });
+      await store.save(true);
+      expect(puts).toEqual(["join:2"]);
+      expect(await reader.getSync()).toEqual({
+        nextBatch: "s4",
+        roomsData: snapshot(rooms.slice(0, SYNC_CHUNK_ROOMS * 2 + 1)),
+      });
+      await reader.close();
+    } finally {
+      counting.mockRestore();
+      await store.close();
+    }
   });
 });
 

@@ -14,7 +14,8 @@ import { cloneJson } from "../MemoryStore";
 import { SAVE_INTERVAL_MS } from "../Store";
 import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "../Store";
 import { SCHEMA_VERSION, SINGLETON_KEY, upgrade } from "./schema";
-import { joinRoomsData, splitRoomsData } from "./sync-chunks";
+import { chunkWrites, joinRoomsData, splitRoomsData } from "./sync-chunks";
+import type { WrittenChunks } from "./sync-chunks";
 import type { LatticeDb } from "./schema";
 
 export interface IndexedDbStoreOptions {
@@ -37,6 +38,10 @@ export class IndexedDbStore implements Store {
   private stagedAccountData = new Map<string, JsonObject & { type: string }>();
   private stagedUsers = new Map<string, StoredUser>();
   private lastSave: number;
+  /** The chunk records this instance last wrote and the writer mark it left (incremental saves). */
+  private written: { chunks: WrittenChunks; writer: string } | undefined;
+  private readonly instanceId = Math.random().toString(36).slice(2);
+  private saves = 0;
   private readonly now: () => number;
 
   constructor(private readonly options: IndexedDbStoreOptions) {
@@ -209,17 +214,39 @@ export class IndexedDbStore implements Store {
     if (sync || accountData.length > 0 || users.length > 0) {
       const tx = this.database.transaction(["sync", "sync_chunks", "accountData", "users"], "readwrite");
       const writes: Array<Promise<unknown>> = [];
+      let written: { chunks: WrittenChunks; writer: string } | undefined;
       if (sync) {
         const { head, refs, chunks } = splitRoomsData(sync.roomsData);
         const chunkStore = tx.objectStore("sync_chunks");
-        writes.push(chunkStore.clear());
-        for (const chunk of chunks) writes.push(chunkStore.put(chunk));
-        const record = { clobber: SINGLETON_KEY, nextBatch: sync.nextBatch, roomsData: head, chunks: refs };
+        // Only the changed chunks, when the store still holds what this instance last wrote (no other tab wrote since):
+        // a page hide's save then writes a few records, not the whole snapshot the next start would wait behind.
+        const current = this.written ? await tx.objectStore("sync").get(SINGLETON_KEY) : undefined;
+        const previous = current?.writer === this.written?.writer ? this.written?.chunks : undefined;
+        const plan = chunkWrites(previous, chunks);
+        if (previous === undefined) writes.push(chunkStore.clear());
+        for (const key of plan.remove) writes.push(chunkStore.delete(key));
+        for (const chunk of plan.put) writes.push(chunkStore.put(chunk));
+        const writer = `${this.instanceId}:${++this.saves}`;
+        const record = {
+          clobber: SINGLETON_KEY,
+          nextBatch: sync.nextBatch,
+          roomsData: head,
+          chunks: refs,
+          writer,
+        };
         writes.push(tx.objectStore("sync").put(record));
+        written = { chunks: plan.written, writer };
       }
       for (const event of accountData) writes.push(tx.objectStore("accountData").put(event));
       for (const user of users) writes.push(tx.objectStore("users").put(user));
-      await Promise.all([...writes, tx.done]);
+      try {
+        await Promise.all([...writes, tx.done]);
+      } catch (error) {
+        // What the store holds is unknown now: the next save writes every chunk.
+        if (sync) this.written = undefined;
+        throw error;
+      }
+      if (written) this.written = written;
       // Only what this transaction committed leaves the staging area.
       if (this.stagedSync === sync) this.stagedSync = undefined;
       for (const event of accountData) {
@@ -250,6 +277,7 @@ export class IndexedDbStore implements Store {
     this.stagedRoomList = undefined;
     this.stagedAccountData.clear();
     this.stagedUsers.clear();
+    this.written = undefined;
   }
 }
 

@@ -35,7 +35,14 @@ export interface LatticeDb extends DBSchema {
   accountData: { key: string; value: JsonObject & { type: string } };
   sync: {
     key: string;
-    value: { clobber: string; nextBatch: string; roomsData: JsonObject; chunks?: ChunkRef[] };
+    /** `writer`: which store instance's save wrote the chunks (a save of another instance, or tab, rewrites them all). */
+    value: {
+      clobber: string;
+      nextBatch: string;
+      roomsData: JsonObject;
+      chunks?: ChunkRef[];
+      writer?: string;
+    };
   };
   oob_membership_events: {
     key: [string, string];

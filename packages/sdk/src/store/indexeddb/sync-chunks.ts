@@ -69,3 +69,32 @@ export async function joinRoomsData(
   }
   return out;
 }
+
+/** The items of each chunk record a store instance last wrote, by key (references, not copies). */
+export type WrittenChunks = ReadonlyMap<string, readonly unknown[]>;
+
+/**
+ * What a save must write of `chunks` when the object store holds exactly
+ * `previous` (what this instance last wrote): the chunks whose items are
+ * not the same references as before (the accumulator keeps an unchanged
+ * room's frozen stored form, so an unchanged chunk is the same items), and
+ * the keys no longer used. Without `previous` everything is written.
+ */
+export function chunkWrites(
+  previous: WrittenChunks | undefined,
+  chunks: readonly SyncChunk[],
+): { put: SyncChunk[]; remove: string[]; written: Map<string, readonly unknown[]> } {
+  const written = new Map<string, readonly unknown[]>();
+  const put: SyncChunk[] = [];
+  for (const chunk of chunks) {
+    written.set(chunk.key, chunk.items);
+    const before = previous?.get(chunk.key);
+    const same =
+      before !== undefined &&
+      before.length === chunk.items.length &&
+      before.every((item, i) => item === chunk.items[i]);
+    if (!same) put.push(chunk);
+  }
+  const remove = previous === undefined ? [] : [...previous.keys()].filter((key) => !written.has(key));
+  return { put, remove, written };
+}
