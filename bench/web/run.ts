@@ -7,13 +7,14 @@
  * while scrolling 10,000 events. Writes bench/results/web-latest.json.
  *
  * Command: `npx tsx bench/web/run.ts [--rooms 3000] [--no-scroll] [--profile]
- * [--readable] [--only-scroll] [--profile-scroll]`
+ * [--readable] [--only-scroll] [--profile-scroll] [--starts N]`
  * (--profile: a CPU profile of the start from cache into
  * bench/results/profiles/web-cached-start.cpuprofile, heaviest functions printed;
  * --readable: an unminified build, so the profile names functions;
  * --only-scroll: the build and the scrolling part alone, written to
  * bench/results/web-scroll-latest.json; --profile-scroll: the downward
- * scroll's heaviest functions and main-thread trace events printed).
+ * scroll's heaviest functions and main-thread trace events printed;
+ * --starts N: N starts from cache, the median by interactive time reported).
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -31,6 +32,7 @@ import { topSelfTime } from "./profile";
 import { gzipSize, kindOf, splitLoads, totals } from "./sizes";
 import type { SizedFile } from "./sizes";
 import { measureStart, storeSession } from "./startup";
+import type { StartResult } from "./startup";
 
 /** The SDK's localStorage key of the session (WebSessionStorage). */
 const SESSION_KEY = "lattice.session";
@@ -49,6 +51,8 @@ async function main(): Promise<void> {
       readable: { type: "boolean", default: false },
       "only-scroll": { type: "boolean", default: false },
       "profile-scroll": { type: "boolean", default: false },
+      // Starts from cache to measure (the median by interactive time is reported and saved).
+      starts: { type: "string", default: "1" },
     },
   });
   if (values["only-scroll"]) return onlyScroll(values["profile-scroll"]);
@@ -84,9 +88,35 @@ async function main(): Promise<void> {
     console.log(
       `first start: DOMContentLoaded at ${first.domContentLoadedMs.toFixed(0)} ms, rows at ${first.rowsMs.toFixed(0)} ms, interactive at ${first.interactiveMs.toFixed(0)} ms (${first.rows} rows)`,
     );
-    const cached = await measureStart(context, app.url, server.url, 300_000, 0, values.profile);
+    const starts: StartResult[] = [];
+    const count = Math.max(1, Number(values.starts));
+    for (let i = 0; i < count; i++) {
+      // Each start but the last lets the sync loop save its store first, as a closed tab would.
+      const one = await measureStart(
+        context,
+        app.url,
+        server.url,
+        300_000,
+        i < count - 1 ? 3_000 : 0,
+        values.profile,
+      );
+      starts.push(one);
+      if (count > 1)
+        console.log(
+          `  start from cache ${i + 1}: rows at ${one.rowsMs.toFixed(0)} ms, interactive at ${one.interactiveMs.toFixed(0)} ms, then a key move in ${one.keyMoveMs.toFixed(0)} ms`,
+        );
+    }
+    const byInteractive = [...starts].sort((a, b) => a.interactiveMs - b.interactiveMs);
+    const cached = byInteractive[Math.floor((byInteractive.length - 1) / 2)] as StartResult;
     console.log(
-      `start from cache: DOMContentLoaded at ${cached.domContentLoadedMs.toFixed(0)} ms, rows at ${cached.rowsMs.toFixed(0)} ms, interactive at ${cached.interactiveMs.toFixed(0)} ms (${cached.rows} rows)`,
+      `start from cache${count > 1 ? ` (median of ${count})` : ""}: DOMContentLoaded at ${cached.domContentLoadedMs.toFixed(0)} ms, rows at ${cached.rowsMs.toFixed(0)} ms, interactive at ${cached.interactiveMs.toFixed(0)} ms (${cached.rows} rows), then a key move in ${cached.keyMoveMs.toFixed(0)} ms`,
+    );
+    const st = cached.steps;
+    console.log(
+      `  between (cached start): driver saw rows at ${st.rowsSeen.toFixed(0)} ms, clicked the first at ${st.clicked.toFixed(0)} ms, the page stamped the click at ${st.inputStamp.toFixed(0)} ms and handled it at ${st.inputHandled.toFixed(0)} ms`,
+    );
+    console.log(
+      `  long tasks (cached start, start+duration ms): ${cached.longTasks.map(([s, d]) => `${s}+${d}`).join(" ")}`,
     );
     console.log(
       `homeserver requests before the rows (cached start): ${cached.apiBeforeRows.join(", ") || "none"}`,

@@ -75,17 +75,17 @@ export class FallbackStore implements Store {
     );
   }
 
-  getRoomListSummary(): Promise<JsonObject | null> {
+  getRoomListSummary(part = 0): Promise<JsonObject | null> {
     return this.attempt(
       "getRoomListSummary",
-      () => this.primary.getRoomListSummary(),
-      () => this.mirror.getRoomListSummary(),
+      () => this.primary.getRoomListSummary(part),
+      () => this.mirror.getRoomListSummary(part),
     );
   }
 
-  setRoomListSummary(summary: JsonObject): void {
-    this.mirror.setRoomListSummary(summary);
-    if (!this.degraded) this.primary.setRoomListSummary(summary);
+  setRoomListSummary(parts: readonly JsonObject[]): void {
+    this.mirror.setRoomListSummary(parts);
+    if (!this.degraded) this.primary.setRoomListSummary(parts);
   }
 
   setSync(sync: StoredSync): void {

@@ -57,7 +57,7 @@ function isSkipped(value: unknown): boolean {
 export class MemoryStore implements Store {
   readonly kind = "memory" as const;
   private sync: StoredSync | null = null;
-  private roomList: JsonObject | null = null;
+  private roomList: readonly JsonObject[] = [];
   private accountData = new Map<string, JsonObject>();
   private users = new Map<string, StoredUser>();
   private oob = new Map<string, JsonObject[]>();
@@ -82,13 +82,13 @@ export class MemoryStore implements Store {
     this.sync = cloneJson(sync);
   }
 
-  getRoomListSummary(): Promise<JsonObject | null> {
-    return Promise.resolve(this.roomList);
+  getRoomListSummary(part = 0): Promise<JsonObject | null> {
+    return Promise.resolve(this.roomList[part] ?? null);
   }
 
-  setRoomListSummary(summary: JsonObject): void {
-    // The summary cache builds a fresh record each time and never mutates it: kept as given.
-    this.roomList = summary;
+  setRoomListSummary(parts: readonly JsonObject[]): void {
+    // The summary cache builds fresh records each time and never mutates them: kept as given.
+    this.roomList = [...parts];
   }
 
   getAccountData(): Promise<JsonObject[]> {
@@ -180,7 +180,7 @@ export class MemoryStore implements Store {
 
   deleteAllData(): Promise<void> {
     this.sync = null;
-    this.roomList = null;
+    this.roomList = [];
     this.accountData.clear();
     this.users.clear();
     this.oob.clear();

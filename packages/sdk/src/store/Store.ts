@@ -75,13 +75,18 @@ export interface Store {
   setSync(sync: StoredSync): void;
 
   /**
-   * The room list summary (our extension, schema v6): one compact record
-   * read first at start so the room list shows before the snapshot loads
-   * (models/room-list/summary-cache.ts). Null when none was saved.
+   * One part of the room list summary (our extension, schema v6): compact
+   * records read first at start so the room list shows before the snapshot
+   * loads (models/room-list/summary-cache.ts). Part 0 is the first
+   * screenful, read before the rows show; the others follow. Null when the
+   * part was not saved.
    */
-  getRoomListSummary(): Promise<JsonObject | null>;
-  /** Stages the room list summary; persisted by the next save, with the snapshot. */
-  setRoomListSummary(summary: JsonObject): void;
+  getRoomListSummary(part?: number): Promise<JsonObject | null>;
+  /**
+   * Stages the room list summary's parts (replacing every stored part);
+   * persisted by the next save, beside the snapshot.
+   */
+  setRoomListSummary(parts: readonly JsonObject[]): void;
 
   getAccountData(): Promise<JsonObject[]>;
   /** Stages global account data events (by type, the latest wins). */

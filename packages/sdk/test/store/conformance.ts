@@ -26,16 +26,28 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       expect(await store.getRoomListSummary()).toBeNull();
     });
 
-    it("keeps the room list summary staged at once and saved with the snapshot", async () => {
+    it("keeps the room list summary's parts staged at once and saved with the snapshot", async () => {
       const { store, reopen } = await make();
-      const summary = { version: 1, rooms: [{ roomId: "!a:x", name: { kind: "named", name: "A" } }] };
-      store.setRoomListSummary(summary);
-      expect(await store.getRoomListSummary()).toEqual(summary);
+      const first = { version: 2, part: 0, parts: 3, rooms: [{ roomId: "!a:x" }] };
+      const second = { version: 2, part: 1, rooms: [{ roomId: "!b:x" }] };
+      const third = { version: 2, part: 2, rooms: [{ roomId: "!c:x" }] };
+      store.setRoomListSummary([first, second, third]);
+      expect(await store.getRoomListSummary()).toEqual(first);
+      expect(await store.getRoomListSummary(2)).toEqual(third);
       store.setSync({ nextBatch: "s1", roomsData: {} });
       await store.save(true);
-      const again = reopen ? await reopen() : store;
-      expect(await again.getRoomListSummary()).toEqual(summary);
+      let again = reopen ? await reopen() : store;
+      expect(await again.getRoomListSummary(0)).toEqual(first);
+      expect(await again.getRoomListSummary(1)).toEqual(second);
+      expect(await again.getRoomListSummary(2)).toEqual(third);
       expect((await again.getSync())?.nextBatch).toBe("s1");
+      // A shorter summary replaces every part: none of the longer one's stays behind.
+      again.setRoomListSummary([{ ...first, parts: 1 }]);
+      await again.save(true);
+      again = reopen ? await reopen() : again;
+      expect(await again.getRoomListSummary()).toEqual({ ...first, parts: 1 });
+      expect(await again.getRoomListSummary(1)).toBeNull();
+      expect(await again.getRoomListSummary(2)).toBeNull();
     });
 
     it("returns staged sync data at once and keeps it after a forced save", async () => {
@@ -161,7 +173,10 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       const { store } = await make();
       store.setSync({ nextBatch: "s1", roomsData: {} });
       store.setAccountData([{ type: "t", content: {} }]);
-      store.setRoomListSummary({ version: 1, rooms: [] });
+      store.setRoomListSummary([
+        { version: 2, part: 0, parts: 2, rooms: [] },
+        { version: 2, part: 1, rooms: [] },
+      ]);
       await store.save(true);
       await store.storeClientOptions({ a: 1 });
       await store.setOutOfBandMembers("!r:x", []);
@@ -180,6 +195,7 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       expect(await store.getPendingEvents()).toEqual([]);
       expect(await store.getSync()).toBeNull();
       expect(await store.getRoomListSummary()).toBeNull();
+      expect(await store.getRoomListSummary(1)).toBeNull();
       expect(await store.getAccountData()).toEqual([]);
       expect(await store.getClientOptions()).toBeNull();
       expect(await store.getOutOfBandMembers("!r:x")).toBeNull();

@@ -81,9 +81,9 @@ describe("IndexedDB schema", () => {
       });
       expect((await store.getPendingEvents()).map((e) => e.txnId)).toEqual(["m1"]);
       expect(await store.getRoomListSummary()).toBeNull();
-      store.setRoomListSummary({ version: 1, rooms: [] });
+      store.setRoomListSummary([{ version: 2, part: 0, parts: 1, rooms: [] }]);
       await store.save(true);
-      expect(await store.getRoomListSummary()).toEqual({ version: 1, rooms: [] });
+      expect(await store.getRoomListSummary()).toEqual({ version: 2, part: 0, parts: 1, rooms: [] });
       await store.close();
     });
   }
@@ -171,11 +171,14 @@ describe("room list summary record", () => {
     const store = new IndexedDbStore({ indexedDB: factory, dbName: "summary" });
     await store.open();
     const summary = {
-      version: 1,
+      version: 2,
+      part: 0,
+      parts: 2,
       rooms: [{ roomId: "!a:x", name: { kind: "named", name: "A" } }],
       accountData: [],
     };
-    store.setRoomListSummary(summary);
+    const rest = { version: 2, part: 1, parts: 1, rooms: [{ roomId: "!b:x" }], accountData: [] };
+    store.setRoomListSummary([summary, rest]);
     await store.save(true);
     const g = globalThis as { indexedDB?: object };
     const previous = g.indexedDB;
@@ -183,9 +186,11 @@ describe("room list summary record", () => {
     const raw = await openDB<LatticeDb>("summary");
     g.indexedDB = previous;
     expect(typeof (await raw.get("room_list", "-"))?.summary).toBe("string");
+    expect(typeof (await raw.get("room_list", "-1"))?.summary).toBe("string");
     const reader = new IndexedDbStore({ indexedDB: factory, dbName: "summary" });
     await reader.open();
     expect(await reader.getRoomListSummary()).toEqual(summary);
+    expect(await reader.getRoomListSummary(1)).toEqual(rest);
     // A record written before the string form (an object) still reads.
     await raw.put("room_list", { clobber: "-", summary: { version: 1, rooms: [] } });
     expect(await reader.getRoomListSummary()).toEqual({ version: 1, rooms: [] });

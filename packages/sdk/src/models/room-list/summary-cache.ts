@@ -1,27 +1,36 @@
 /**
  * The room list summary cache: a start from the store shows a complete,
  * sorted room list before the full snapshot is read. `load()` (run by the
- * sync service before its restore) reads one compact record from the store
- * and seeds the Rooms model with it, the first screenful (the most recent
- * FIRST_SEED_ROOMS rooms) first, the rest once that has painted; the
- * restore then replaces each seeded room with its full state, in chunks
- * that yield to the main thread (Rooms.handle). While running, the cache rebuilds the record after
+ * sync service before its restore) reads compact records from the store and
+ * seeds the Rooms model with them: part 0, the first screenful (the most
+ * recent FIRST_SEED_ROOMS rooms and the invites), is read and listed
+ * first; once that has painted, the other parts (SUMMARY_PART_ROOMS rooms
+ * each) are read and built a slice per task, so input is answered
+ * meanwhile, and listed together. The restore then replaces each seeded
+ * room with its full state, in chunks that yield to the main thread
+ * (Rooms.handle). While running, the cache rebuilds the record after
  * batches, at most once per `delayMs` and off the hot path, and stages it in
  * the store, which persists it with the snapshot (the first one is saved at
  * once, so the next start has it). Logout deletes it with the store's data.
  */
 import type { Store } from "../../store/Store";
-import { afterPaint } from "../../util/yield";
+import { afterPaint, yieldToMain } from "../../util/yield";
 import type { YieldFn } from "../../util/yield";
 import { DIRECT_EVENT_TYPE } from "../direct";
 import type { JsonObject } from "../../store/Store";
 import type { RoomSnapshot } from "../room/Room";
 import type { Rooms } from "../room/Rooms";
-import { entryOf, parseSummaryRecord, ROOM_LIST_SUMMARY_VERSION } from "./summary-entry";
-import type { RoomListSummaryEntry, RoomListSummaryRecord } from "./summary-entry";
+import { entryOf, parseSummaryPart, ROOM_LIST_SUMMARY_VERSION, summaryParts } from "./summary-entry";
+import type { RoomListSummaryEntry, RoomListSummaryPart, RoomListSummaryRecord } from "./summary-entry";
 
 /** Rooms seeded before the first paint: more than a tall screen's rows. */
 export const FIRST_SEED_ROOMS = 60;
+
+/** Rooms per stored part after the first (a get and a parse per task). */
+export const SUMMARY_PART_ROOMS = 250;
+
+/** Rooms built per task while seeding the parts after the first (about 10 ms on a 2-core laptop). */
+export const SEED_SLICE_ROOMS = 100;
 
 /** Batches are folded into the summary at most this often. */
 export const SUMMARY_STAGE_DELAY_MS = 2_000;
@@ -34,6 +43,10 @@ export interface RoomListSummaryCacheOptions {
   logger?: { warn(message: string, error?: unknown): void };
   /** Waits between the first screenful and the rest (default: after the next paint). */
   afterFirst?: YieldFn;
+  /** Gives the main thread back between the slices of the rest (default: yieldToMain). */
+  yieldToMain?: YieldFn;
+  /** Rooms per stored part after the first (default SUMMARY_PART_ROOMS). */
+  partRooms?: number;
 }
 
 export class RoomListSummaryCache {
@@ -54,23 +67,27 @@ export class RoomListSummaryCache {
    * rooms it seeded (0 when there is none or it cannot be read).
    */
   async load(): Promise<number> {
-    let record: RoomListSummaryRecord | null;
-    try {
-      record = parseSummaryRecord(await this.options.store.getRoomListSummary());
-    } catch (error) {
-      this.options.logger?.warn("Room list summary: cannot read it; loading the full store", error);
-      return 0;
-    }
-    if (record === null) return 0;
+    const first = await this.readPart(0);
+    if (first === null) return 0;
     this.persisted = true;
     const rooms = this.options.rooms;
-    if (record.rooms.length <= FIRST_SEED_ROOMS) return rooms.seed(record.rooms, record.accountData);
-    // The first screenful first: the list shows its rows before the other rooms are built.
-    let seeded = rooms.seed(firstScreenful(record.rooms), record.accountData);
+    // The first screenful first: the list shows its rows before the other rooms are read.
+    const seeded = rooms.seed(first.rooms, first.accountData);
+    if (first.parts === 1) return seeded;
     await (this.options.afterFirst ?? afterPaint)();
-    // The rest in one task: seeding it in yielding parts was measured slower to interactive (each part re-sorts and re-renders the list).
-    if (!this.disposed) seeded += rooms.seed(record.rooms);
-    return seeded;
+    const pause = this.options.yieldToMain ?? yieldToMain;
+    const built = new Set<string>();
+    for (let i = 1; i < first.parts && !this.disposed; i++) {
+      // A part missing or unreadable: the snapshot's load brings its rooms.
+      const part = await this.readPart(i);
+      if (part === null) break;
+      for (let at = 0; at < part.rooms.length && !this.disposed; at += SEED_SLICE_ROOMS) {
+        for (const id of rooms.seedUnlisted(part.rooms.slice(at, at + SEED_SLICE_ROOMS))) built.add(id);
+        await pause();
+      }
+    }
+    // Listed together: each listing re-sorts and re-renders the whole list.
+    return seeded + (this.disposed ? 0 : rooms.listSeeded(built));
   }
 
   /** The current record (every joined, invited and knocked room). */
@@ -90,12 +107,18 @@ export class RoomListSummaryCache {
     return { version: ROOM_LIST_SUMMARY_VERSION, rooms, accountData: direct !== undefined ? [direct] : [] };
   }
 
-  /** Stages the current record now (also before a forced save: stop, page hide). */
+  /** Stages the current record now, in parts (also before a forced save: stop, page hide). */
   stage(): void {
     this.cancel();
     if (this.disposed || this.options.rooms.all.getSnapshot().size === 0) return;
     const store = this.options.store;
-    store.setRoomListSummary(this.build() as unknown as JsonObject);
+    const record = this.build();
+    const parts = summaryParts(
+      record,
+      firstScreenful(record.rooms),
+      this.options.partRooms ?? SUMMARY_PART_ROOMS,
+    );
+    store.setRoomListSummary(parts as unknown as JsonObject[]);
     if (this.persisted) return;
     // The store's first snapshot was saved before any summary existed: save this one now.
     this.persisted = true;
@@ -110,6 +133,19 @@ export class RoomListSummaryCache {
     this.disposed = true;
     this.cancel();
     this.unsubscribe();
+  }
+
+  /** Stored part `index`, or null when it is missing, corrupt or unreadable. */
+  private async readPart(index: number): Promise<RoomListSummaryPart | null> {
+    try {
+      return parseSummaryPart(await this.options.store.getRoomListSummary(index), index);
+    } catch (error) {
+      this.options.logger?.warn(
+        `Room list summary: cannot read part ${index}; loading the full store`,
+        error,
+      );
+      return null;
+    }
   }
 
   private schedule(): void {
@@ -127,9 +163,9 @@ export class RoomListSummaryCache {
 }
 
 /** The most recently active rooms (the list's default order), and every invite. */
-function firstScreenful(entries: readonly RoomListSummaryEntry[]): RoomListSummaryEntry[] {
+function firstScreenful(entries: readonly RoomListSummaryEntry[]): Set<RoomListSummaryEntry> {
   const ts = (e: RoomListSummaryEntry): number => e.latestEvent?.origin_server_ts ?? 0;
   const invites = entries.filter((e) => e.category === "invite");
   const recent = [...entries].sort((a, b) => ts(b) - ts(a)).slice(0, FIRST_SEED_ROOMS);
-  return [...new Set([...invites, ...recent])];
+  return new Set([...invites, ...recent]);
 }

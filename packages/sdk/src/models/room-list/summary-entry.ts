@@ -14,8 +14,11 @@ import type { RoomName } from "../room-name";
 import type { RoomCategory, RoomSnapshot } from "../room/Room";
 import type { StateEntry } from "../room/RoomState";
 
-/** The stored record's version; another version is ignored (full load). */
-export const ROOM_LIST_SUMMARY_VERSION = 1;
+/** The stored record's version; another version is ignored (full load). 2: stored in parts. */
+export const ROOM_LIST_SUMMARY_VERSION = 2;
+
+/** The most parts a stored summary may claim (a corrupt count is refused). */
+const MAX_PARTS = 10_000;
 
 /** State types the room list reads (all state keys of each). */
 const LIST_STATE_TYPES = [
@@ -48,11 +51,26 @@ export interface RoomListSummaryEntry {
   readonly latestEvent?: ClientEventWithoutRoomId;
 }
 
-/** The stored record: one get at start. */
+/** The whole summary, as built from the live rooms. */
 export interface RoomListSummaryRecord {
   readonly version: number;
   readonly rooms: readonly RoomListSummaryEntry[];
   /** Global account data the rows depend on (m.direct: the DM flags). */
+  readonly accountData: readonly BasicEvent[];
+}
+
+/**
+ * One stored part of the summary (a get each): part 0 holds the first
+ * screenful, the account data and how many parts there are; the others
+ * hold the remaining rooms.
+ */
+export interface RoomListSummaryPart {
+  readonly version: number;
+  readonly part: number;
+  /** How many parts the summary has (part 0 only; 1 elsewhere). */
+  readonly parts: number;
+  readonly rooms: readonly RoomListSummaryEntry[];
+  /** Part 0 only (empty elsewhere). */
   readonly accountData: readonly BasicEvent[];
 }
 
@@ -134,17 +152,48 @@ function isEntry(value: unknown): value is RoomListSummaryEntry {
 }
 
 /**
- * The entries of a stored record, or null when it is missing, of another
- * version or not a record (then the room list waits for the full load).
- * Malformed entries are dropped; the full load brings those rooms.
+ * Stored part `part` of a summary, or null when it is missing, of another
+ * version, another part or not a part (then the room list waits for the
+ * full load for its rooms). Malformed entries are dropped; the full load
+ * brings those rooms.
  */
-export function parseSummaryRecord(raw: unknown): RoomListSummaryRecord | null {
+export function parseSummaryPart(raw: unknown, part: number): RoomListSummaryPart | null {
   if (!isJsonObject(raw) || raw["version"] !== ROOM_LIST_SUMMARY_VERSION || !Array.isArray(raw["rooms"]))
     return null;
-  const accountData = Array.isArray(raw["accountData"]) ? raw["accountData"] : [];
+  if (raw["part"] !== part) return null;
+  const parts = part === 0 ? raw["parts"] : 1;
+  if (typeof parts !== "number" || !Number.isInteger(parts) || parts < 1 || parts > MAX_PARTS) return null;
+  const accountData = part === 0 && Array.isArray(raw["accountData"]) ? raw["accountData"] : [];
   return {
     version: ROOM_LIST_SUMMARY_VERSION,
+    part,
+    parts,
     rooms: raw["rooms"].filter(isEntry),
     accountData: accountData.filter((e): e is BasicEvent => isEvent(e)),
   };
+}
+
+/**
+ * The stored parts of `record`: part 0 the rooms of `first` (the first
+ * screenful) with the account data, then the others `perPart` at a time.
+ */
+export function summaryParts(
+  record: RoomListSummaryRecord,
+  first: ReadonlySet<RoomListSummaryEntry>,
+  perPart: number,
+): RoomListSummaryPart[] {
+  const rest = record.rooms.filter((e) => !first.has(e));
+  const parts = 1 + Math.ceil(rest.length / perPart);
+  const out: RoomListSummaryPart[] = [
+    { version: record.version, part: 0, parts, rooms: [...first], accountData: record.accountData },
+  ];
+  for (let i = 1; i < parts; i++)
+    out.push({
+      version: record.version,
+      part: i,
+      parts: 1,
+      rooms: rest.slice((i - 1) * perPart, i * perPart),
+      accountData: [],
+    });
+  return out;
 }

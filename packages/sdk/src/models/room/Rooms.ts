@@ -182,12 +182,27 @@ export class Rooms {
    */
   seed(entries: readonly RoomListSummaryEntry[], accountData: readonly BasicEvent[] = []): number {
     if (this.rooms.size === 0) this.applyAccountData(accountData);
-    const changed = new Set<string>();
+    return this.listSeeded(this.seedUnlisted(entries));
+  }
+
+  /**
+   * Builds rooms from summary entries without listing them yet (a long
+   * seed in slices lists once, with `listSeeded`). Returns the ids built.
+   */
+  seedUnlisted(entries: readonly RoomListSummaryEntry[]): string[] {
+    const built: string[] = [];
     for (const entry of entries) {
       if (this.rooms.has(entry.roomId)) continue;
       this.roomOf(entry.roomId, entry.category).seedFromSummary(entry);
-      changed.add(entry.roomId);
+      built.push(entry.roomId);
     }
+    return built;
+  }
+
+  /** Lists rooms built by `seedUnlisted` (those still there); returns how many. */
+  listSeeded(roomIds: Iterable<string>): number {
+    const changed = new Set<string>();
+    for (const id of roomIds) if (this.rooms.has(id)) changed.add(id);
     if (changed.size === 0) return 0;
     this.roomsValue.set(new Map(this.rooms));
     this.notify(changed);

@@ -34,7 +34,7 @@ export class IndexedDbStore implements Store {
   readonly kind = "indexeddb" as const;
   private db: IDBPDatabase<LatticeDb> | undefined;
   private stagedSync: StoredSync | undefined;
-  private stagedRoomList: JsonObject | undefined;
+  private stagedRoomList: readonly JsonObject[] | undefined;
   private stagedAccountData = new Map<string, JsonObject & { type: string }>();
   private stagedUsers = new Map<string, StoredUser>();
   private lastSave: number;
@@ -86,9 +86,9 @@ export class IndexedDbStore implements Store {
     this.stagedSync = cloneJson(sync);
   }
 
-  async getRoomListSummary(): Promise<JsonObject | null> {
-    if (this.stagedRoomList) return this.stagedRoomList;
-    const record = await this.database.get("room_list", SINGLETON_KEY);
+  async getRoomListSummary(part = 0): Promise<JsonObject | null> {
+    if (this.stagedRoomList) return this.stagedRoomList[part] ?? null;
+    const record = await this.database.get("room_list", summaryKey(part));
     if (!record) return null;
     if (typeof record.summary !== "string") return record.summary;
     const parsed: unknown = JSON.parse(record.summary);
@@ -97,9 +97,9 @@ export class IndexedDbStore implements Store {
       : null;
   }
 
-  setRoomListSummary(summary: JsonObject): void {
-    // A fresh record from the summary cache, never mutated after: staged as given.
-    this.stagedRoomList = summary;
+  setRoomListSummary(parts: readonly JsonObject[]): void {
+    // Fresh records from the summary cache, never mutated after: staged as given.
+    this.stagedRoomList = [...parts];
   }
 
   async getAccountData(): Promise<JsonObject[]> {
@@ -207,8 +207,13 @@ export class IndexedDbStore implements Store {
     const users = [...this.stagedUsers.values()];
     if (roomList) {
       // Its own transaction: the next start reads it without waiting for a large snapshot write to commit.
-      // As one JSON string: a start reads and parses it in about two thirds of a structured clone's time (docs 0006).
-      await this.database.put("room_list", { clobber: SINGLETON_KEY, summary: JSON.stringify(roomList) });
+      // A JSON string per part: a start reads and parses it in about two thirds of a structured clone's time (docs 0006).
+      const tx = this.database.transaction("room_list", "readwrite");
+      await Promise.all([
+        tx.store.clear(),
+        ...roomList.map((part, i) => tx.store.put({ clobber: summaryKey(i), summary: JSON.stringify(part) })),
+        tx.done,
+      ]);
       if (this.stagedRoomList === roomList) this.stagedRoomList = undefined;
     }
     if (sync || accountData.length > 0 || users.length > 0) {
@@ -293,4 +298,9 @@ async function withFactory<T>(factory: object, fn: () => Promise<T>): Promise<T>
   } finally {
     g.indexedDB = previous;
   }
+}
+
+/** The room_list key of a summary part: part 0 under the singleton key (as schema v6 wrote the whole summary). */
+function summaryKey(part: number): string {
+  return part === 0 ? SINGLETON_KEY : `${SINGLETON_KEY}${part}`;
 }

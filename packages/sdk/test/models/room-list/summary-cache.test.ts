@@ -89,11 +89,21 @@ function row(s: RoomSnapshot) {
   };
 }
 
-/** A summary record as plain JSON with its rooms in room id order. */
-function byRoomId(record: unknown): unknown {
-  const plain = JSON.parse(JSON.stringify(record)) as { rooms: Array<{ roomId: string }> };
-  plain.rooms.sort((a, b) => (a.roomId < b.roomId ? -1 : a.roomId > b.roomId ? 1 : 0));
-  return plain;
+/** A summary's rooms as plain JSON in room id order. */
+function byRoomId(rooms: readonly unknown[]): unknown {
+  const plain = JSON.parse(JSON.stringify(rooms)) as Array<{ roomId: string }>;
+  return plain.sort((a, b) => (a.roomId < b.roomId ? -1 : a.roomId > b.roomId ? 1 : 0));
+}
+
+type StoredPart = { version: number; part: number; parts?: number; rooms: Array<{ roomId: string }> };
+
+/** Every stored part of a summary, part 0 first. */
+async function storedParts(store: MemoryStore): Promise<StoredPart[]> {
+  const first = (await store.getRoomListSummary(0)) as StoredPart | null;
+  if (first === null) return [];
+  const out = [first];
+  for (let i = 1; i < (first.parts ?? 1); i++) out.push((await store.getRoomListSummary(i)) as StoredPart);
+  return out;
 }
 
 const listRows = (rooms: Rooms) => new RoomListService(rooms).items.getSnapshot().map(row);
@@ -110,11 +120,20 @@ function newRooms(yields: { count: number }): Rooms {
 }
 
 /** A store holding the summary of the fully loaded world, and that world's rows. */
-function storedWorld(): { store: MemoryStore; full: ReturnType<typeof row>[]; rooms: Rooms } {
+function storedWorld(partRooms?: number): {
+  store: MemoryStore;
+  full: ReturnType<typeof row>[];
+  rooms: Rooms;
+} {
   const rooms = new Rooms({ userId: ME, http: new FakeHttp() });
   rooms.handle(snapshotBatch());
   const store = new MemoryStore();
-  const cache = new RoomListSummaryCache({ rooms, store, userId: ME });
+  const cache = new RoomListSummaryCache({
+    rooms,
+    store,
+    userId: ME,
+    ...(partRooms !== undefined ? { partRooms } : {}),
+  });
   cache.stage();
   cache.dispose();
   return { store, full: listRows(rooms), rooms };
@@ -144,7 +163,8 @@ describe("room list summary", () => {
     expect(rooms.get("!r3:hs").recentEvents.map((e) => e.event_id)).toEqual(["$e3"]);
     // A summary built again after the load is the stored one (in another room order: the first screenful was seeded first).
     const again = new RoomListSummaryCache({ rooms, store: new MemoryStore(), userId: ME });
-    expect(byRoomId(again.build())).toEqual(byRoomId(await store.getRoomListSummary()));
+    const stored = (await storedParts(store)).flatMap((p) => p.rooms);
+    expect(byRoomId(again.build().rooms)).toEqual(byRoomId(stored));
     cache.dispose();
   });
 
@@ -173,6 +193,52 @@ describe("room list summary", () => {
     expect(await loading).toBe(N + 2);
     expect(listRows(rooms)).toEqual(full);
     cache.dispose();
+  });
+
+  it("stores the rooms past the first screenful in parts, seeds them a slice per task and lists them once", async () => {
+    const { store, full } = storedWorld(40);
+    const parts = await storedParts(store);
+    // 61 in the first part (60 recent rooms and the invite), the other 191 in parts of 40.
+    expect(parts.map((p) => p.rooms.length)).toEqual([FIRST_SEED_ROOMS + 1, 40, 40, 40, 40, 31]);
+    expect(parts.map((p) => p.part)).toEqual([0, 1, 2, 3, 4, 5]);
+    const rooms = newRooms({ count: 0 });
+    const listings: number[] = [];
+    rooms.onChange((changed) => listings.push(changed.size));
+    const pauses = { count: 0 };
+    const cache = new RoomListSummaryCache({
+      rooms,
+      store,
+      userId: ME,
+      afterFirst: () => Promise.resolve(),
+      yieldToMain: () => {
+        pauses.count++;
+        // Between slices the rooms built so far are not listed yet.
+        expect(new RoomListService(rooms).items.getSnapshot()).toHaveLength(FIRST_SEED_ROOMS + 1);
+        return new Promise((resolve) => setTimeout(resolve, 0));
+      },
+    });
+    expect(await cache.load()).toBe(N + 2);
+    expect(pauses.count).toBeGreaterThanOrEqual(5);
+    expect(listings).toEqual([FIRST_SEED_ROOMS + 1, N + 2 - FIRST_SEED_ROOMS - 1]);
+    expect(listRows(rooms)).toEqual(full);
+    cache.dispose();
+  });
+
+  it("leaves the rooms of a missing or corrupt later part to the snapshot's load", async () => {
+    for (const damage of ["missing", "corrupt"] as const) {
+      const { store, full } = storedWorld(40);
+      const parts = await storedParts(store);
+      const kept =
+        damage === "missing" ? parts.slice(0, 3) : [...parts.slice(0, 3), { junk: true }, ...parts.slice(4)];
+      store.setRoomListSummary(kept);
+      const rooms = newRooms({ count: 0 });
+      // Parts 0 to 2 seed; reading stops at the damaged part 3.
+      expect(await new RoomListSummaryCache({ rooms, store, userId: ME }).load()).toBe(
+        FIRST_SEED_ROOMS + 1 + 80,
+      );
+      await rooms.receive(snapshotBatch());
+      expect(listRows(rooms)).toEqual(full);
+    }
   });
 
   it("applies a batch that arrives during the chunked load after it, so nothing is lost", async () => {
@@ -232,9 +298,19 @@ describe("room list summary", () => {
   });
 
   it("falls back to the full load when the summary is missing, corrupt or of another version", async () => {
-    for (const bad of [null, { version: 1, rooms: "x" }, { version: 99, rooms: [] }, "junk"]) {
+    const junk = [
+      null,
+      { version: 2, part: 0, parts: 1, rooms: "x" },
+      { version: 99, part: 0, parts: 1, rooms: [] },
+      { version: 2, part: 0, parts: 0, rooms: [] },
+      { version: 2, part: 1, parts: 1, rooms: [] },
+      // The whole summary in one record, as the first version stored it.
+      { version: 1, rooms: [] },
+      "junk",
+    ];
+    for (const bad of junk) {
       const store = new MemoryStore();
-      if (bad !== null) store.setRoomListSummary(bad as never);
+      if (bad !== null) store.setRoomListSummary([bad as never]);
       const rooms = newRooms({ count: 0 });
       expect(await new RoomListSummaryCache({ rooms, store, userId: ME }).load()).toBe(0);
       expect(rooms.receive(snapshotBatch())).toBeUndefined();
@@ -242,11 +318,14 @@ describe("room list summary", () => {
     }
     // Malformed entries are dropped; the good ones seed.
     const { store } = storedWorld();
-    const record = (await store.getRoomListSummary()) as { version: number; rooms: unknown[] };
-    store.setRoomListSummary({
-      version: 1,
-      rooms: [...record.rooms.slice(0, 3), { roomId: 5 }, { roomId: "!x:hs" }],
-    });
+    const [record] = await storedParts(store);
+    store.setRoomListSummary([
+      {
+        ...record,
+        parts: 1,
+        rooms: [...(record?.rooms.slice(0, 3) ?? []), { roomId: 5 }, { roomId: "!x:hs" }],
+      },
+    ] as never);
     const rooms = newRooms({ count: 0 });
     expect(await new RoomListSummaryCache({ rooms, store, userId: ME }).load()).toBe(3);
   });
@@ -279,12 +358,12 @@ describe("room list summary", () => {
     rooms.handle(batch({ "!b:hs": joined({ events: [msg("$b", 2)] }) }));
     expect(await store.getRoomListSummary()).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 60));
-    const staged = (await store.getRoomListSummary()) as { rooms: Array<{ roomId: string }> };
-    expect(staged.rooms.map((r) => r.roomId).sort()).toEqual(["!a:hs", "!b:hs"]);
+    const staged = (await storedParts(store)).flatMap((p) => p.rooms);
+    expect(staged.map((r) => r.roomId).sort()).toEqual(["!a:hs", "!b:hs"]);
     expect(saves).toEqual([true]);
     rooms.handle(batch({ "!c:hs": joined({ events: [msg("$c", 3)] }) }));
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(((await store.getRoomListSummary()) as { rooms: unknown[] }).rooms).toHaveLength(3);
+    expect((await storedParts(store)).flatMap((p) => p.rooms)).toHaveLength(3);
     // Later summaries wait for the store's own (throttled) save.
     expect(saves).toEqual([true]);
     cache.dispose();
