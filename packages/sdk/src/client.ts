@@ -260,7 +260,12 @@ export function createClient(options: CreateClientOptions): Client {
         userId,
         ...(options.logger ? { logger: options.logger } : {}),
       });
-  if (summary) sync.setStartHooks({ beforeRestore: () => summary.load(), beforeSave: () => summary.stage() });
+  if (summary)
+    sync.setStartHooks({
+      afterOpen: () => summary.prefetch(),
+      beforeRestore: (discarded) => summary.load(discarded),
+      beforeSave: () => summary.stage(),
+    });
   const sendQueue = new SendQueue({
     http,
     store: sync.store,

@@ -7,8 +7,9 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { startParserFrame } from "./features/timeline/html/parserFrame";
+import { startParserFrameWhenIdle } from "./features/timeline/html/parserFrame";
 import { AppViewModel } from "./state/AppViewModel";
+import { applyStoredAppearance } from "./state/settings/Appearance";
 import "./styles/global.css";
 
 const env = import.meta.env as Record<string, string | undefined>;
@@ -24,6 +25,8 @@ const app = new AppViewModel({
   platformScope: window,
 });
 
+// The stored font size and layout before the first render, so the first paint is already in them.
+applyStoredAppearance({ storage: window.localStorage, root: document.documentElement });
 const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(
@@ -32,5 +35,5 @@ if (root) {
     </StrictMode>,
   );
 }
-startParserFrame(import.meta.env.BASE_URL);
+startParserFrameWhenIdle(import.meta.env.BASE_URL);
 void app.start();

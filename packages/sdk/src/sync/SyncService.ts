@@ -63,8 +63,17 @@ export interface SyncProcessorLike {
 
 /** Work around the restore and forced saves (the room list summary cache). */
 export interface StartHooks {
-  /** Runs before the stored snapshot is restored (not for guests). */
-  beforeRestore?: () => Promise<unknown>;
+  /**
+   * Runs once the store is open, before the client-options check (not for
+   * guests): reads may start early, beside the check's.
+   */
+  afterOpen?: () => void;
+  /**
+   * Runs before the stored snapshot is restored (not for guests);
+   * `discarded` tells that the check found the cache of other options and
+   * deleted it (what was read before is stale).
+   */
+  beforeRestore?: (discarded: boolean) => Promise<unknown>;
   /** Runs before a forced save (stop, page hide), to stage what it keeps. */
   beforeSave?: () => void;
 }
@@ -325,9 +334,10 @@ export class SyncService {
       await this.store.open();
       this.opened = true;
     }
-    await this.checkClientOptions();
+    if (!this.guest) this.hooks.afterOpen?.();
+    const discarded = await this.checkClientOptions();
     if (!this.guest) {
-      await this.hooks.beforeRestore?.().catch((error: unknown) => {
+      await this.hooks.beforeRestore?.(discarded).catch((error: unknown) => {
         this.logger.warn("Sync: the start hook failed; restoring without it", error);
       });
     }
@@ -368,9 +378,10 @@ export class SyncService {
   /**
    * Discards the cache when it was written under other options (or under
    * none: its provenance is unknown), then records this run's options,
-   * keeping the filter id when the options match.
+   * keeping the filter id when the options match. Returns whether it
+   * discarded the cache.
    */
-  private async checkClientOptions(): Promise<void> {
+  private async checkClientOptions(): Promise<boolean> {
     const stored = await this.store.getClientOptions();
     const compatible =
       stored !== null ? isCompatible(stored, this.cacheOptions) : (await this.store.getSync()) === null;
@@ -380,6 +391,7 @@ export class SyncService {
     }
     const filterId = compatible ? storedFilterId(stored) : undefined;
     await this.store.storeClientOptions(toStoredOptions(this.cacheOptions, filterId));
+    return !compatible;
   }
 
   /**

@@ -56,6 +56,8 @@ export class RoomListSummaryCache {
   /** Whether the store holds a summary (else the first staged one is saved at once). */
   private persisted = false;
   private disposed = false;
+  /** Part 0, read ahead by `prefetch`. */
+  private early: Promise<JsonObject | null> | undefined;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: RoomListSummaryCacheOptions) {
@@ -66,7 +68,24 @@ export class RoomListSummaryCache {
    * Reads the stored summary and seeds the rooms with it. Returns how many
    * rooms it seeded (0 when there is none or it cannot be read).
    */
-  async load(): Promise<number> {
+  /**
+   * Starts reading part 0 now (the sync service calls it as the store
+   * opens, so the read overlaps the client-options check).
+   */
+  prefetch(): void {
+    if (this.early !== undefined) return;
+    const early = this.options.store.getRoomListSummary(0);
+    // Read by load(); a rejection left unread must not surface as unhandled.
+    early.catch(() => undefined);
+    this.early = early;
+  }
+
+  async load(discarded = false): Promise<number> {
+    // A discarded cache holds no summary: what was read ahead of the discard is stale.
+    if (discarded) {
+      this.early = undefined;
+      return 0;
+    }
     const first = await this.readPart(0);
     if (first === null) return 0;
     this.persisted = true;
@@ -137,8 +156,10 @@ export class RoomListSummaryCache {
 
   /** Stored part `index`, or null when it is missing, corrupt or unreadable. */
   private async readPart(index: number): Promise<RoomListSummaryPart | null> {
+    const early = index === 0 ? this.early : undefined;
+    if (index === 0) this.early = undefined;
     try {
-      return parseSummaryPart(await this.options.store.getRoomListSummary(index), index);
+      return parseSummaryPart(await (early ?? this.options.store.getRoomListSummary(index)), index);
     } catch (error) {
       this.options.logger?.warn(
         `Room list summary: cannot read part ${index}; loading the full store`,

@@ -224,6 +224,27 @@ describe("room list summary", () => {
     cache.dispose();
   });
 
+  it("uses part 0 read ahead, and drops it when the cache was discarded", async () => {
+    const { store } = storedWorld();
+    const reads: number[] = [];
+    const get = store.getRoomListSummary.bind(store);
+    store.getRoomListSummary = (part?: number) => {
+      reads.push(part ?? 0);
+      return get(part);
+    };
+    const rooms = newRooms({ count: 0 });
+    const cache = new RoomListSummaryCache({ rooms, store, userId: ME, afterFirst: () => Promise.resolve() });
+    cache.prefetch();
+    expect(reads).toEqual([0]);
+    expect(await cache.load()).toBe(N + 2);
+    expect(reads).toEqual([0, 1]);
+    const other = newRooms({ count: 0 });
+    const discarded = new RoomListSummaryCache({ rooms: other, store, userId: ME });
+    discarded.prefetch();
+    expect(await discarded.load(true)).toBe(0);
+    expect(other.all.getSnapshot().size).toBe(0);
+  });
+
   it("leaves the rooms of a missing or corrupt later part to the snapshot's load", async () => {
     for (const damage of ["missing", "corrupt"] as const) {
       const { store, full } = storedWorld(40);

@@ -27,7 +27,7 @@ let alice: TestUser;
 let bob: Client;
 const clients: Client[] = [];
 
-function aliceClient(dbName: string): Client {
+function aliceClient(dbName: string, initialSyncLimit?: number): Client {
   const client = createClient({
     baseUrl: server.url,
     accessToken: alice.accessToken,
@@ -35,7 +35,7 @@ function aliceClient(dbName: string): Client {
     deviceId: alice.deviceId,
     store: new IndexedDbStore({ indexedDB: idb, dbName }),
     logger: quiet,
-    sync: { pollTimeoutMs: 500 },
+    sync: { pollTimeoutMs: 500, ...(initialSyncLimit !== undefined ? { initialSyncLimit } : {}) },
   });
   clients.push(client);
   return client;
@@ -102,11 +102,26 @@ it("shows the stored room list before the snapshot loads, then the same rooms in
   expect(new RoomListService(second.rooms).items.getSnapshot().map(row)).toEqual(firstRows);
   expect(second.rooms.get(dm).getSnapshot().members.get(bob.userId)?.membership).toBe("join");
 
+  await second.dispose();
+
+  // A run under other options discards the cache: the summary it read ahead of the check seeds nothing.
+  const third = aliceClient(dbName, 7);
+  const firstSeen: boolean[] = [];
+  const stopThird = third.rooms.all.subscribe((all) => {
+    if (firstSeen.length === 0 && all.size > 0) firstSeen.push(...[...all.values()].map((r) => r.isSeeded));
+  });
+  await third.start();
+  await waitFor(() => new RoomListService(third.rooms).items.getSnapshot().length === 4, "the synced rooms");
+  stopThird();
+  expect(firstSeen.length).toBeGreaterThan(0);
+  expect(firstSeen.some(Boolean)).toBe(false);
+
   // Logout deletes the summary with the store's data.
-  await second.dispose({ clearStorage: true });
+  await third.dispose({ clearStorage: true });
   const peek = new IndexedDbStore({ indexedDB: idb, dbName });
   await peek.open();
   expect(await peek.getRoomListSummary()).toBeNull();
+  expect(await peek.getRoomListSummary(1)).toBeNull();
   expect(await peek.getSync()).toBeNull();
   await peek.close();
 }, 60_000);

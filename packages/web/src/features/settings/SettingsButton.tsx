@@ -2,7 +2,7 @@
  * The account bar's Search and Settings buttons. Each dialog is its own
  * chunk, loaded on the first click; the click also makes the dialog's view
  * model, which is disposed when it closes. Mounting this starts the
- * browser notifier and applies the stored font size and layout.
+ * browser notifier (after the first paint).
  */
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Button } from "../../components/Button";
@@ -10,7 +10,6 @@ import { GearIcon, SearchIcon } from "../../components/icons";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import { notifierOf } from "../../state/notifications/notifier";
-import { applyStoredAppearance } from "../../state/settings/Appearance";
 import type { SettingsViewModel } from "../../state/settings/SettingsViewModel";
 import type { ThemeViewModel } from "../../state/ThemeViewModel";
 import type { SettingsDialog } from "./SettingsDialog";
@@ -31,8 +30,8 @@ export function SettingsButton({
     Dialog: typeof SettingsDialog;
   } | null>(null);
   const [searching, setSearching] = useState(false);
-  notifierOf(client);
-  useEffect(() => applyStoredAppearance({ storage: localStorage, root: document.documentElement }), []);
+  // After the first paint: building the notifier (push rules) is no part of showing the room list.
+  useEffect(() => void notifierOf(client), [client]);
 
   const openSettings = async (): Promise<void> => {
     const mod = await import("./SettingsDialog");
