@@ -24,13 +24,14 @@ import type { Scope } from "./Scope";
 
 export type RoomSection = "all" | "people" | "rooms" | "favourites" | "low" | "invites";
 
-export const SECTIONS: ReadonlyArray<{ id: RoomSection; label: string }> = [
-  { id: "all", label: "All" },
-  { id: "people", label: "People" },
-  { id: "rooms", label: "Rooms" },
-  { id: "favourites", label: "Favourites" },
-  { id: "low", label: "Low priority" },
-  { id: "invites", label: "Invites" },
+/** The section filters, in the order shown (their labels are the shell strings `section_<id>`). */
+export const SECTIONS: ReadonlyArray<{ id: RoomSection }> = [
+  { id: "all" },
+  { id: "people" },
+  { id: "rooms" },
+  { id: "favourites" },
+  { id: "low" },
+  { id: "invites" },
 ];
 
 const SECTION_FILTERS: Record<RoomSection, RoomFilter | undefined> = {

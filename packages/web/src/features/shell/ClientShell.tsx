@@ -9,6 +9,7 @@ import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import { SignOutIcon } from "../../components/icons";
+import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import { browserHashLocation } from "../../state/routing/Router";
 import type { ThemeViewModel } from "../../state/ThemeViewModel";
@@ -51,6 +52,8 @@ export function ClientShell({
   client: ClientViewModel;
   theme: ThemeViewModel;
 }): React.JSX.Element {
+  const t = useT("shell");
+  const c = useT("common");
   const search = useRef<HTMLInputElement>(null);
   const selected = useObservable(client.roomList.selected);
   const prompt = useObservable(client.router.prompt);
@@ -77,7 +80,7 @@ export function ClientShell({
     <MediaContext.Provider value={client.media}>
       <div className={`${styles.shell} ${selected !== null || prompt !== null ? styles.roomOpen : ""}`}>
         <SpacesBar list={client.roomList} />
-        <aside className={styles.sidebar} aria-label="Room list">
+        <aside className={styles.sidebar} aria-label={t("room_list")}>
           <div className={styles.account}>
             <Avatar id={client.userId} name={displayName ?? localpartOf(client.userId)} size={32} />
             <div className={styles.who} title={client.userId} data-testid="account-name">
@@ -89,8 +92,8 @@ export function ClientShell({
             <Button
               variant="ghost"
               size="icon"
-              aria-label="Sign out"
-              title="Sign out"
+              aria-label={t("sign_out")}
+              title={t("sign_out")}
               onClick={() => setConfirmLogout(true)}
             >
               <SignOutIcon />
@@ -106,12 +109,12 @@ export function ClientShell({
       <Verification client={client} />
       <Dialog
         open={confirmLogout}
-        title="Sign out?"
+        title={t("sign_out_title")}
         onClose={() => setConfirmLogout(false)}
         actions={
           <>
             <Button variant="secondary" onClick={() => setConfirmLogout(false)}>
-              Cancel
+              {c("cancel")}
             </Button>
             <Button
               variant="danger"
@@ -121,14 +124,13 @@ export function ClientShell({
                 void client.logout().finally(() => setLeaving(false));
               }}
             >
-              Sign out
+              {t("sign_out")}
             </Button>
           </>
         }
       >
         <p>
-          This device's copy of your messages will be deleted.{" "}
-          {client.isGuest ? "Guest accounts cannot sign back in." : ""}
+          {t("sign_out_body")} {client.isGuest ? t("sign_out_guest") : ""}
         </p>
       </Dialog>
     </MediaContext.Provider>

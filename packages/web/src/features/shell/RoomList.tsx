@@ -12,6 +12,7 @@ import { forwardRef, memo, useCallback, useEffect, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Avatar } from "../../components/Avatar";
 import { Badge } from "../../components/Badge";
+import { useT } from "../../i18n/useT";
 import type { RoomListViewModel } from "../../state/RoomListViewModel";
 import { SECTIONS } from "../../state/RoomListViewModel";
 import { useObservable } from "../../state/useObservable";
@@ -23,8 +24,8 @@ import styles from "./RoomList.module.css";
 type Snapshot = ReturnType<RoomListViewModel["items"]["getSnapshot"]>[number];
 
 /** The second line of a row: the invite, the last message, or else the topic. */
-function previewLine(room: Snapshot): string {
-  if (room.category === "invite") return "Invited";
+function previewLine(room: Snapshot, invited: string): string {
+  if (room.category === "invite") return invited;
   const nameOf = (id: string): string => room.members.get(id)?.name ?? id;
   const latest = room.latestEvent !== undefined ? previewOf(room.latestEvent, nameOf) : null;
   if (latest !== null) return latest;
@@ -56,6 +57,7 @@ interface RowProps {
 
 /** One room row (memoised: a sync batch re-renders only the rows it changed). */
 const RoomRow = memo(function RoomRow({ room, list, selected, index, setSize, measure }: RowProps) {
+  const t = useT("shell");
   const { count, highlight } = countsOf(room);
   return (
     <li
@@ -72,12 +74,12 @@ const RoomRow = memo(function RoomRow({ room, list, selected, index, setSize, me
       <Avatar id={room.roomId} name={room.name.name} size={36} />
       <span className={styles.text}>
         <span className={styles.name}>{room.name.name}</span>
-        <span className={styles.preview}>{previewLine(room)}</span>
+        <span className={styles.preview}>{previewLine(room, t("invited"))}</span>
       </span>
       <Badge
         count={count}
         highlight={highlight}
-        label={`${count} unread${highlight ? ", mentions you" : ""}`}
+        label={t(highlight ? "badge_unread_mentions" : "badge_unread", { count })}
       />
       <RoomOptionsButton list={list} roomId={room.roomId} name={room.name.name} />
     </li>
@@ -88,6 +90,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
   { list },
   searchRef,
 ) {
+  const t = useT("shell");
   const rooms = useObservable(list.items);
   const selected = useObservable(list.selected);
   const section = useObservable(list.section);
@@ -120,8 +123,8 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
           ref={searchRef}
           className={styles.search}
           type="search"
-          placeholder="Search rooms (Ctrl+K)"
-          aria-label="Search rooms"
+          placeholder={t("search_placeholder")}
+          aria-label={t("search_label")}
           value={search}
           onChange={(e) => list.setSearch(e.target.value)}
           onKeyDown={(e) => {
@@ -135,7 +138,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
         <AddMenu list={list} />
       </div>
       <RoomOptionsMenu list={list} />
-      <div className={styles.sections} role="toolbar" aria-label="Room filters">
+      <div className={styles.sections} role="toolbar" aria-label={t("filters")}>
         {SECTIONS.map((s) => (
           <button
             key={s.id}
@@ -144,7 +147,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
             aria-pressed={section === s.id}
             onClick={() => list.setSection(s.id)}
           >
-            {s.label}
+            {t(`section_${s.id}`)}
           </button>
         ))}
       </div>
@@ -152,7 +155,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
         ref={listRef}
         className={styles.list}
         role="listbox"
-        aria-label="Rooms"
+        aria-label={t("rooms")}
         tabIndex={0}
         aria-activedescendant={selected !== null ? `room-${cssId(selected)}` : undefined}
         onKeyDown={(e) => {
@@ -179,11 +182,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
           );
         })}
         {after > 0 && <li role="none" aria-hidden="true" style={{ height: after }} />}
-        {rooms.length === 0 && (
-          <li className={styles.empty}>
-            {search !== "" ? "No rooms match your search." : "No rooms here yet."}
-          </li>
-        )}
+        {rooms.length === 0 && <li className={styles.empty}>{search !== "" ? t("no_match") : t("empty")}</li>}
       </ul>
     </div>
   );

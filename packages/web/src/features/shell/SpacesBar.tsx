@@ -4,21 +4,23 @@
  */
 import { Avatar } from "../../components/Avatar";
 import { Tooltip } from "../../components/Tooltip";
+import { useT } from "../../i18n/useT";
 import type { RoomListViewModel } from "../../state/RoomListViewModel";
 import { useObservable } from "../../state/useObservable";
 import styles from "./SpacesBar.module.css";
 
 export function SpacesBar({ list }: { list: RoomListViewModel }): React.JSX.Element {
+  const t = useT("shell");
   const spaces = useObservable(list.spaces);
   const current = useObservable(list.space);
   return (
-    <nav className={styles.bar} aria-label="Spaces">
-      <Tooltip label="Home" side="right">
+    <nav className={styles.bar} aria-label={t("spaces")}>
+      <Tooltip label={t("home")} side="right">
         <button
           type="button"
           className={`${styles.space} ${current === null ? styles.active : ""}`}
           aria-pressed={current === null}
-          aria-label="Home: all rooms"
+          aria-label={t("home_label")}
           onClick={() => list.setSpace(null)}
         >
           <span className={styles.home} aria-hidden="true">

@@ -5,22 +5,24 @@
 import { Button } from "../../components/Button";
 import { MoonIcon, SunIcon, SystemIcon } from "../../components/icons";
 import { Tooltip } from "../../components/Tooltip";
+import { useT } from "../../i18n/useT";
 import type { ThemeViewModel } from "../../state/ThemeViewModel";
 import { useObservable } from "../../state/useObservable";
 
-const LABELS = { system: "Theme: system", dark: "Theme: dark", light: "Theme: light" } as const;
 const ICONS = { system: SystemIcon, dark: MoonIcon, light: SunIcon } as const;
 
 /** The account bar's theme button. */
 export function ThemeToggle({ theme }: { theme: ThemeViewModel }): React.JSX.Element {
+  const t = useT("shell");
   const choice = useObservable(theme.choice);
   const Icon = ICONS[choice];
+  const label = t(`theme_${choice}`);
   return (
-    <Tooltip label={LABELS[choice]}>
+    <Tooltip label={label}>
       <Button
         variant="ghost"
         size="icon"
-        aria-label={`${LABELS[choice]}. Change theme`}
+        aria-label={t("theme_change", { theme: label })}
         data-theme-choice={choice}
         onClick={() => theme.cycle()}
       >

@@ -13,6 +13,7 @@ import { roomSettings } from "./roomSettings";
 import { rooms } from "./rooms";
 import { search } from "./search";
 import { settings } from "./settings";
+import { shell } from "./shell";
 import { threads } from "./threads";
 import { timeline } from "./timeline";
 import { verification } from "./verification";
@@ -29,6 +30,7 @@ export const en = {
   rooms,
   search,
   settings,
+  shell,
   threads,
   timeline,
   verification,
