@@ -106,7 +106,7 @@ describe("people and moderation", () => {
     await confirm.getByRole("button", { name: "Ban" }).click();
     await user.getByText("bob was banned.").waitFor();
     await user.getByRole("button", { name: "Unban" }).waitFor();
-    await alice.getByRole("button", { name: "← Back to people" }).click();
+    await alice.getByRole("button", { name: "Back to people" }).click();
     await panel.getByText("Banned · 1").waitFor();
     await alice.screenshot({ path: `${SHOTS}people-members-light.png` });
 

@@ -2,7 +2,7 @@
  * Line icons of the design system (inline SVG, 18 px, drawn in the text
  * colour, hidden from assistive technology: the button around an icon
  * carries the label). They render without an emoji or symbol font:
- * people, gear, search, sun/moon/system (the theme toggle), sign out.
+ * people, gear, search, sun/moon/system (the theme toggle), sign out, back.
  */
 /** The attributes every icon's <svg> shares (spread them first). */
 export const iconProps = {
@@ -84,6 +84,15 @@ export function SignOutIcon(): React.JSX.Element {
     <svg {...iconProps}>
       <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4" />
       <path d="m16 17 5-5-5-5M21 12H9" />
+    </svg>
+  );
+}
+
+/** A left arrow: back (to the room list, the thread list, the member list). */
+export function BackIcon(): React.JSX.Element {
+  return (
+    <svg {...iconProps}>
+      <path d="M19 12H5M12 19l-7-7 7-7" />
     </svg>
   );
 }

@@ -11,6 +11,7 @@
 import { useEffect, useState } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
+import { BackIcon } from "../../components/icons";
 import { useT } from "../../i18n/useT";
 import { roomExtrasOf } from "../../state/people/RoomExtras";
 import type { UserPanelViewModel } from "../../state/people/UserPanelViewModel";
@@ -58,7 +59,7 @@ export function UserPanel({ vm, userId }: { vm: RoomViewModel; userId: string })
   return (
     <div className={styles.panel} aria-label={t("user_title")}>
       <Button variant="ghost" size="sm" onClick={() => vm.openPanel({ kind: "members" })}>
-        ← {t("user_back")}
+        <BackIcon /> {t("user_back")}
       </Button>
       <div className={styles.profile}>
         <Avatar id={view.userId} name={view.name} url={url} size={80} />

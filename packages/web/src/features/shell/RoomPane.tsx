@@ -13,6 +13,7 @@
 import { useCallback } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
+import { BackIcon } from "../../components/icons";
 import { useT } from "../../i18n/useT";
 import type { RoomPanel, RoomViewModel } from "../../state/RoomViewModel";
 import type { RoomActionsViewModel } from "../../state/rooms/RoomActionsViewModel";
@@ -127,7 +128,7 @@ function RoomPane({
           aria-label={common("back_to_rooms")}
           onClick={onBack}
         >
-          ←
+          <BackIcon />
         </Button>
         <Avatar id={room.roomId} name={room.name.name} url={avatar} size={36} />
         <div className={styles.roomTitle}>

@@ -7,6 +7,7 @@
 import { useEffect, useRef } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
+import { BackIcon } from "../../components/icons";
 import { Spinner } from "../../components/Spinner";
 import { useT } from "../../i18n/useT";
 import type { ThreadViewModel } from "../../state/ThreadViewModel";
@@ -51,7 +52,7 @@ export function ThreadView({
     <div className={styles.panel} data-testid="thread-view">
       <div className={styles.threadHeader}>
         <Button variant="ghost" size="sm" onClick={onBack} aria-label={t("back")}>
-          ←
+          <BackIcon />
         </Button>
         <h3 className={styles.heading}>{t("thread")}</h3>
       </div>
