@@ -21,6 +21,8 @@ export interface ChunkedLoadOptions {
   apply: (part: ProcessedSync) => void;
   /** Rooms with a larger value load first (the seeded latest activity). */
   order: (roomId: string) => number;
+  /** Rooms to load before all others (opened before the load began). */
+  first?: readonly string[];
   yieldToMain?: YieldFn;
   /** Aimed time of one part, in ms. */
   budgetMs?: number;
@@ -39,6 +41,7 @@ export class ChunkedLoad {
     for (const kind of ["join", "invite", "knock", "leave"] as const)
       for (const id of rooms[kind].keys()) this.pending.push({ id, kind });
     const order = new Map(this.pending.map((p) => [p.id, options.order(p.id)]));
+    for (const id of options.first ?? []) if (order.has(id)) order.set(id, Number.POSITIVE_INFINITY);
     this.pending.sort((a, b) => (order.get(b.id) ?? 0) - (order.get(a.id) ?? 0));
   }
 

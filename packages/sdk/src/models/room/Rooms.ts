@@ -80,6 +80,8 @@ export class Rooms {
   private readonly localUnread = new Map<string, LocalUnread>();
   /** The chunked load of the stored snapshot after a seeded start, while it runs. */
   private load: ChunkedLoad | undefined;
+  /** Seeded rooms opened before the chunked load began: it loads them first. */
+  private readonly wanted = new Set<string>();
   /** Batches that arrived during the chunked load, applied after it in order. */
   private queue: Promise<void> | undefined;
 
@@ -214,9 +216,13 @@ export class Rooms {
     return this.load !== undefined;
   }
 
-  /** Loads a seeded room's full state now (it is opened before the chunked load reached it). */
+  /**
+   * Loads a seeded room's full state now (it is opened before the chunked
+   * load reached it), or first when the load has not begun yet.
+   */
   ensureLoaded(roomId: string): void {
-    this.load?.now(roomId);
+    if (this.load !== undefined) this.load.now(roomId);
+    else if (this.rooms.get(roomId)?.isSeeded === true) this.wanted.add(roomId);
   }
 
   /** Applies one processed batch (see `receive`; `idle()` tells when a chunked load is done). */
@@ -246,9 +252,11 @@ export class Rooms {
       batch,
       apply: (part) => this.apply(part),
       order: (id) => this.rooms.get(id)?.getSnapshot().lastActivityTs ?? 0,
+      first: [...this.wanted],
       ...(this.options.yieldToMain !== undefined ? { yieldToMain: this.options.yieldToMain } : {}),
     });
     this.load = load;
+    this.wanted.clear();
     return this.enqueue(async () => {
       try {
         await load.run();

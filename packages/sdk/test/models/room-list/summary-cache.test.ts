@@ -318,6 +318,31 @@ describe("room list summary", () => {
     expect(room.recentEvents.map((e) => e.event_id)).toEqual(["$e249"]);
   });
 
+  it("loads first a room opened before the chunked load began, and its open timeline shows its events", async () => {
+    const { store } = storedWorld();
+    const rooms = newRooms({ count: 0 });
+    await new RoomListSummaryCache({ rooms, store, userId: ME }).load();
+    const room = rooms.get("!r248:hs");
+    expect(room.isSeeded).toBe(true);
+    const window = room.openTimeline();
+    await window.load();
+    expect(window.items.getSnapshot()).toHaveLength(0);
+    let loadedAt = -1;
+    let parts = 0;
+    const stop = rooms.onChange((changed) => {
+      parts++;
+      if (changed.has("!r248:hs") && loadedAt < 0) loadedAt = parts;
+    });
+    await rooms.receive(snapshotBatch());
+    stop();
+    // The account data's part, then the opened room's, before the other rooms.
+    expect(loadedAt).toBeLessThanOrEqual(2);
+    expect(room.recentEvents.map((e) => e.event_id)).toEqual(["$e248"]);
+    // The window opened on the seeded room follows the live end: the loaded event is in it.
+    expect(JSON.stringify(window.items.getSnapshot())).toContain("$e248");
+    window.close();
+  });
+
   it("falls back to the full load when the summary is missing, corrupt or of another version", async () => {
     const junk = [
       null,
