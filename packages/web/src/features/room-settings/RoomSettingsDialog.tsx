@@ -4,9 +4,7 @@
  * change's result (saved, or the refusal) under them.
  */
 import { useState } from "react";
-import { Button } from "../../components/Button";
-import { Dialog } from "../../components/Dialog";
-import { Tabs } from "../../components/Tabs";
+import { TabbedDialog } from "../../components/TabbedDialog";
 import { useT } from "../../i18n/useT";
 import type { RoomSettingsViewModel } from "../../state/room-settings/RoomSettingsViewModel";
 import { useObservable } from "../../state/useObservable";
@@ -36,41 +34,38 @@ export function RoomSettingsDialog({
   const status = useObservable(settings.status);
 
   return (
-    <Dialog
-      open
-      wide
+    <TabbedDialog
       title={`${t("title")} · ${roomName}`}
+      closeLabel={common("close")}
       onClose={onClose}
-      actions={
-        <Button variant="secondary" onClick={onClose}>
-          {common("close")}
-        </Button>
+      tabs={{
+        ids: TABS,
+        selected: tab,
+        onSelect: setTab,
+        labelOf: (id) => t(`tab_${id}`),
+        label: t("title"),
+        idPrefix: "room-settings",
+        panelClassName: styles.tabPanel,
+      }}
+      after={
+        <>
+          {status.error !== null && (
+            <p className={styles.error} role="alert">
+              {status.error}
+            </p>
+          )}
+          {status.error === null && status.notice !== null && (
+            <p className={styles.notice} role="status">
+              {status.notice}
+            </p>
+          )}
+        </>
       }
     >
-      <Tabs
-        ids={TABS}
-        selected={tab}
-        onSelect={setTab}
-        labelOf={(id) => t(`tab_${id}`)}
-        label={t("title")}
-        idPrefix="room-settings"
-        panelClassName={styles.tabPanel}
-      >
-        {tab === "general" && <GeneralTab settings={settings} />}
-        {tab === "security" && <SecurityTab settings={settings} />}
-        {tab === "roles" && <RolesTab settings={settings} />}
-        {tab === "advanced" && <AdvancedTab settings={settings} roomName={roomName} onLeft={onLeft} />}
-      </Tabs>
-      {status.error !== null && (
-        <p className={styles.error} role="alert">
-          {status.error}
-        </p>
-      )}
-      {status.error === null && status.notice !== null && (
-        <p className={styles.notice} role="status">
-          {status.notice}
-        </p>
-      )}
-    </Dialog>
+      {tab === "general" && <GeneralTab settings={settings} />}
+      {tab === "security" && <SecurityTab settings={settings} />}
+      {tab === "roles" && <RolesTab settings={settings} />}
+      {tab === "advanced" && <AdvancedTab settings={settings} roomName={roomName} onLeft={onLeft} />}
+    </TabbedDialog>
   );
 }

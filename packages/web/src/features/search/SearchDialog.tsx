@@ -6,8 +6,7 @@
 import { useState } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
-import { Dialog } from "../../components/Dialog";
-import { Tabs } from "../../components/Tabs";
+import { TabbedDialog } from "../../components/TabbedDialog";
 import { TextField } from "../../components/TextField";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
@@ -112,60 +111,55 @@ export function SearchDialog({
   const snapshot = room?.room.getSnapshot();
 
   return (
-    <Dialog
-      open
-      wide
+    <TabbedDialog
       title={t("title")}
+      closeLabel={common("close")}
       onClose={onClose}
-      actions={
-        <Button variant="secondary" onClick={onClose}>
-          {common("close")}
-        </Button>
-      }
-    >
-      <Tabs
-        ids={TABS}
-        selected={tab}
-        onSelect={setTab}
-        labelOf={(id) => t(`tab_${id}`)}
-        label={t("title")}
-        idPrefix="search"
-        panelClassName={styles.panel}
-      >
-        {tab === "messages" && (
-          <MessageResults
-            search={search}
-            room={snapshot !== undefined ? { id: snapshot.roomId, name: snapshot.name.name } : null}
-            onJump={(roomId, eventId) => {
-              client.openEvent(roomId, eventId);
+      tabs={{
+        ids: TABS,
+        selected: tab,
+        onSelect: setTab,
+        labelOf: (id) => t(`tab_${id}`),
+        label: t("title"),
+        idPrefix: "search",
+        panelClassName: styles.panel,
+      }}
+      after={
+        directory !== null && (
+          <DirectoryDialog
+            directory={directory}
+            isJoined={(roomId) => client.roomList.isJoined(roomId)}
+            onClose={() => setDirectory(null)}
+            onJoined={(roomId) => {
+              setDirectory(null);
+              client.roomList.selectWhenJoined(roomId);
               onClose();
             }}
           />
-        )}
-        {tab === "people" && <People search={search} client={client} onDone={onClose} />}
-        {tab === "rooms" && (
-          <>
-            <p className={styles.hint}>{t("rooms_hint")}</p>
-            {client.roomList.actions !== null && (
-              <Button onClick={() => setDirectory(client.roomList.actions?.openDirectory() ?? null)}>
-                {t("rooms_open")}
-              </Button>
-            )}
-          </>
-        )}
-      </Tabs>
-      {directory !== null && (
-        <DirectoryDialog
-          directory={directory}
-          isJoined={(roomId) => client.roomList.isJoined(roomId)}
-          onClose={() => setDirectory(null)}
-          onJoined={(roomId) => {
-            setDirectory(null);
-            client.roomList.selectWhenJoined(roomId);
+        )
+      }
+    >
+      {tab === "messages" && (
+        <MessageResults
+          search={search}
+          room={snapshot !== undefined ? { id: snapshot.roomId, name: snapshot.name.name } : null}
+          onJump={(roomId, eventId) => {
+            client.openEvent(roomId, eventId);
             onClose();
           }}
         />
       )}
-    </Dialog>
+      {tab === "people" && <People search={search} client={client} onDone={onClose} />}
+      {tab === "rooms" && (
+        <>
+          <p className={styles.hint}>{t("rooms_hint")}</p>
+          {client.roomList.actions !== null && (
+            <Button onClick={() => setDirectory(client.roomList.actions?.openDirectory() ?? null)}>
+              {t("rooms_open")}
+            </Button>
+          )}
+        </>
+      )}
+    </TabbedDialog>
   );
 }

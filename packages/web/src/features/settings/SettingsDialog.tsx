@@ -4,9 +4,7 @@
  * prompt every interactive-auth write shares. `createSettings` makes the
  * view model when the dialog opens (from the click, not an effect).
  */
-import { Button } from "../../components/Button";
-import { Dialog } from "../../components/Dialog";
-import { Tabs } from "../../components/Tabs";
+import { TabbedDialog } from "../../components/TabbedDialog";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import { notifierOf } from "../../state/notifications/notifier";
@@ -65,32 +63,24 @@ export function SettingsDialog({
   };
 
   return (
-    <Dialog
-      open
-      wide
+    <TabbedDialog
       title={t("title")}
+      closeLabel={t("close")}
       onClose={onClose}
-      actions={
-        <Button variant="secondary" onClick={onClose}>
-          {t("close")}
-        </Button>
-      }
+      layoutClassName={styles.layout}
+      tabs={{
+        ids: SETTINGS_SECTIONS,
+        selected: section,
+        onSelect: (id) => settings.open(id),
+        labelOf: (id) => t(`section_${id}`),
+        label: t("title"),
+        idPrefix: "user-settings",
+        orientation: "vertical",
+        panelClassName: styles.panel,
+      }}
+      after={<PasswordDialog prompt={settings.prompt} />}
     >
-      <div className={styles.layout}>
-        <Tabs
-          ids={SETTINGS_SECTIONS}
-          selected={section}
-          onSelect={(id) => settings.open(id)}
-          labelOf={(id) => t(`section_${id}`)}
-          label={t("title")}
-          idPrefix="user-settings"
-          orientation="vertical"
-          panelClassName={styles.panel}
-        >
-          {panel[section]()}
-        </Tabs>
-      </div>
-      <PasswordDialog prompt={settings.prompt} />
-    </Dialog>
+      {panel[section]()}
+    </TabbedDialog>
   );
 }
