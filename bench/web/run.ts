@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       starts.push(one);
       if (count > 1)
         console.log(
-          `  start from cache ${i + 1}: rows at ${one.rowsMs.toFixed(0)} ms, interactive at ${one.interactiveMs.toFixed(0)} ms, then a click on another row answered in ${one.secondClickMs.toFixed(0)} ms`,
+          `  start from cache ${i + 1}: rows at ${one.rowsMs.toFixed(0)} ms, interactive at ${one.interactiveMs.toFixed(0)} ms, then a click on another row answered in ${one.secondClickMs.toFixed(0)} ms (click seen at ${one.steps.rowsSeen.toFixed(0)}, stamped ${one.steps.inputStamp.toFixed(0)}, handled ${one.steps.inputHandled.toFixed(0)}; long tasks ${one.longTasks.map(([s, d]) => `${s}+${d}`).join(" ")})`,
         );
     }
     const byInteractive = [...starts].sort((a, b) => a.interactiveMs - b.interactiveMs);

@@ -79,7 +79,7 @@ const RoomRow = memo(function RoomRow({ room, list, selected, index, setSize, me
       <Badge
         count={count}
         highlight={highlight}
-        label={t(highlight ? "badge_unread_mentions" : "badge_unread", { count })}
+        label={count > 0 ? t(highlight ? "badge_unread_mentions" : "badge_unread", { count }) : ""}
       />
       <RoomOptionsButton list={list} roomId={room.roomId} name={room.name.name} />
     </li>
