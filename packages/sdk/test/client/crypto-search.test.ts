@@ -12,7 +12,7 @@ import type { TestServerHandle } from "@lattice/testserver";
 import { api } from "../../src";
 import type { Client } from "../../src";
 import type { ClientEventWithoutRoomId } from "../../src/api/types/events";
-import { startClient, waitFor, waitForMembership } from "./helpers";
+import { encryptedRoom, startClient, waitFor } from "./helpers";
 
 let server: TestServerHandle;
 let alice: Client;
@@ -33,18 +33,7 @@ function bodyOf(event: ClientEventWithoutRoomId | undefined): unknown {
 beforeAll(async () => {
   server = await startTestServer({ seed: "crypto-search" });
   [alice, bob] = await Promise.all([startClient(server, "alice"), startClient(server, "bob")]);
-  roomId = (
-    await api.rooms.createRoom(alice.http, {
-      preset: "private_chat",
-      invite: [bob.userId],
-      initial_state: [
-        { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
-      ],
-    })
-  ).room_id;
-  await waitFor(() => bob.rooms.find(roomId), "bob's invite");
-  await bob.moderation.join(roomId);
-  await waitForMembership(alice, roomId, bob.userId, "join");
+  roomId = await encryptedRoom(alice, bob);
   await waitFor(() => alice.rooms.find(roomId)?.getSnapshot().isEncrypted, "alice sees encryption");
 }, 60_000);
 

@@ -12,7 +12,7 @@ import "fake-indexeddb/auto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
-import { api, createClient, IndexedDbStore } from "../../src";
+import { createClient, IndexedDbStore } from "../../src";
 import type { Client } from "../../src";
 import type { ClientEventWithoutRoomId } from "../../src/api/types/events";
 import { decryptionInfoOf } from "../../src/crypto/decrypt";
@@ -23,7 +23,7 @@ import type { TimelineItem } from "../../src/models/timeline/TimelineItem";
 import { realScheduler } from "../../src/sync/scheduler";
 import { applyDiffs } from "../../src/util/observable-list";
 import type { ListDiff } from "../../src/util/observable-list";
-import { startClient, waitFor } from "./helpers";
+import { encryptedRoom, startClient, waitFor } from "./helpers";
 
 /** The default protocol choice (sliding sync on the test server). */
 const SYNC = { sync: { pollTimeoutMs: 1_000, syncMode: "auto" as const } };
@@ -77,22 +77,7 @@ async function newBobDevice(): Promise<{ accessToken: string; deviceId: string }
 beforeAll(async () => {
   server = await startTestServer({ seed: "decrypt-model" });
   [alice, bob] = await Promise.all([startClient(server, "alice", SYNC), startClient(server, "bob", SYNC)]);
-  roomId = (
-    await api.rooms.createRoom(alice.http, {
-      preset: "private_chat",
-      name: "Secret history",
-      invite: [bob.userId],
-      initial_state: [
-        { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
-      ],
-    })
-  ).room_id;
-  await waitFor(() => bob.rooms.find(roomId), "bob's invite");
-  await bob.moderation.join(roomId);
-  await waitFor(
-    () => alice.rooms.find(roomId)?.getSnapshot().state.membershipOf(bob.userId) === "join",
-    "alice sees bob joined",
-  );
+  roomId = await encryptedRoom(alice, bob, { name: "Secret history" });
   await waitFor(() => bob.rooms.find(roomId)?.getSnapshot().isEncrypted, "bob sees encryption");
   // Queued at once: the queue keeps the room's order.
   const sends = Array.from({ length: 30 }, (_, i) => send(text(`m${i + 1}`)));

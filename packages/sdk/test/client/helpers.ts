@@ -5,6 +5,8 @@
 import type { TestServerHandle } from "@lattice/testserver";
 import { createClient } from "../../src/client";
 import type { Client, CreateClientOptions } from "../../src/client";
+import { createRoom } from "../../src/api/rooms";
+import type { CreateRoomRequest } from "../../src/api/types/rooms";
 import { registerUser } from "../../../testserver/test/helpers";
 
 const quiet = {
@@ -65,4 +67,30 @@ export function waitForMembership(
     () => client.rooms.find(roomId)?.getSnapshot().state.membershipOf(userId) === membership,
     `${userId} ${membership} in ${roomId} as seen by ${client.userId}`,
   );
+}
+
+/**
+ * Alice creates an encrypted room (megolm) inviting bob, who joins; resolves
+ * with its id once alice sees him joined. `extra` adds to the request
+ * (preset, name, is_direct...).
+ */
+export async function encryptedRoom(
+  alice: Client,
+  bob: Client,
+  extra: Partial<CreateRoomRequest> = {},
+): Promise<string> {
+  const roomId = (
+    await createRoom(alice.http, {
+      preset: "private_chat",
+      invite: [bob.userId],
+      initial_state: [
+        { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
+      ],
+      ...extra,
+    })
+  ).room_id;
+  await waitFor(() => bob.rooms.find(roomId), "bob's invite");
+  await bob.moderation.join(roomId);
+  await waitForMembership(alice, roomId, bob.userId, "join");
+  return roomId;
 }

@@ -13,10 +13,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
-import { api, createClient } from "../../src";
+import { createClient } from "../../src";
 import type { Client, CreateClientOptions } from "../../src";
 import type { VerificationFlow, VerificationPhase } from "../../src/crypto/verification/VerificationFlow";
-import { startClient, waitFor, waitForMembership } from "./helpers";
+import { encryptedRoom, startClient, waitFor } from "./helpers";
 
 let server: TestServerHandle;
 let alice: Client;
@@ -73,19 +73,7 @@ beforeAll(async () => {
   server = await startTestServer({ seed: "client-verification" });
   [alice, bob] = await Promise.all([startClient(server, "alice", V2), startClient(server, "bob", V2)]);
   clients.push(alice, bob);
-  roomId = (
-    await api.rooms.createRoom(alice.http, {
-      preset: "trusted_private_chat",
-      is_direct: true,
-      invite: [bob.userId],
-      initial_state: [
-        { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
-      ],
-    })
-  ).room_id;
-  await waitFor(() => bob.rooms.find(roomId), "bob's invite");
-  await bob.moderation.join(roomId);
-  await waitForMembership(alice, roomId, bob.userId, "join");
+  roomId = await encryptedRoom(alice, bob, { preset: "trusted_private_chat", is_direct: true });
   await waitFor(() => alice.crypto.loaded && bob.crypto.loaded, "engines loaded");
   await waitFor(async () => (await alice.crypto.getUserDevices(bob.userId, 5)).length > 0, "bob's device");
   await waitFor(async () => (await bob.crypto.getUserDevices(alice.userId, 5)).length > 0, "alice's device");

@@ -51,6 +51,8 @@ function useShield(row: MessageRow): Shield | null {
   const [shield, setShield] = useState<{ item: unknown; value: Shield | null } | null>(null);
   // Most events were never encrypted: no lookup, and no second render of the tile.
   const decrypted = vm.actions.mayHaveShield(row.item);
+  // A sender's verification or new device changes the shields: read again then.
+  const trustVersion = useObservable(vm.actions.trustVersion);
   useEffect(() => {
     if (!decrypted) return;
     let live = true;
@@ -58,7 +60,7 @@ function useShield(row: MessageRow): Shield | null {
     return () => {
       live = false;
     };
-  }, [row.item, vm, decrypted]);
+  }, [row.item, vm, decrypted, trustVersion]);
   return shield?.item === row.item ? shield.value : null;
 }
 

@@ -9,6 +9,7 @@
  */
 import { fetchRelations, getEvent } from "../../sdk";
 import type { Client, ClientEventWithoutRoomId, Room, TimelineItem, UrlPreview } from "../../sdk";
+import { ObservableValue } from "../observables";
 
 /** The trust of an encrypted message's sender device. */
 export type Shield = "verified" | "unverified" | "unknown";
@@ -34,6 +35,8 @@ export interface TimelineActionsOptions {
 interface CryptoLike {
   readonly enabled?: boolean;
   getUserDevices(userId: string): Promise<Array<{ deviceId: string; verification: number }>>;
+  /** Calls back with a user's trust at once and after each change of their identity or devices. */
+  readonly identityWarnings?: { watch(userId: string, listener: () => void): () => void };
 }
 
 export type { UrlPreview, ClientEventWithoutRoomId };
@@ -45,6 +48,10 @@ export class TimelineActions {
   private readTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly events = new Map<string, Promise<ClientEventWithoutRoomId | null>>();
   private readonly devices = new Map<string, Promise<Map<string, number>>>();
+  /** Senders whose identity and devices are watched (their shields are read again on a change). */
+  private readonly trustWatches = new Map<string, () => void>();
+  /** Bumped when a watched sender's identity or devices change: tiles read their shields again. */
+  readonly trustVersion = new ObservableValue(0);
 
   constructor(private readonly options: TimelineActionsOptions) {
     this.client = options.client;
@@ -193,6 +200,7 @@ export class TimelineActions {
     if (deviceId === undefined || crypto === undefined || crypto.enabled === false) return "unknown";
     let devices = this.devices.get(item.sender);
     if (devices === undefined) {
+      this.watchTrust(item.sender, crypto);
       devices = crypto.getUserDevices(item.sender).then(
         (list) => new Map(list.map((d) => [d.deviceId, d.verification])),
         () => new Map<string, number>(),
@@ -208,6 +216,24 @@ export class TimelineActions {
     clearTimeout(this.readTimer);
     this.events.clear();
     this.devices.clear();
+    for (const stop of this.trustWatches.values()) stop();
+    this.trustWatches.clear();
+  }
+
+  /** Forgets the sender's devices when their identity or devices change (a verification, a new device). */
+  private watchTrust(userId: string, crypto: CryptoLike): void {
+    if (this.trustWatches.has(userId) || crypto.identityWarnings === undefined) return;
+    let first = true;
+    const stop = crypto.identityWarnings.watch(userId, () => {
+      // The first call is the trust at subscription, not a change.
+      if (first) {
+        first = false;
+        return;
+      }
+      this.devices.delete(userId);
+      this.trustVersion.set(this.trustVersion.getSnapshot() + 1);
+    });
+    this.trustWatches.set(userId, stop);
   }
 }
 
