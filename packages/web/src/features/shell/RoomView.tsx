@@ -74,6 +74,7 @@ function Loading(): React.JSX.Element {
 }
 
 export function RoomView({ client }: { client: ClientViewModel }): React.JSX.Element {
+  const t = useT("shell");
   const room = useObservable(client.room);
   const prompt = useObservable(client.router.prompt);
   usePreloadWhenListed(client);
@@ -85,9 +86,9 @@ export function RoomView({ client }: { client: ClientViewModel }): React.JSX.Ele
     );
   if (room === null) {
     return (
-      <section className={styles.welcome} aria-label="Welcome">
-        <h2>Welcome to Lattice</h2>
-        <p>Pick a room on the left to read it. Press Ctrl+K to search your rooms.</p>
+      <section className={styles.welcome} aria-label={t("welcome_label")}>
+        <h2>{t("welcome_title")}</h2>
+        <p>{t("welcome_body")}</p>
       </section>
     );
   }

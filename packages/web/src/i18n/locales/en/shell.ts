@@ -27,6 +27,9 @@ export const shell = {
   empty: "No rooms here yet.",
   badge_unread: "{{count}} unread",
   badge_unread_mentions: "{{count}} unread, mentions you",
+  welcome_label: "Welcome",
+  welcome_title: "Welcome to Lattice",
+  welcome_body: "Pick a room on the left to read it. Press Ctrl+K to search your rooms.",
   offline_unreachable: "Not syncing: cannot reach the homeserver.",
   offline_since: "Not syncing: offline since {{when}}. Messages may be out of date.",
 };
