@@ -94,3 +94,37 @@ export async function encryptedRoom(
   await waitForMembership(alice, roomId, bob.userId, "join");
   return roomId;
 }
+
+/**
+ * Logs `client`'s user in again (the password registerUser gave it) and
+ * starts a client on that new device, with `options` added.
+ */
+export async function startAnotherDevice(
+  server: TestServerHandle,
+  client: Client,
+  options: Partial<CreateClientOptions> = {},
+): Promise<Client> {
+  const name = client.userId.slice(1, client.userId.indexOf(":"));
+  const res = await fetch(`${server.url}/_matrix/client/v3/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      type: "m.login.password",
+      identifier: { type: "m.id.user", user: client.userId },
+      password: `password-${name}`,
+    }),
+  });
+  if (res.status !== 200) throw new Error(`login of another device of ${client.userId}: ${res.status}`);
+  const body = (await res.json()) as { access_token: string; device_id: string };
+  const another = createClient({
+    baseUrl: server.url,
+    accessToken: body.access_token,
+    userId: client.userId,
+    deviceId: body.device_id,
+    logger: quiet,
+    sync: { pollTimeoutMs: 1_000 },
+    ...options,
+  });
+  await another.start();
+  return another;
+}

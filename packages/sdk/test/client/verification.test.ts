@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import { createClient } from "../../src";
-import type { Client, CreateClientOptions } from "../../src";
+import type { Client } from "../../src";
 import type { VerificationFlow, VerificationPhase } from "../../src/crypto/verification/VerificationFlow";
-import { encryptedRoom, startClient, waitFor } from "./helpers";
+import { encryptedRoom, startAnotherDevice, startClient, waitFor } from "./helpers";
 
 let server: TestServerHandle;
 let alice: Client;
@@ -144,28 +144,8 @@ describe("client.crypto verification services", () => {
   it("recovery: alice sets it up; her new device recovers and is verified", async () => {
     const { recoveryKey } = await alice.crypto.recovery.setUp();
     expect(await alice.crypto.recovery.isSetUp()).toBe(true);
-    const res = await fetch(`${server.url}/_matrix/client/v3/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        type: "m.login.password",
-        identifier: { type: "m.id.user", user: alice.userId },
-        password: "password-alice",
-      }),
-    });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { access_token: string; device_id: string };
-    const options: CreateClientOptions = {
-      baseUrl: server.url,
-      accessToken: body.access_token,
-      userId: alice.userId,
-      deviceId: body.device_id,
-      logger: quiet,
-      ...V2,
-    };
-    const second = createClient(options);
+    const second = await startAnotherDevice(server, alice, V2);
     clients.push(second);
-    await second.start();
     const result = await second.crypto.recovery.recover({ recoveryKey });
     expect(result.crossSigning).toBe(true);
     expect(second.crypto.crossSigning.status.getSnapshot()).toMatchObject({ deviceSigned: true });

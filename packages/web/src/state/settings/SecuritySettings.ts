@@ -5,10 +5,13 @@
  * prompt), key backup counts, recovery set-up (the recovery key shown once,
  * for copying or download) and recovery of this device with a recovery
  * key. With crypto off (a guest, or a device without a crypto store) the
- * section says why and offers nothing.
+ * section says why and offers nothing. Once loaded, it reads the status
+ * again whenever the user's own identity or devices change (cross-signing
+ * set up or a device verified on another device), while its scope lives.
  */
 import type { Client, CrossSigningStatus } from "../../sdk";
 import { ObservableValue } from "../observables";
+import type { Scope } from "../Scope";
 import type { PasswordPrompt } from "./PasswordPrompt";
 import { IDLE, runWrite } from "./status";
 import type { WriteStatus } from "./status";
@@ -28,12 +31,15 @@ export class SecuritySettings {
   /** The recovery key just created: shown once, then forgotten. */
   readonly newRecoveryKey = new ObservableValue<string | null>(null);
   readonly status = new ObservableValue<WriteStatus>(IDLE);
+  private watching = false;
 
   constructor(
-    private readonly client: Pick<Client, "crypto">,
+    private readonly client: Pick<Client, "crypto" | "userId">,
     private readonly prompt: PasswordPrompt,
     /** The reason shown when crypto is off. */
     private readonly offReason: string,
+    /** Ends the watch of the user's own identity (the settings dialog's life). */
+    private readonly scope?: Scope,
   ) {}
 
   /** Loads the crypto engine (if needed) and reads the status. */
@@ -53,9 +59,27 @@ export class SecuritySettings {
           .catch(() => null),
       ]);
       this.view.set({ crossSigning, recoverySetUp, backup });
+      this.watchOwnIdentity();
     } catch (err) {
       this.unavailable.set(err instanceof Error ? err.message : this.offReason);
     }
+  }
+
+  /** Reads the status again when the user's identity or devices change elsewhere. */
+  private watchOwnIdentity(): void {
+    if (this.watching || this.scope === undefined) return;
+    this.watching = true;
+    let first = true;
+    this.scope.add(
+      this.client.crypto.identityWarnings.watch(this.client.userId, () => {
+        // The first call is the identity at subscription, not a change.
+        if (first) {
+          first = false;
+          return;
+        }
+        void this.load();
+      }),
+    );
   }
 
   /** Creates and publishes the cross-signing keys. */

@@ -53,7 +53,12 @@ export class SettingsViewModel {
     this.account = new AccountSettings(client, this.prompt, options.onDeactivated);
     this.sessions = new SessionsSettings(client, this.prompt);
     this.notifications = new NotificationSettings(client, this.scope.child());
-    this.security = new SecuritySettings(client, this.prompt, t("settings", "security_off"));
+    this.security = new SecuritySettings(
+      client,
+      this.prompt,
+      t("settings", "security_off"),
+      this.scope.child(),
+    );
     this.appearance = new AppearanceSettings(options.appearanceHost);
     this.scope.add(() => this.prompt.cancel());
     this.open("profile");
