@@ -2,7 +2,8 @@
  * Line icons of the design system (inline SVG, 18 px, drawn in the text
  * colour, hidden from assistive technology: the button around an icon
  * carries the label). They render without an emoji or symbol font:
- * people, gear, search, sun/moon/system (the theme toggle), sign out, back.
+ * people, gear, search, sun/moon/system (the theme toggle), sign out, back,
+ * the message shield.
  */
 /** The attributes every icon's <svg> shares (spread them first). */
 export const iconProps = {
@@ -93,6 +94,18 @@ export function BackIcon(): React.JSX.Element {
   return (
     <svg {...iconProps}>
       <path d="M19 12H5M12 19l-7-7 7-7" />
+    </svg>
+  );
+}
+
+/** A shield (message trust): a tick when verified, an exclamation mark when not, a question mark when unknown. */
+export function ShieldIcon({ mark }: { mark: "tick" | "alert" | "unknown" }): React.JSX.Element {
+  return (
+    <svg {...iconProps} width={14} height={14}>
+      <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />
+      {mark === "tick" && <path d="m9 12 2 2 4-4" />}
+      {mark === "alert" && <path d="M12 8v4M12 16h.01" />}
+      {mark === "unknown" && <path d="M10 9.5a2 2 0 1 1 2.5 1.9c-.4.2-.5.5-.5.9v.2M12 16h.01" />}
     </svg>
   );
 }

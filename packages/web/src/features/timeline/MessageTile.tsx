@@ -8,6 +8,7 @@
  */
 import { memo, useEffect, useState } from "react";
 import { Avatar } from "../../components/Avatar";
+import { ShieldIcon } from "../../components/icons";
 import { useT } from "../../i18n/useT";
 import type { MessageRow } from "../../state/timeline/rows";
 import type { Shield } from "../../state/timeline/TimelineActions";
@@ -30,7 +31,7 @@ export function timeOf(ts: number): string {
   return TIME.format(ts);
 }
 
-function ShieldIcon({ shield }: { shield: Shield }): React.JSX.Element {
+function ShieldMark({ shield }: { shield: Shield }): React.JSX.Element {
   const t = useT("timeline");
   const label = t(`shield_${shield}`);
   return (
@@ -41,7 +42,7 @@ function ShieldIcon({ shield }: { shield: Shield }): React.JSX.Element {
       title={label}
       data-shield={shield}
     >
-      {shield === "verified" ? "🛡" : shield === "unverified" ? "⚠" : "?"}
+      <ShieldIcon mark={shield === "verified" ? "tick" : shield === "unverified" ? "alert" : "unknown"} />
     </span>
   );
 }
@@ -106,12 +107,12 @@ export const MessageTile = memo(function MessageTile({ row }: { row: MessageRow 
             <time className={styles.time} dateTime={new Date(item.ts).toISOString()}>
               {timeOf(item.ts)}
             </time>
-            {shield !== null && <ShieldIcon shield={shield} />}
+            {shield !== null && <ShieldMark shield={shield} />}
           </div>
         )}
         {row.continued && shield !== null && shield !== "verified" && (
           <span className={styles.inlineShield}>
-            <ShieldIcon shield={shield} />
+            <ShieldMark shield={shield} />
           </span>
         )}
         {item.inReplyTo !== undefined && <ReplyQuote eventId={item.inReplyTo} />}
