@@ -42,6 +42,23 @@ export interface StartResult {
 
 const LIST = '[role="listbox"][aria-label="Rooms"]';
 
+/** What the page's probe records (ms on the page's clock); the probe and the read-back share it. */
+interface Marks {
+  rowsAt?: number;
+  selectedAt?: number;
+  inputAt?: number;
+  inputStamp?: number;
+  secondStamp?: number;
+  movedAt?: number;
+  /** Main-thread tasks over 50 ms: [start, duration]. */
+  longTasks: [number, number][];
+}
+
+/** The page's window with the probe's record. */
+interface ProbeWindow {
+  __bench?: Marks;
+}
+
 /** Puts `session` in localStorage under `key` before any page script runs. */
 export async function storeSession(context: BrowserContext, key: string, session: object): Promise<void> {
   await context.addInitScript(
@@ -52,21 +69,13 @@ export async function storeSession(context: BrowserContext, key: string, session
   );
   // The probe: when the first room row appears and when a row becomes selected.
   await context.addInitScript((list) => {
-    const marks: {
-      rowsAt?: number;
-      selectedAt?: number;
-      inputAt?: number;
-      inputStamp?: number;
-      secondStamp?: number;
-      movedAt?: number;
-      longTasks: [number, number][];
-    } = { longTasks: [] };
+    const marks: Marks = { longTasks: [] };
     // Main-thread tasks over 50 ms (start, duration): what keeps input waiting.
     new PerformanceObserver((list) => {
       for (const e of list.getEntries())
         marks.longTasks.push([Math.round(e.startTime), Math.round(e.duration)]);
     }).observe({ type: "longtask", buffered: true });
-    (window as unknown as { __bench: typeof marks }).__bench = marks;
+    (window as unknown as ProbeWindow).__bench = marks;
     // When the click reached the page (its event time) and when a listener first ran for it.
     document.addEventListener(
       "mousedown",
@@ -129,7 +138,7 @@ export async function measureStart(
   // 500 ms between checks would be counted as the app's time); answers the first row's centre.
   const centre = await page.waitForFunction(
     (list) => {
-      if ((window as unknown as { __bench?: { rowsAt?: number } }).__bench?.rowsAt === undefined) return null;
+      if ((window as unknown as ProbeWindow).__bench?.rowsAt === undefined) return null;
       const row = document.querySelector(`${list} [role="option"]`)?.getBoundingClientRect();
       return row ? { x: row.x + row.width / 2, y: row.y + row.height / 2 } : null;
     },
@@ -154,24 +163,12 @@ export async function measureStart(
   const second = (await next.jsonValue()) as { x: number; y: number };
   await page.mouse.click(second.x, second.y);
   await page.waitForFunction(
-    () => (window as unknown as { __bench: { movedAt?: number } }).__bench.movedAt !== undefined,
+    () => (window as unknown as ProbeWindow).__bench?.movedAt !== undefined,
     undefined,
     { polling: "raf", timeout: timeoutMs },
   );
   const probe = await page.evaluate(() => {
-    const marks = (
-      window as unknown as {
-        __bench: {
-          rowsAt?: number;
-          selectedAt?: number;
-          inputAt?: number;
-          inputStamp?: number;
-          secondStamp?: number;
-          movedAt?: number;
-          longTasks: [number, number][];
-        };
-      }
-    ).__bench;
+    const marks = (window as unknown as ProbeWindow).__bench as Marks;
     return {
       ...marks,
       dcl: performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined,

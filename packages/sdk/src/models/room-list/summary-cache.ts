@@ -65,10 +65,6 @@ export class RoomListSummaryCache {
   }
 
   /**
-   * Reads the stored summary and seeds the rooms with it. Returns how many
-   * rooms it seeded (0 when there is none or it cannot be read).
-   */
-  /**
    * Starts reading part 0 now (the sync service calls it as the store
    * opens, so the read overlaps the client-options check).
    */
@@ -80,6 +76,11 @@ export class RoomListSummaryCache {
     this.early = early;
   }
 
+  /**
+   * Reads the stored summary's parts and seeds the rooms with them (none
+   * when the client-options check `discarded` the cache). Returns how many
+   * rooms it seeded (0 when there is none or it cannot be read).
+   */
   async load(discarded = false): Promise<number> {
     // A discarded cache holds no summary: what was read ahead of the discard is stale.
     if (discarded) {
