@@ -120,15 +120,18 @@ export class IdentityWarnings {
     return trust;
   }
 
-  /** Calls `listener` with the user's trust now and after each change; returns the unsubscribe. */
-  watch(userId: string, listener: UserTrustListener): () => void {
+  /**
+   * Calls `listener` with the user's trust now (unless `initial` is false:
+   * changes only) and after each change; returns the unsubscribe.
+   */
+  watch(userId: string, listener: UserTrustListener, initial = true): () => void {
     let set = this.watchers.get(userId);
     if (!set) {
       set = new Set();
       this.watchers.set(userId, set);
     }
     set.add(listener);
-    void this.emit(userId, [listener]);
+    if (initial) void this.emit(userId, [listener]);
     return () => {
       set.delete(listener);
       if (set.size === 0) this.watchers.delete(userId);

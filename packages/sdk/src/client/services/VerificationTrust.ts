@@ -88,13 +88,14 @@ export class IdentityWarningsService {
 
   /**
    * Calls `listener` with the user's trust (loading the engine) and after
-   * each change; returns the unsubscribe function (usable at once).
+   * each change; returns the unsubscribe function (usable at once). With
+   * `{ initial: false }`, only after each change.
    */
-  watch(userId: string, listener: UserTrustListener): () => void {
+  watch(userId: string, listener: UserTrustListener, options: { initial?: boolean } = {}): () => void {
     let stop: (() => void) | undefined;
     let stopped = false;
     void this.get().then((warnings) => {
-      if (!stopped) stop = warnings.watch(userId, listener);
+      if (!stopped) stop = warnings.watch(userId, listener, options.initial ?? true);
     });
     return () => {
       stopped = true;

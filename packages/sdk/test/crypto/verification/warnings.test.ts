@@ -69,8 +69,13 @@ afterAll(async () => {
 describe("identity and device warnings", () => {
   it("a verified user's new unverified device raises a warning; acknowledging clears it", async () => {
     expect(seen.get(bobAccount.userId)).toMatchObject({ verified: false, warnings: [] });
+    // A changes-only watcher: not called with the (unverified) trust now, only after the verification.
+    const changes: boolean[] = [];
+    const stopChanges = warnings.watch(bobAccount.userId, (t) => changes.push(t.verified), false);
     await warnings.verifyUser(bobAccount.userId);
-    await pump([alice, bob], () => seen.get(bobAccount.userId)?.verified === true);
+    await pump([alice, bob], () => seen.get(bobAccount.userId)?.verified === true && changes.length > 0);
+    stopChanges();
+    expect(changes.every(Boolean)).toBe(true);
     expect(seen.get(bobAccount.userId)?.warnings).toEqual([]);
 
     const bob2 = await open(await login(server, bobAccount));

@@ -69,15 +69,9 @@ export class SecuritySettings {
   private watchOwnIdentity(): void {
     if (this.watching || this.scope === undefined) return;
     this.watching = true;
-    let first = true;
     this.scope.add(
-      this.client.crypto.identityWarnings.watch(this.client.userId, () => {
-        // The first call is the identity at subscription, not a change.
-        if (first) {
-          first = false;
-          return;
-        }
-        void this.load();
+      this.client.crypto.identityWarnings.watch(this.client.userId, () => void this.load(), {
+        initial: false,
       }),
     );
   }

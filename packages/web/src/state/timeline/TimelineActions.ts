@@ -35,8 +35,10 @@ export interface TimelineActionsOptions {
 interface CryptoLike {
   readonly enabled?: boolean;
   getUserDevices(userId: string): Promise<Array<{ deviceId: string; verification: number }>>;
-  /** Calls back with a user's trust at once and after each change of their identity or devices. */
-  readonly identityWarnings?: { watch(userId: string, listener: () => void): () => void };
+  /** Calls back after each change of a user's identity or devices (`initial: false`: not for the trust now). */
+  readonly identityWarnings?: {
+    watch(userId: string, listener: () => void, options: { initial: false }): () => void;
+  };
 }
 
 export type { UrlPreview, ClientEventWithoutRoomId };
@@ -223,16 +225,14 @@ export class TimelineActions {
   /** Forgets the sender's devices when their identity or devices change (a verification, a new device). */
   private watchTrust(userId: string, crypto: CryptoLike): void {
     if (this.trustWatches.has(userId) || crypto.identityWarnings === undefined) return;
-    let first = true;
-    const stop = crypto.identityWarnings.watch(userId, () => {
-      // The first call is the trust at subscription, not a change.
-      if (first) {
-        first = false;
-        return;
-      }
-      this.devices.delete(userId);
-      this.trustVersion.set(this.trustVersion.getSnapshot() + 1);
-    });
+    const stop = crypto.identityWarnings.watch(
+      userId,
+      () => {
+        this.devices.delete(userId);
+        this.trustVersion.set(this.trustVersion.getSnapshot() + 1);
+      },
+      { initial: false },
+    );
     this.trustWatches.set(userId, stop);
   }
 }
