@@ -59,6 +59,23 @@ export interface KeyValueStorage {
   removeItem(key: string): void;
 }
 
+/** A KeyValueStorage in memory (hosts without Web Storage, tests); `entries` shows what it holds. */
+export class MemoryKeyValueStorage implements KeyValueStorage {
+  readonly entries = new Map<string, string>();
+
+  getItem(key: string): string | null {
+    return this.entries.get(key) ?? null;
+  }
+
+  setItem(key: string, value: string): void {
+    this.entries.set(key, value);
+  }
+
+  removeItem(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
 /** The default key under which the session is stored. */
 export const SESSION_STORAGE_KEY = "lattice.session";
 

@@ -8,6 +8,7 @@
  */
 import { OidcError } from "./errors";
 import { isRecord } from "./fetch";
+import type { KeyValueStorage } from "../storage";
 
 /** SPEC §9: stored sign-in state older than this is not used. */
 export const STALE_STATE_MS = 900_000;
@@ -57,11 +58,7 @@ const KEY_PREFIX = "lattice_oidc_state_";
  * (sessionStorage). The SDK core compiles without DOM types, hence the
  * structural type.
  */
-export interface KeyValueStore {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
+export type KeyValueStore = KeyValueStorage;
 
 /** Keeps pending sign-ins in a Web Storage (sessionStorage survives the redirect). */
 export class WebSignInStateStorage implements SignInStateStorage {

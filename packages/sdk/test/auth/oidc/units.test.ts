@@ -18,7 +18,8 @@ import {
   validateBearerTokenResponse,
   WebSignInStateStorage,
 } from "../../../src/auth/oidc";
-import type { KeyValueStore, ValidatedIssuerMetadata } from "../../../src/auth/oidc";
+import type { ValidatedIssuerMetadata } from "../../../src/auth/oidc";
+import { MemoryKeyValueStorage } from "../../../src/auth/storage";
 
 const METADATA: ValidatedIssuerMetadata = {
   issuer: "https://auth.example.org/",
@@ -171,19 +172,6 @@ describe("startAuthorization", () => {
   });
 });
 
-class MapStore implements KeyValueStore {
-  readonly map = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.map.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.map.set(key, value);
-  }
-  removeItem(key: string): void {
-    this.map.delete(key);
-  }
-}
-
 describe("stored sign-in state", () => {
   const record = {
     homeserverUrl: "https://hs",
@@ -197,11 +185,11 @@ describe("stored sign-in state", () => {
   };
 
   it("round-trips through a Web Storage and is taken once", async () => {
-    const store = new MapStore();
+    const store = new MemoryKeyValueStorage();
     const storage = new WebSignInStateStorage(store);
     storage.set("__proto__", record);
     expect(await takeSignInState(storage, "__proto__", 2000)).toEqual(record);
-    expect(store.map.size).toBe(0);
+    expect(store.entries.size).toBe(0);
     await expect(takeSignInState(storage, "__proto__", 2000)).rejects.toBeInstanceOf(OidcError);
   });
 
@@ -212,7 +200,7 @@ describe("stored sign-in state", () => {
     ["without a creation time", JSON.stringify({ ...record, createdAt: "yesterday" })],
     ["with a non-string verifier", JSON.stringify({ ...record, codeVerifier: 5 })],
   ])("treats a record that is %s as not found", async (_what, raw) => {
-    const store = new MapStore();
+    const store = new MemoryKeyValueStorage();
     store.setItem("lattice_oidc_state_s", raw);
     await expect(takeSignInState(new WebSignInStateStorage(store), "s", 2000)).rejects.toMatchObject({
       message: "State required to finish logging in is not found in storage",

@@ -11,6 +11,7 @@ import type { OidcProviderHandle } from "../../../../testserver/src/oidc/index";
 import type { KeyValueStorage } from "../../sdk";
 import { WebSessionStorage } from "../../sdk";
 import { AccountManagement, accountManagementUrl } from "./AccountManagement";
+import { MemoryKeyValueStorage } from "../../../../sdk/src/auth/storage";
 
 const ACCOUNT_PAGE = "https://account.example.org/manage";
 
@@ -50,19 +51,6 @@ describe("accountManagementUrl", () => {
   });
 });
 
-class MemoryKv implements KeyValueStorage {
-  readonly map = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.map.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.map.set(key, value);
-  }
-  removeItem(key: string): void {
-    this.map.delete(key);
-  }
-}
-
 describe("AccountManagement against the test provider", () => {
   let withPage: OidcProviderHandle;
   let plain: OidcProviderHandle;
@@ -82,7 +70,7 @@ describe("AccountManagement against the test provider", () => {
   });
 
   function stored(oidc?: { issuer: string; clientId: string }): KeyValueStorage {
-    const kv = new MemoryKv();
+    const kv = new MemoryKeyValueStorage();
     new WebSessionStorage(kv).save({
       homeserverUrl: "http://127.0.0.1:9",
       userId: "@erin:localhost",

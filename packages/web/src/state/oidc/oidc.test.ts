@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../../../../testserver/src/index";
 import { MemorySessionStorage } from "../../../../sdk/src/auth/storage";
 import { loadOidc, Session } from "../../sdk";
-import type { KeyValueStorage, ValidatedIssuerMetadata } from "../../sdk";
+import type { ValidatedIssuerMetadata } from "../../sdk";
 import { SignInViewModel } from "../SignInViewModel";
 import type { ServerStatus } from "../SignInViewModel";
 import {
@@ -25,21 +25,9 @@ import {
   withoutCallback,
 } from "./oidc";
 import { OidcSoftLogoutViewModel } from "./OidcSoftLogoutViewModel";
+import { MemoryKeyValueStorage } from "../../../../sdk/src/auth/storage";
 
 const APP_URL = "http://127.0.0.1:9/app/";
-
-class MemoryKv implements KeyValueStorage {
-  readonly map = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.map.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.map.set(key, value);
-  }
-  removeItem(key: string): void {
-    this.map.delete(key);
-  }
-}
 
 let bed: OidcTestbed;
 
@@ -51,7 +39,12 @@ afterAll(async () => {
   await bed?.stop();
 });
 
-function signInVm(homeserver: string, local: MemoryKv, tab: MemoryKv, navigated: string[]): SignInViewModel {
+function signInVm(
+  homeserver: string,
+  local: MemoryKeyValueStorage,
+  tab: MemoryKeyValueStorage,
+  navigated: string[],
+): SignInViewModel {
   return new SignInViewModel({
     session: new Session(new MemorySessionStorage()),
     defaultHomeserver: homeserver,
@@ -78,7 +71,7 @@ describe("the OIDC offer", () => {
   it("is absent for a homeserver that names no provider", async () => {
     const plain = await startTestServer();
     try {
-      const vm = signInVm(plain.url, new MemoryKv(), new MemoryKv(), []);
+      const vm = signInVm(plain.url, new MemoryKeyValueStorage(), new MemoryKeyValueStorage(), []);
       await vm.start();
       expect(ready(vm).oidc).toEqual({ kind: "none" });
     } finally {
@@ -87,8 +80,8 @@ describe("the OIDC offer", () => {
   });
 
   it("is the provider's host, registers once per issuer and keeps the sign-in state in the tab", async () => {
-    const local = new MemoryKv();
-    const tab = new MemoryKv();
+    const local = new MemoryKeyValueStorage();
+    const tab = new MemoryKeyValueStorage();
     const navigated: string[] = [];
     const vm = signInVm(bed.homeserver.url, local, tab, navigated);
     await vm.start();
@@ -111,7 +104,9 @@ describe("the OIDC offer", () => {
       { clientId: string }
     >;
     expect(stored[bed.provider.issuer]?.clientId).toBe(first.searchParams.get("client_id"));
-    expect([...tab.map.keys()].some((k) => k.endsWith(first.searchParams.get("state") ?? "-"))).toBe(true);
+    expect([...tab.entries.keys()].some((k) => k.endsWith(first.searchParams.get("state") ?? "-"))).toBe(
+      true,
+    );
 
     // A second sign-in reuses the registration; Create account asks for the provider's registration page.
     vm.busy.set(null);
@@ -123,7 +118,7 @@ describe("the OIDC offer", () => {
 });
 
 describe("finishing an OIDC sign-in", () => {
-  async function startAt(local: MemoryKv, tab: MemoryKv): Promise<string> {
+  async function startAt(local: MemoryKeyValueStorage, tab: MemoryKeyValueStorage): Promise<string> {
     const navigated: string[] = [];
     const vm = signInVm(bed.homeserver.url, local, tab, navigated);
     await vm.start();
@@ -132,8 +127,8 @@ describe("finishing an OIDC sign-in", () => {
   }
 
   it("turns the provider's answer into a signed-in session on the device from the scope", async () => {
-    const tab = new MemoryKv();
-    const url = await startAt(new MemoryKv(), tab);
+    const tab = new MemoryKeyValueStorage();
+    const url = await startAt(new MemoryKeyValueStorage(), tab);
     const scope = new URL(url).searchParams.get("scope") ?? "";
     const deviceId = /urn:matrix:client:device:([A-Za-z0-9]+)/.exec(scope)?.[1];
     const callback = await driveProviderLogin(url, {
@@ -167,8 +162,8 @@ describe("finishing an OIDC sign-in", () => {
   });
 
   it("reports a denied consent with the SPEC message", async () => {
-    const tab = new MemoryKv();
-    const url = await startAt(new MemoryKv(), tab);
+    const tab = new MemoryKeyValueStorage();
+    const url = await startAt(new MemoryKeyValueStorage(), tab);
     const callback = await driveProviderLogin(url, {
       username: "erin",
       password: "pw-erin",
@@ -182,9 +177,9 @@ describe("finishing an OIDC sign-in", () => {
 
 describe("a client id the provider has forgotten", () => {
   it("is dropped, registered again once, and the sign-in goes on with the new client", async () => {
-    const local = new MemoryKv();
+    const local = new MemoryKeyValueStorage();
     const navigated: string[] = [];
-    const vm = signInVm(bed.homeserver.url, local, new MemoryKv(), navigated);
+    const vm = signInVm(bed.homeserver.url, local, new MemoryKeyValueStorage(), navigated);
     await vm.start();
     await vm.continueWithOidc();
     const first = new URL(navigated[0] ?? "").searchParams.get("client_id") ?? "";
@@ -225,7 +220,7 @@ describe("a client id the provider has forgotten", () => {
   });
 
   it("a known client is kept; an unreachable provider is no reason to register again", async () => {
-    const local = new MemoryKv();
+    const local = new MemoryKeyValueStorage();
     const offer = offerOf(await (await loadOidc()).discoverProvider(bed.provider.issuer));
     const id = await clientIdFor(offer, APP_URL, local);
     expect(await clientIdFor(offer, APP_URL, local)).toBe(id);
@@ -235,7 +230,12 @@ describe("a client id the provider has forgotten", () => {
 });
 
 describe("soft logout of an OIDC session", () => {
-  function softLogoutVm(clientId: string, local: MemoryKv, tab: MemoryKv, navigated: string[]) {
+  function softLogoutVm(
+    clientId: string,
+    local: MemoryKeyValueStorage,
+    tab: MemoryKeyValueStorage,
+    navigated: string[],
+  ) {
     const session = new Session(new MemorySessionStorage(), {
       homeserverUrl: bed.homeserver.url,
       userId: "@erin:localhost",
@@ -251,26 +251,26 @@ describe("soft logout of an OIDC session", () => {
   }
 
   it("signs in again through the provider with the same client and device", async () => {
-    const local = new MemoryKv();
+    const local = new MemoryKeyValueStorage();
     const navigated: string[] = [];
-    const signIn = signInVm(bed.homeserver.url, local, new MemoryKv(), navigated);
+    const signIn = signInVm(bed.homeserver.url, local, new MemoryKeyValueStorage(), navigated);
     await signIn.start();
     await signIn.continueWithOidc();
     const clientId = new URL(navigated[0] ?? "").searchParams.get("client_id") ?? "";
-    const tab = new MemoryKv();
-    const vm = softLogoutVm(clientId, new MemoryKv(), tab, navigated);
+    const tab = new MemoryKeyValueStorage();
+    const vm = softLogoutVm(clientId, new MemoryKeyValueStorage(), tab, navigated);
     expect(vm.issuerHost).toBe(new URL(bed.provider.issuer).host);
     await vm.continueWithProvider();
     const url = new URL(navigated[1] ?? "");
     expect(url.searchParams.get("client_id")).toBe(clientId);
     expect(url.searchParams.get("scope")).toContain("urn:matrix:client:device:ERINDEVICE");
-    expect(tab.map.size).toBe(1);
+    expect(tab.entries.size).toBe(1);
   });
 
   it("registers again when the provider no longer knows the session's client, keeping the device", async () => {
-    const local = new MemoryKv();
+    const local = new MemoryKeyValueStorage();
     const navigated: string[] = [];
-    const vm = softLogoutVm("client-the-provider-forgot", local, new MemoryKv(), navigated);
+    const vm = softLogoutVm("client-the-provider-forgot", local, new MemoryKeyValueStorage(), navigated);
     await vm.continueWithProvider();
     expect(vm.error.getSnapshot()).toBeNull();
     const url = new URL(navigated[0] ?? "");
