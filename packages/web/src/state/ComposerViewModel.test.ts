@@ -19,6 +19,7 @@ import { EventValidator } from "../../../testserver/src/spec/events";
 import type { Room, TimelineItem } from "../sdk";
 import { uploadAttachment } from "./composer/attachments";
 import { ComposerViewModel } from "./ComposerViewModel";
+import { until } from "./rooms/testing";
 
 let server: TestServerHandle;
 let seed: DemoSeed;
@@ -37,16 +38,6 @@ class MapStorage {
   }
   removeItem(k: string): void {
     this.data.delete(k);
-  }
-}
-
-async function until<T>(get: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = get();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

@@ -15,21 +15,12 @@ import type { DemoSeed } from "../../../testserver/src/demo/seed";
 import { Scope } from "./Scope";
 import { ThreadsViewModel } from "./ThreadsViewModel";
 import { ThreadViewModel } from "./ThreadViewModel";
+import { until } from "./rooms/testing";
 
 let server: TestServerHandle;
 let seed: DemoSeed;
 let alice: Client;
 let bob: Client;
-
-async function until<T>(get: () => T | undefined | false, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = get();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 beforeAll(async () => {
   server = await startTestServer({ validate: false });

@@ -19,19 +19,16 @@ import type { Client } from "../sdk";
 import { ClientViewModel } from "./ClientViewModel";
 import type { TimelineViewModel } from "./TimelineViewModel";
 import type { MessageRow, PendingRow, StateRow, TimelineRow } from "./timeline/rows";
+import { until as poll } from "./rooms/testing";
 
 let server: TestServerHandle;
 let alice: ClientViewModel;
 let bob: Client;
 let roomId: string;
 
-async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** The shared poll, with these tests' 15 s bound. */
+const until = (check: () => boolean, what: string, timeoutMs = 15_000): Promise<true> =>
+  poll(check, what, timeoutMs);
 
 async function signIn(user: string): Promise<Session> {
   const session = new Session(new MemorySessionStorage());

@@ -14,6 +14,7 @@ import { seedDemo } from "../../../testserver/src/demo/seed";
 import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
 import { loginWithPassword, createHttpClient, Session } from "../sdk";
 import { ClientViewModel, databaseNameOf } from "./ClientViewModel";
+import { until as poll } from "./rooms/testing";
 
 let server: TestServerHandle;
 
@@ -25,13 +26,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** The shared poll, with these tests' 15 s bound. */
+const until = (check: () => boolean, what: string, timeoutMs = 15_000): Promise<true> =>
+  poll(check, what, timeoutMs);
 
 async function databases(idb: IDBFactory): Promise<string[]> {
   return (await idb.databases()).map((d) => d.name ?? "");

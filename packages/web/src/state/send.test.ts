@@ -14,6 +14,7 @@ import type { TestServerHandle } from "../../../testserver/src/index";
 import { createHttpClient, loginWithPassword, Session } from "../sdk";
 import { ClientViewModel } from "./ClientViewModel";
 import { composerOf } from "./ComposerForRoom";
+import { until } from "./rooms/testing";
 
 let server: TestServerHandle;
 let seed: DemoSeed;
@@ -25,16 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-async function until<T>(get: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = get();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("ClientViewModel in Node", () => {
   it("sends from the composer and sees the remote echo", async () => {

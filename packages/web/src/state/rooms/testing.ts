@@ -28,16 +28,25 @@ export async function signUp(baseUrl: string, name: string): Promise<Client> {
   return client;
 }
 
-/** Polls `check` until it holds (or fails after `timeoutMs`). */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/**
+ * Polls `get` until it gives a value other than undefined or false (a
+ * check that holds gives true) and resolves with it; fails after `timeoutMs`.
+ */
+export async function until<T>(
+  get: () => T | undefined | false,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  for (;;) {
+    const value = get();
+    if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
 /** Waits until `client` has `roomId` in the given membership category. */
-export function untilRoom(client: Client, roomId: string, category = "join"): Promise<void> {
-  return until(() => client.rooms.find(roomId)?.getSnapshot().category === category, `${roomId} ${category}`);
+export async function untilRoom(client: Client, roomId: string, category = "join"): Promise<void> {
+  await until(() => client.rooms.find(roomId)?.getSnapshot().category === category, `${roomId} ${category}`);
 }
