@@ -145,20 +145,24 @@ describe("threads", () => {
         ? 0
         : Number(/^(\d+) unread/.exec((await label.textContent()) ?? "")?.[1] ?? 0);
     };
-    // Bob has the lounge open: his main-timeline receipt lands on its own time, so wait until the
-    // badge has settled (same count twice, a second apart) before reading the thread.
-    let before = -1;
+    // Bob has the lounge open: his main-timeline receipt lands on its own time. Wait until the server
+    // has it (nothing unread left in the main timeline) and the badge shows the server's count, which
+    // is then the threads' unread replies alone.
+    const serverUnread = (): { main: number; total: number } => {
+      const { main, threads } = server.ctx.userData.notifications.unread(seed.users.bob.userId, lounge);
+      const inThreads = [...threads.values()].reduce((n, c) => n + c.notification_count, 0);
+      return { main: main.notification_count, total: main.notification_count + inThreads };
+    };
     await expect
       .poll(
         async () => {
-          const first = await badge();
-          await new Promise((r) => setTimeout(r, 1_000));
-          before = await badge();
-          return first === before;
+          const counts = serverUnread();
+          return counts.main === 0 && (await badge()) === counts.total;
         },
-        { timeout: 20_000 },
+        { timeout: 30_000 },
       )
       .toBe(true);
+    const before = await badge();
     expect(before).toBeGreaterThan(0);
     await bob.getByTestId("thread-row").filter({ hasText: "So the timeline looks great" }).click();
     await bob.getByTestId("thread-view").getByText("first reply in the thread").waitFor();
