@@ -13,18 +13,25 @@
  *   catchup      the connection returned after error; the next sync has timeout 0
  *   stopped      stop() was called
  *
- * After a failure the loop waits for a keep-alive: GET /versions with a 15 s
+ * Each failure is reported by kind (`failure`, SyncFailureKind). Two kinds
+ * stop the loop in error: the server no longer knows the token, and a
+ * protocol error (a next_batch that would not survive a round trip to the
+ * server, validate/tokens.ts), which a retry would only repeat.
+ *
+ * After any other failure the loop waits for a keep-alive: GET /versions with a 15 s
  * time-out after a random 2-7 s delay; 400 or 404 count as reachable (after
  * 2 s); any other error sets error and retries after 5-10 s. The /sync
  * timeout is 0 while catching up, reconnecting or in error; the local
  * request time-out is the poll timeout plus a margin.
  */
 import type { SyncResponse } from "../api/types/sync";
-import { MatrixError } from "../http/errors";
+import { MatrixError, ResponseFormatError } from "../http/errors";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import { randomBetween, realScheduler } from "./scheduler";
 import type { Scheduler } from "./scheduler";
+import { SyncParseError, SyncProtocolError } from "./validate/parseSync";
+import { isEchoableToken } from "./validate/tokens";
 
 export type SyncState = "prepared" | "syncing" | "reconnecting" | "error" | "catchup" | "stopped";
 
@@ -42,6 +49,26 @@ export const SYNC_CONSTANTS = {
 } as const;
 
 export const UNKNOWN_TOKEN_MESSAGE = "Token no longer valid - assuming logout";
+
+/**
+ * What kind of failure the last sync met:
+ *   unknown_token  the server no longer knows the access token (sync stops)
+ *   protocol       the answer breaks the protocol beyond a retry, e.g. a
+ *                  next_batch that would not survive a round trip (sync stops)
+ *   malformed      the answer was unusable this time (not JSON, no next_batch); retried
+ *   network        the request failed (no connection, time-out, an HTTP error); retried
+ *   processing     the batch handler failed (e.g. storage); retried
+ */
+export type SyncFailureKind = "unknown_token" | "protocol" | "malformed" | "network" | "processing";
+
+/** The last failure of the loop, by kind, with its error. */
+export interface SyncFailure {
+  readonly kind: SyncFailureKind;
+  readonly error: unknown;
+}
+
+/** The longest next_batch the loop keeps (the validation's string bound). */
+const MAX_TOKEN_LENGTH = 65_536;
 
 export interface SyncRequest {
   since?: string;
@@ -91,6 +118,7 @@ export interface SyncLoopOptions {
 export class SyncLoop {
   private readonly stateValue = new ObservableValue<SyncState | null>(null);
   private readonly lastSyncValue = new ObservableValue<number | null>(null);
+  private readonly failureValue = new ObservableValue<SyncFailure | null>(null);
   private readonly scheduler: Scheduler;
   private readonly logger: SyncLogger;
   private since: string | undefined;
@@ -116,6 +144,11 @@ export class SyncLoop {
   /** When the last sync succeeded (ms since epoch), so the UI can say it is stale. */
   get lastSyncAt(): ReadonlyObservable<number | null> {
     return this.lastSyncValue;
+  }
+
+  /** The last failure, by kind; null after a sync succeeds. */
+  get failure(): ReadonlyObservable<SyncFailure | null> {
+    return this.failureValue;
   }
 
   /** The token the next sync continues from. */
@@ -174,6 +207,7 @@ export class SyncLoop {
       const onStop = (): void => request.abort(this.abort.signal.reason);
       this.abort.signal.addEventListener("abort", onStop, { once: true });
       const since = this.since;
+      let requested = false;
       try {
         const response = await this.options.transport.sync({
           ...(since !== undefined ? { since } : {}),
@@ -181,11 +215,18 @@ export class SyncLoop {
           requestTimeoutMs: timeout + (this.options.requestMarginMs ?? SYNC_CONSTANTS.REQUEST_MARGIN_MS),
           signal: request.signal,
         });
+        requested = true;
         if (!this.running) return;
+        // Checked here too, whatever the handler validates: this token is the next request's since.
+        const next: unknown = (response as { next_batch?: unknown } | null)?.next_batch;
+        if (typeof next === "string" && next !== "" && !isEchoableToken(next, MAX_TOKEN_LENGTH)) {
+          throw new SyncProtocolError();
+        }
         await this.options.handler(response, { first: !this.processedFirst, catchingUp, since });
         if (!this.running) return;
         this.since = response.next_batch;
         this.failures = 0;
+        this.failureValue.set(null);
         this.lastSyncValue.set(this.scheduler.now());
         this.stateValue.set(this.processedFirst ? "syncing" : "prepared");
         this.processedFirst = true;
@@ -194,10 +235,20 @@ export class SyncLoop {
         if (error instanceof MatrixError && error.errcode === "M_UNKNOWN_TOKEN") {
           this.logger.warn(UNKNOWN_TOKEN_MESSAGE);
           this.running = false;
+          this.failureValue.set({ kind: "unknown_token", error });
           this.stateValue.set("error");
           this.options.onUnknownToken?.(error.softLogout, error);
           return;
         }
+        if (error instanceof SyncProtocolError) {
+          // A retry sends the same since and gets the same answer: stop rather than loop.
+          this.logger.error(error.message, error);
+          this.running = false;
+          this.failureValue.set({ kind: "protocol", error });
+          this.stateValue.set("error");
+          return;
+        }
+        this.failureValue.set({ kind: failureKind(error, requested), error });
         this.failures += 1;
         this.logger.warn(`Sync failed (${this.failures} in a row)`, error);
         this.stateValue.set(this.failures >= SYNC_CONSTANTS.FAILURE_THRESHOLD ? "error" : "reconnecting");
@@ -254,4 +305,10 @@ export class SyncLoop {
     }
     if (wake.signal.aborted) this.wake = new AbortController();
   }
+}
+
+/** The kind of a retried failure: a failed request, an unusable answer, or a failing handler. */
+function failureKind(error: unknown, requested: boolean): SyncFailureKind {
+  if (error instanceof SyncParseError || error instanceof ResponseFormatError) return "malformed";
+  return requested ? "processing" : "network";
 }

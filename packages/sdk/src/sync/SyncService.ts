@@ -39,7 +39,7 @@ import type { PlatformAdapter } from "./platform";
 import { realScheduler } from "./scheduler";
 import type { Scheduler } from "./scheduler";
 import { SyncLoop } from "./SyncLoop";
-import type { SyncBatchHandler, SyncLogger, SyncState } from "./SyncLoop";
+import type { SyncBatchHandler, SyncFailure, SyncLogger, SyncState } from "./SyncLoop";
 import { HttpSyncTransport, withoutRetries } from "./transport";
 import type { StateAfterMode } from "./transport";
 import { SelectingSyncTransport } from "./sliding/SelectingSyncTransport";
@@ -123,6 +123,7 @@ export class SyncService {
   private readonly logger: SyncLogger;
   private readonly stateValue = new ObservableValue<SyncState | null>(null);
   private readonly lastSyncValue = new ObservableValue<number | null>(null);
+  private readonly failureValue = new ObservableValue<SyncFailure | null>(null);
   private readonly runningValue = new ObservableValue<boolean>(false);
   private loop: SyncLoop | undefined;
   private starting: Promise<void> | undefined;
@@ -199,6 +200,11 @@ export class SyncService {
   /** When the last sync succeeded, so the UI can say the data is stale. */
   get lastSyncAt(): ReadonlyObservable<number | null> {
     return this.lastSyncValue;
+  }
+
+  /** The loop's last failure by kind (SyncLoop.failure); null once a sync succeeds. */
+  get failure(): ReadonlyObservable<SyncFailure | null> {
+    return this.failureValue;
   }
 
   /** The server's capabilities, refreshed while running; the last good value survives failures. */
@@ -358,6 +364,7 @@ export class SyncService {
     this.teardown.push(
       loop.state.subscribe((state) => this.stateValue.set(state)),
       loop.lastSyncAt.subscribe((at) => this.lastSyncValue.set(at)),
+      loop.failure.subscribe((failure) => this.failureValue.set(failure)),
       (this.options.platform ?? nullPlatform).subscribe({
         online: (online) => loop.setOnline(online),
         visible: (visible) => {

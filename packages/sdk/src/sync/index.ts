@@ -77,6 +77,8 @@ export { SyncLoop, SYNC_CONSTANTS, UNKNOWN_TOKEN_MESSAGE } from "./SyncLoop";
 export type {
   SyncBatchHandler,
   SyncBatchMeta,
+  SyncFailure,
+  SyncFailureKind,
   SyncLogger,
   SyncLoopOptions,
   SyncRequest,
@@ -86,7 +88,8 @@ export type {
 export { realScheduler, randomBetween } from "./scheduler";
 export type { Scheduler } from "./scheduler";
 // Part A: validation, accumulator and the processing pipeline.
-export { parseSyncResponse, SyncParseError } from "./validate/parseSync";
+export { parseSyncResponse, SyncParseError, SyncProtocolError } from "./validate/parseSync";
+export { isEchoableToken } from "./validate/tokens";
 export type { ParseSyncOptions } from "./validate/parseSync";
 export { DEFAULT_VALIDATION_LIMITS } from "./validate/limits";
 export type { ValidationLimits } from "./validate/limits";
