@@ -39,6 +39,7 @@ import type { Receipt } from "./receipts";
 import { RoomState } from "./RoomState";
 import type { RoomMember } from "./RoomState";
 import { replaceHeldEvent, summaryJson, tagsOf } from "./snapshot-parts";
+import type { RoomPredecessor, RoomTombstone } from "./upgrades";
 
 export { tagsOf } from "./snapshot-parts";
 
@@ -62,6 +63,10 @@ export interface RoomSnapshot {
   readonly directUserId?: string;
   readonly isDirect: boolean;
   readonly isSpace: boolean;
+  /** The room this one was upgraded from (m.room.create `predecessor`, or MSC3946). */
+  readonly predecessor?: RoomPredecessor;
+  /** The room this one was upgraded to (m.room.tombstone). */
+  readonly tombstone?: RoomTombstone;
   readonly isEncrypted: boolean;
   readonly summary: ParsedSummary;
   readonly unread: UnreadCounts;
@@ -440,6 +445,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       });
     const partnerAvatar = directUserId !== undefined ? members.get(directUserId)?.avatarUrl : undefined;
     const avatarUrl = roomAvatarUrl(state.content("m.room.avatar"), partnerAvatar);
+    const predecessor = state.predecessor;
+    const tombstone = state.tombstone;
     const inviter =
       this.category === "invite"
         ? (state.get("m.room.member", this.ctx.userId) as StrippedStateEvent | undefined)?.sender
@@ -454,6 +461,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       ...(directUserId !== undefined ? { directUserId } : {}),
       isDirect: directUserId !== undefined,
       isSpace: state.isSpace,
+      ...(predecessor !== undefined ? { predecessor } : {}),
+      ...(tombstone !== undefined ? { tombstone } : {}),
       isEncrypted: state.isEncrypted,
       summary: this.summary,
       unread: this.unread,
