@@ -23,6 +23,7 @@ import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { own } from "../json";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
+import { relationOf } from "../relations";
 import { roomAvatarUrl, roomName } from "../room-name";
 import type { RoomName } from "../room-name";
 import type { UnreadBreakdown } from "../push-rules/unread";
@@ -39,6 +40,7 @@ import type { Receipt } from "./receipts";
 import { RoomState } from "./RoomState";
 import type { RoomMember } from "./RoomState";
 import { replaceHeldEvent, summaryJson, tagsOf } from "./snapshot-parts";
+import type { RoomPredecessor, RoomTombstone } from "./upgrades";
 
 export { tagsOf } from "./snapshot-parts";
 
@@ -62,6 +64,10 @@ export interface RoomSnapshot {
   readonly directUserId?: string;
   readonly isDirect: boolean;
   readonly isSpace: boolean;
+  /** The room this one was upgraded from (m.room.create `predecessor`, or MSC3946). */
+  readonly predecessor?: RoomPredecessor;
+  /** The room this one was upgraded to (m.room.tombstone). */
+  readonly tombstone?: RoomTombstone;
   readonly isEncrypted: boolean;
   readonly summary: ParsedSummary;
   readonly unread: UnreadCounts;
@@ -114,6 +120,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   private receipts = new RoomReceipts();
   private typing: readonly string[] = [];
   private latestEvent: ClientEventWithoutRoomId | undefined;
+  /** Kept events redacted here that were relations (event id -> rel_type), for timelines built later. */
+  private readonly redactedRelTypes = new Map<string, string>();
   /** The summary's name while the room is seeded (its state holds only a few members). */
   private seededName: RoomName | undefined;
 
@@ -158,6 +166,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
         scheduler: this.ctx.scheduler,
         rules: () => this.state.rules,
         onMembers: (events) => this.addLazyMembers(events),
+        // Roots met by scrolling back or jumping carry their bundled thread summaries.
+        onPage: (events) => this.threads.addEvents(events, (id) => this.findEvent(id)),
         ...(this.ctx.decryptor !== undefined ? { decryptor: this.ctx.decryptor } : {}),
       },
       this.seed(),
@@ -341,7 +351,11 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   }
 
   private seed(): TimelineSeed {
-    return { events: this.recentEvents, backToken: this.segments[0]?.prevBatch ?? null };
+    return {
+      events: this.recentEvents,
+      backToken: this.segments[0]?.prevBatch ?? null,
+      redactedRelTypes: this.redactedRelTypes,
+    };
   }
 
   private addTimeline(
@@ -378,6 +392,11 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     this.timelineSet?.addLive(fresh, limited, prevBatch);
   }
 
+  /** Every event the room holds now: the recent sync events and the open timeline's. */
+  knownEvents(): ClientEventWithoutRoomId[] {
+    return [...this.recentEvents, ...(this.timelineSet?.allEvents() ?? [])];
+  }
+
   /** An event the room holds now (recent sync events or the open timeline). */
   findEvent(eventId: string): ClientEventWithoutRoomId | undefined {
     for (const segment of this.segments) {
@@ -395,6 +414,9 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       const i = segment.events.findIndex((e) => e.event_id === target);
       const original = segment.events[i];
       if (original === undefined || isRedacted(original)) continue;
+      // Redaction strips m.relates_to: remember what it was, so a timeline built later still hides it.
+      const relType = relationOf(original)?.relType;
+      if (relType !== undefined) this.redactedRelTypes.set(target, relType);
       segment.events[i] = redactEvent(original, redaction, this.state.rules);
       if (this.latestEvent?.event_id === target) this.latestEvent = segment.events[i];
     }
@@ -446,6 +468,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       });
     const partnerAvatar = directUserId !== undefined ? members.get(directUserId)?.avatarUrl : undefined;
     const avatarUrl = roomAvatarUrl(state.content("m.room.avatar"), partnerAvatar);
+    const predecessor = state.predecessor;
+    const tombstone = state.tombstone;
     const inviter =
       this.category === "invite"
         ? (state.get("m.room.member", this.ctx.userId) as StrippedStateEvent | undefined)?.sender
@@ -460,6 +484,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       ...(directUserId !== undefined ? { directUserId } : {}),
       isDirect: directUserId !== undefined,
       isSpace: state.isSpace,
+      ...(predecessor !== undefined ? { predecessor } : {}),
+      ...(tombstone !== undefined ? { tombstone } : {}),
       isEncrypted: state.isEncrypted,
       summary: this.summary,
       unread: this.unread,

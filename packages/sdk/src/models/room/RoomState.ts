@@ -12,6 +12,9 @@ import { own, ownString } from "../json";
 import { PowerLevels } from "../power-levels";
 import { declaredDisplayName, disambiguatedNames } from "../room-name";
 import type { RoomVersionRules } from "../room-versions";
+import { orderSpaceChildren } from "../room-list/orders";
+import { predecessorOf, tombstoneOf } from "./upgrades";
+import type { RoomPredecessor, RoomTombstone } from "./upgrades";
 
 /** A state entry: a full event, or stripped state for invites and knocks. */
 export type StateEntry = ClientEventWithoutRoomId | StrippedStateEvent;
@@ -56,6 +59,7 @@ export const ROOM_STATE_DEFAULTS = {
 export class RoomState {
   private membersCache: ReadonlyMap<string, RoomMember> | undefined;
   private powerLevelsCache: PowerLevels | undefined;
+  private spaceChildrenCache: readonly string[] | undefined;
 
   private constructor(private readonly byType: ReadonlyMap<string, ReadonlyMap<string, StateEntry>>) {}
 
@@ -214,18 +218,28 @@ export class RoomState {
     return ownString(this.content("m.room.create"), "type") === "m.space";
   }
 
+  /** The room this one was upgraded from (SPEC §5 version markers applied). */
+  get predecessor(): RoomPredecessor | undefined {
+    return predecessorOf(this);
+  }
+
+  /** The room this one was upgraded to, from an honoured m.room.tombstone. */
+  get tombstone(): RoomTombstone | undefined {
+    return tombstoneOf(this);
+  }
+
   /** Whether m.room.encryption is set. */
   get isEncrypted(): boolean {
     return this.get("m.room.encryption") !== undefined;
   }
 
-  /** Child room ids of a space (m.space.child with a non-empty via). */
-  get spaceChildren(): string[] {
-    const out: string[] = [];
-    for (const [stateKey, e] of this.ofType("m.space.child")) {
-      const via = own(e.content, "via");
-      if (Array.isArray(via) && via.length > 0) out.push(stateKey);
-    }
-    return out;
+  /**
+   * Child room ids of a space (m.space.child with a non-empty via), in the
+   * spec's order: valid `order` strings by code unit, then the child
+   * event's timestamp, then room id.
+   */
+  get spaceChildren(): readonly string[] {
+    this.spaceChildrenCache ??= orderSpaceChildren(this.ofType("m.space.child"));
+    return this.spaceChildrenCache;
   }
 }
