@@ -29,6 +29,10 @@ export { PEEK_RETRY_MS, readPeekAnswer, startPeeking } from "./peeking";
 export type { PeekOptions, PeekSession } from "./peeking";
 export { CAPABILITIES_REFRESH_MS, CapabilitiesService } from "./capabilities";
 export type { CapabilitiesServiceOptions } from "./capabilities";
+export { NO_SERVER_FEATURES, parseSpecVersion, serverFeaturesOf } from "./server-features";
+export type { Flavour, ServerFeatures } from "./server-features";
+export { ServerInfo } from "./server-info";
+export type { ServerInfoOptions } from "./server-info";
 export { browserPlatform, nullPlatform } from "./platform";
 export type { PlatformAdapter, PlatformHandlers } from "./platform";
 export {

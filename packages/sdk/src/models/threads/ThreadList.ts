@@ -33,7 +33,12 @@ export interface ThreadListOptions {
   http: HttpApi;
   scheduler: Scheduler;
   include?: ThreadListInclude;
-  /** The server's thread support; "none" goes straight to the local fallback. */
+  /**
+   * The server's thread support (ServerFeatures.threads). GET /threads is
+   * only in v1.4 ("stable"): "none" and "experimental" (MSC3440 relations,
+   * no list endpoint) go straight to the local fallback; unknown (omitted)
+   * tries /threads and falls back on an unrecognised-endpoint answer.
+   */
   support?: ThreadSupport;
   pageSize?: number;
 }
@@ -49,7 +54,7 @@ export class ThreadList {
 
   constructor(private readonly options: ThreadListOptions) {
     this.include = options.include ?? "all";
-    this.mode = options.support === "none" ? "local" : "server";
+    this.mode = options.support === undefined || options.support === "stable" ? "server" : "local";
     // Real diffs (a thread moving up on new activity is a remove and an insert), never a reset.
     this.unsubscribe = options.room.threads.list.subscribe((snapshot) =>
       patchList(this.list, this.filter(snapshot), rootIdOf),
