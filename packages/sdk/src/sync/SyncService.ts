@@ -33,6 +33,7 @@ import {
 } from "./client-options";
 import type { CacheOptions } from "./client-options";
 import { ClientNotRunningError, StoreInUseError } from "./errors";
+import type { SyncFailure } from "./errors";
 import { buildSyncFilter, DEFAULT_INITIAL_SYNC_LIMIT, SyncFilterManager } from "./filters";
 import { LeftRoomsLoader } from "./left-rooms";
 import { MemberLoader } from "./members";
@@ -133,6 +134,7 @@ export class SyncService {
   private readonly logger: SyncLogger;
   private readonly stateValue = new ObservableValue<SyncState | null>(null);
   private readonly lastSyncValue = new ObservableValue<number | null>(null);
+  private readonly failureValue = new ObservableValue<SyncFailure | null>(null);
   private readonly runningValue = new ObservableValue<boolean>(false);
   private loop: SyncLoop | undefined;
   private starting: Promise<void> | undefined;
@@ -226,6 +228,22 @@ export class SyncService {
   /** When the last sync succeeded, so the UI can say the data is stale. */
   get lastSyncAt(): ReadonlyObservable<number | null> {
     return this.lastSyncValue;
+  }
+
+  /**
+   * The last sync failure (network, server, rate_limited or refused, with the
+   * server's errcode and message), null once a sync succeeds. A refusal
+   * marked `permanent` has stopped the loop: retry() starts it again.
+   */
+  get failure(): ReadonlyObservable<SyncFailure | null> {
+    return this.failureValue;
+  }
+
+  /** Starts the loop again after it gave up on a refusal; does nothing otherwise. */
+  retry(): void {
+    const loop = this.loop;
+    if (!this.isRunning || loop === undefined || loop.isRunning) return;
+    loop.start();
   }
 
   /** The server's capabilities, refreshed while running; the last good value survives failures. */
@@ -390,6 +408,7 @@ export class SyncService {
     this.teardown.push(
       loop.state.subscribe((state) => this.stateValue.set(state)),
       loop.lastSyncAt.subscribe((at) => this.lastSyncValue.set(at)),
+      loop.failure.subscribe((failure) => this.failureValue.set(failure)),
       (this.options.platform ?? nullPlatform).subscribe({
         online: (online) => loop.setOnline(online),
         visible: (visible) => {
@@ -402,6 +421,7 @@ export class SyncService {
     );
     // A new run has no answer yet (not "stopped" from the previous one).
     this.stateValue.set(null);
+    this.failureValue.set(null);
     this.runningValue.set(true);
     loop.start();
     this.capabilitiesService.start();

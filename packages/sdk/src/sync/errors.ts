@@ -65,3 +65,61 @@ const GUEST_MESSAGES: Record<GuestAction, string> = {
   typing: "Guests cannot send typing notifications",
   state_event: "Guests cannot send state events",
 };
+
+/**
+ * Why a sync (or its filter upload) failed, as the UI may show it:
+ * - network: no answer (connection refused, time-out, offline); the loop
+ *   probes the server and reconnects.
+ * - server: a 5xx or an unusable answer; treated like a network failure.
+ * - rate_limited: 429 or M_LIMIT_EXCEEDED; retried after the server's delay.
+ * - refused: any other 4xx (the unknown-token case aside, which stops sync
+ *   on its own path). The server answered and said no: retrying the same
+ *   request cannot help, so the loop retries a bounded number of times and
+ *   then stops in state error with the server's errcode and message.
+ */
+export type SyncFailureKind = "network" | "server" | "rate_limited" | "refused";
+
+/** The last failure of the sync loop. */
+export interface SyncFailure {
+  readonly kind: SyncFailureKind;
+  readonly httpStatus?: number;
+  /** The server's errcode (refused, rate_limited, server), when it sent one. */
+  readonly errcode?: string;
+  /** The server's message, or the error's own message for network failures. */
+  readonly message: string;
+  /** True once the loop gave up (a refusal after its bounded retries): it waits for retry(). */
+  readonly permanent: boolean;
+  /** The server's retry_after_ms, for rate limiting. */
+  readonly retryAfterMs?: number;
+}
+
+/** Sorts a sync failure into network failures, rate limits and refusals (see SyncFailureKind). */
+export function classifySyncFailure(error: unknown): SyncFailure {
+  const status = (error as { httpStatus?: unknown } | null)?.httpStatus;
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  const serverMessage = (error as { error?: unknown } | null)?.error;
+  const message =
+    typeof serverMessage === "string" && serverMessage !== ""
+      ? serverMessage
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  const code = typeof errcode === "string" && errcode !== "" ? { errcode } : {};
+  if (typeof status !== "number" || status === 0) {
+    return { kind: "network", message, permanent: false };
+  }
+  const retryAfter = (error as { retryAfterMs?: unknown }).retryAfterMs;
+  if (status === 429 || errcode === "M_LIMIT_EXCEEDED") {
+    return {
+      kind: "rate_limited",
+      httpStatus: status,
+      ...code,
+      message,
+      permanent: false,
+      ...(typeof retryAfter === "number" && retryAfter > 0 ? { retryAfterMs: retryAfter } : {}),
+    };
+  }
+  if (status >= 400 && status < 500)
+    return { kind: "refused", httpStatus: status, ...code, message, permanent: false };
+  return { kind: "server", httpStatus: status, ...code, message, permanent: false };
+}

@@ -37,12 +37,13 @@ export { browserPlatform, nullPlatform } from "./platform";
 export type { PlatformAdapter, PlatformHandlers } from "./platform";
 export {
   ClientNotRunningError,
+  classifySyncFailure,
   GuestForbiddenError,
   PeekingAbortedError,
   StoreInUseError,
   SyncServiceError,
 } from "./errors";
-export type { GuestAction } from "./errors";
+export type { GuestAction, SyncFailure, SyncFailureKind } from "./errors";
 export {
   assertCanSendReceipt,
   assertCanSendStateEvent,
