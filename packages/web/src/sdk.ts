@@ -34,6 +34,8 @@ export { TokenRefresher } from "../../sdk/src/auth/refresh";
 
 export { SyncService } from "../../sdk/src/sync/SyncService";
 export type { SyncState } from "../../sdk/src/sync/SyncLoop";
+export type { SyncFailure } from "../../sdk/src/sync/errors";
+export type { ServerFeatures } from "../../sdk/src/sync/server-features";
 export { SyncProcessor } from "../../sdk/src/sync/processor/SyncProcessor";
 export { browserPlatform } from "../../sdk/src/sync/platform";
 export { FallbackStore } from "../../sdk/src/store/FallbackStore";

@@ -23,15 +23,28 @@
  * 2 s); any other error sets error and retries after 5-10 s. The /sync
  * timeout is 0 while catching up, reconnecting or in error; the local
  * request time-out is the poll timeout plus a margin.
+ *
+ * Failures are told apart (errors.ts classifySyncFailure) and the last one
+ * is published as `failure`: a network failure or 5xx goes through the
+ * keep-alive as above; a rate limit waits the server's retry_after_ms; a
+ * refusal (a 4xx other than 429 / M_LIMIT_EXCEEDED and the unknown token)
+ * means the server answered and said no, so no keep-alive can help: it is
+ * retried after REFUSED_RETRY_BASE_MS, then twice that, and at
+ * FAILURE_THRESHOLD the loop stops in state error with the refusal marked
+ * permanent, until start() is called again (the UI's "try again").
  */
 import type { SyncResponse } from "../api/types/sync";
-import { MatrixError, ResponseFormatError } from "../http/errors";
+import { MatrixError } from "../http/errors";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import { randomBetween, realScheduler } from "./scheduler";
 import type { Scheduler } from "./scheduler";
-import { SyncParseError, SyncProtocolError } from "./validate/parseSync";
+import { SyncProtocolError } from "./validate/parseSync";
 import { isEchoableToken } from "./validate/tokens";
+import { classifySyncFailure } from "./errors";
+import type { SyncFailure } from "./errors";
+
+export type { SyncFailure, SyncFailureKind } from "./errors";
 
 export type SyncState = "prepared" | "syncing" | "reconnecting" | "error" | "catchup" | "stopped";
 
@@ -46,26 +59,11 @@ export const SYNC_CONSTANTS = {
   KEEPALIVE_REACHABLE_DELAY_MS: 2_000,
   KEEPALIVE_RETRY_MIN_MS: 5_000,
   KEEPALIVE_RETRY_MAX_MS: 10_000,
+  /** Our choice: the first retry of a refused request; doubled for each further one. */
+  REFUSED_RETRY_BASE_MS: 2_000,
 } as const;
 
 export const UNKNOWN_TOKEN_MESSAGE = "Token no longer valid - assuming logout";
-
-/**
- * What kind of failure the last sync met:
- *   unknown_token  the server no longer knows the access token (sync stops)
- *   protocol       the answer breaks the protocol beyond a retry, e.g. a
- *                  next_batch that would not survive a round trip (sync stops)
- *   malformed      the answer was unusable this time (not JSON, no next_batch); retried
- *   network        the request failed (no connection, time-out, an HTTP error); retried
- *   processing     the batch handler failed (e.g. storage); retried
- */
-export type SyncFailureKind = "unknown_token" | "protocol" | "malformed" | "network" | "processing";
-
-/** The last failure of the loop, by kind, with its error. */
-export interface SyncFailure {
-  readonly kind: SyncFailureKind;
-  readonly error: unknown;
-}
 
 /** The longest next_batch the loop keeps (the validation's string bound). */
 const MAX_TOKEN_LENGTH = 65_536;
@@ -113,12 +111,16 @@ export interface SyncLoopOptions {
   logger?: SyncLogger;
   /** Called when the server says the token is unknown; sync has stopped. */
   onUnknownToken?: (softLogout: boolean, error: MatrixError) => void;
+  /** Called when the loop gave up on a refused request (state error); start() tries again. */
+  onRefused?: (failure: SyncFailure) => void;
 }
 
 export class SyncLoop {
   private readonly stateValue = new ObservableValue<SyncState | null>(null);
   private readonly lastSyncValue = new ObservableValue<number | null>(null);
   private readonly failureValue = new ObservableValue<SyncFailure | null>(null);
+  /** The loop ended itself on a refusal: stop() still reports "stopped". */
+  private halted = false;
   private readonly scheduler: Scheduler;
   private readonly logger: SyncLogger;
   private since: string | undefined;
@@ -146,7 +148,7 @@ export class SyncLoop {
     return this.lastSyncValue;
   }
 
-  /** The last failure, by kind; null after a sync succeeds. */
+  /** The last failure, until a sync succeeds (null then). */
   get failure(): ReadonlyObservable<SyncFailure | null> {
     return this.failureValue;
   }
@@ -164,6 +166,8 @@ export class SyncLoop {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.halted = false;
+    this.failures = 0;
     this.abort = new AbortController();
     this.processedFirst = false;
     this.loopDone = this.run();
@@ -171,7 +175,11 @@ export class SyncLoop {
 
   /** Stops the loop and aborts any request in flight; resolves when the loop has ended. */
   async stop(): Promise<void> {
-    if (!this.running) return;
+    if (!this.running) {
+      if (this.halted) this.stateValue.set("stopped");
+      this.halted = false;
+      return;
+    }
     this.running = false;
     this.abort.abort(new Error("Sync stopped"));
     this.wake.abort();
@@ -235,7 +243,7 @@ export class SyncLoop {
         if (error instanceof MatrixError && error.errcode === "M_UNKNOWN_TOKEN") {
           this.logger.warn(UNKNOWN_TOKEN_MESSAGE);
           this.running = false;
-          this.failureValue.set({ kind: "unknown_token", error });
+          this.failureValue.set({ kind: "unknown_token", message: UNKNOWN_TOKEN_MESSAGE, permanent: true, error });
           this.stateValue.set("error");
           this.options.onUnknownToken?.(error.softLogout, error);
           return;
@@ -244,14 +252,28 @@ export class SyncLoop {
           // A retry sends the same since and gets the same answer: stop rather than loop.
           this.logger.error(error.message, error);
           this.running = false;
-          this.failureValue.set({ kind: "protocol", error });
+          this.failureValue.set({ kind: "protocol", message: error.message, permanent: true, error });
           this.stateValue.set("error");
           return;
         }
-        this.failureValue.set({ kind: failureKind(error, requested), error });
         this.failures += 1;
-        this.logger.warn(`Sync failed (${this.failures} in a row)`, error);
-        this.stateValue.set(this.failures >= SYNC_CONSTANTS.FAILURE_THRESHOLD ? "error" : "reconnecting");
+        const failure = classifySyncFailure(error, requested);
+        this.logger.warn(`Sync failed (${this.failures} in a row, ${failure.kind})`, error);
+        const atThreshold = this.failures >= SYNC_CONSTANTS.FAILURE_THRESHOLD;
+        if (failure.kind === "refused" && atThreshold) {
+          this.halt(failure);
+          return;
+        }
+        this.failureValue.set(failure);
+        this.stateValue.set(atThreshold ? "error" : "reconnecting");
+        if (failure.kind === "refused" || failure.retryAfterMs !== undefined) {
+          // The server answered: no keep-alive needed, only a pause before asking again.
+          const backoff = SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS * 2 ** (this.failures - 1);
+          await this.wait(failure.retryAfterMs ?? backoff);
+          if (!this.running) return;
+          if (this.stateValue.getSnapshot() === "error") this.stateValue.set("catchup");
+          continue;
+        }
         const reachable = await this.keepAlive();
         if (!reachable || !this.running) return;
         if (this.stateValue.getSnapshot() === "error") this.stateValue.set("catchup");
@@ -260,6 +282,19 @@ export class SyncLoop {
         this.inFlight = undefined;
       }
     }
+  }
+
+  /** Ends the loop on a refusal it will not retry: state error, the failure marked permanent. */
+  private halt(failure: SyncFailure): void {
+    const code = failure.errcode !== undefined ? `${failure.errcode}: ` : "";
+    this.logger.error(
+      `Sync: the homeserver refused the request (${failure.httpStatus ?? "?"} ${code}${failure.message}); not retrying`,
+    );
+    this.running = false;
+    this.halted = true;
+    this.failureValue.set({ ...failure, permanent: true });
+    this.stateValue.set("error");
+    this.options.onRefused?.({ ...failure, permanent: true });
   }
 
   /** Waits until the server answers the keep-alive probe. Returns false when stopped. */
@@ -305,10 +340,4 @@ export class SyncLoop {
     }
     if (wake.signal.aborted) this.wake = new AbortController();
   }
-}
-
-/** The kind of a retried failure: a failed request, an unusable answer, or a failing handler. */
-function failureKind(error: unknown, requested: boolean): SyncFailureKind {
-  if (error instanceof SyncParseError || error instanceof ResponseFormatError) return "malformed";
-  return requested ? "processing" : "network";
 }

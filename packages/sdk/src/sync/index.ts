@@ -29,16 +29,21 @@ export { PEEK_RETRY_MS, readPeekAnswer, startPeeking } from "./peeking";
 export type { PeekOptions, PeekSession } from "./peeking";
 export { CAPABILITIES_REFRESH_MS, CapabilitiesService } from "./capabilities";
 export type { CapabilitiesServiceOptions } from "./capabilities";
+export { NO_SERVER_FEATURES, parseSpecVersion, serverFeaturesOf } from "./server-features";
+export type { Flavour, ServerFeatures } from "./server-features";
+export { ServerInfo } from "./server-info";
+export type { ServerInfoOptions } from "./server-info";
 export { browserPlatform, nullPlatform } from "./platform";
 export type { PlatformAdapter, PlatformHandlers } from "./platform";
 export {
   ClientNotRunningError,
+  classifySyncFailure,
   GuestForbiddenError,
   PeekingAbortedError,
   StoreInUseError,
   SyncServiceError,
 } from "./errors";
-export type { GuestAction } from "./errors";
+export type { GuestAction, SyncFailure, SyncFailureKind } from "./errors";
 export {
   assertCanSendReceipt,
   assertCanSendStateEvent,
