@@ -15,8 +15,12 @@ import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import type { CallFeed } from "../feed";
 import type { IceServer, MediaPlatform, MediaStream, PeerConnection } from "../platform";
+import { summariseStats } from "../stats";
+import type { CallStatsSummary } from "../stats";
 import { Emitter, newCallId, OwnedTimers } from "../timers";
-import { IncomingCandidates, NO_PARTY, OutgoingCandidates } from "./candidates";
+import { Connectivity } from "./ice";
+import { NO_PARTY, OutgoingCandidates } from "./candidates";
+import { InboundSignalling } from "./signalling";
 import { CallMedia } from "./media";
 import { Negotiator } from "./negotiation";
 import type { CallPeerHost } from "./negotiation";
@@ -93,16 +97,14 @@ export class Call implements CallPeerHost {
   peer: PeerConnection | undefined;
   remoteMetadata: SdpStreamMetadata = {};
   private readonly stateValue = new ObservableValue<CallState>("fledgling");
-  private readonly lengthValue = new ObservableValue(0);
-  private readonly identity = new ObservableValue<CallContent["asserted_identity"]>(undefined);
-  private readonly negotiator: Negotiator;
+  /** @internal */
+  readonly negotiator: Negotiator;
+  /** @internal */
+  readonly connectivity: Connectivity;
+  private readonly signalling: InboundSignalling;
   private readonly outgoing: OutgoingCandidates;
-  private readonly incoming = new IncomingCandidates();
   private seq = 0;
   private inviteSent = false;
-  private iceConnectedEarly = false;
-  private connectedAt: number | undefined;
-  private cancelDisconnect: Array<() => void> = [];
 
   constructor(private readonly options: CallOptions) {
     if (!options.deviceId) throw new CallError("no_device_id", NO_DEVICE_ID_MESSAGE);
@@ -113,6 +115,8 @@ export class Call implements CallPeerHost {
     this.timers = new OwnedTimers(options.scheduler);
     this.media = new CallMedia(this);
     this.negotiator = new Negotiator(this);
+    this.connectivity = new Connectivity(this, this.stateValue);
+    this.signalling = new InboundSignalling(this);
     this.outgoing = new OutgoingCandidates({
       timers: this.timers,
       delayMs: () =>
@@ -129,11 +133,11 @@ export class Call implements CallPeerHost {
   }
   /** Milliseconds since connected, ticking every second. */
   get length(): ReadonlyObservable<number> {
-    return this.lengthValue;
+    return this.connectivity.length;
   }
   /** The identity the opponent asserted (m.call.asserted_identity). */
   get assertedIdentity(): ReadonlyObservable<CallContent["asserted_identity"]> {
-    return this.identity;
+    return this.signalling.identity;
   }
   get feeds(): ReadonlyObservable<readonly CallFeed[]> {
     return this.media.feeds;
@@ -218,7 +222,7 @@ export class Call implements CallPeerHost {
       return;
     }
     if (this.ended) return;
-    await this.addBufferedCandidates();
+    await this.signalling.addBufferedCandidates();
     this.stateValue.set("ringing");
     const lifetime = content.lifetime ?? CALL_TIMINGS.inviteLifetimeMs;
     this.timers.after(Math.max(0, lifetime - (event.ageMs ?? 0)), () => {
@@ -262,7 +266,7 @@ export class Call implements CallPeerHost {
       return;
     }
     if (this.ended) return;
-    this.enterConnecting();
+    this.connectivity.enterConnecting();
     this.outgoing.release();
   }
 
@@ -308,84 +312,20 @@ export class Call implements CallPeerHost {
     await this.hangup("transferred");
   }
 
+  /** The connection statistics, summarised; undefined before there is a peer connection. */
+  async getStats(): Promise<CallStatsSummary | undefined> {
+    if (!this.peer || this.ended) return undefined;
+    return summariseStats(await this.peer.getStats());
+  }
+
   /** Announces who we are to the opponent (m.call.asserted_identity). */
   sendAssertedIdentity(identity: { id?: string; display_name?: string }): Promise<void> {
     return this.sendEvent(CallEventType.AssertedIdentity, { asserted_identity: identity });
   }
 
   /** One m.call.* event for this call, already checked to be addressed to it. */
-  async handleEvent(event: IncomingCallEvent): Promise<void> {
-    const c = event.content;
-    if (c.call_id !== this.callId || this.ended) return;
-    if (event.sender === this.userId && c.party_id === this.ourPartyId) return; // our own echo
-    const party = c.party_id ?? NO_PARTY;
-    const fromOpponent = this.opponentPartyId === undefined || party === this.opponentPartyId;
-    switch (event.type) {
-      case CallEventType.Answer:
-        if (this.direction === "inbound") {
-          if (event.sender === this.userId) this.terminate("remote", "answered_elsewhere");
-          return;
-        }
-        await this.onAnswer(c);
-        return;
-      case CallEventType.SelectAnswer:
-        if (this.direction === "inbound" && fromOpponent && c.selected_party_id !== this.ourPartyId)
-          this.terminate("remote", "answered_elsewhere");
-        return;
-      case CallEventType.Candidates:
-        this.incoming.add(party, c.candidates ?? []);
-        if (fromOpponent && this.opponentPartyId !== undefined) await this.addBufferedCandidates();
-        return;
-      case CallEventType.Hangup:
-        if (fromOpponent) this.terminate("remote", isHangupReason(c.reason) ? c.reason : "user_hangup");
-        return;
-      case CallEventType.Reject:
-        this.onReject(c);
-        return;
-      case CallEventType.Negotiate:
-        if (fromOpponent) await this.negotiator.onNegotiate(c);
-        return;
-      case CallEventType.SdpStreamMetadataChanged:
-        if (fromOpponent) this.applyRemoteMetadata(c);
-        return;
-      case CallEventType.Replaces:
-        if (fromOpponent) this.events.emit("transferRequested", c);
-        return;
-      case CallEventType.AssertedIdentity:
-        if (fromOpponent) this.identity.set(c.asserted_identity);
-        return;
-    }
-  }
-
-  private async onAnswer(c: CallContent): Promise<void> {
-    if (this.opponentPartyId !== undefined || this.stateValue.getSnapshot() !== "invite_sent") return;
-    this.opponentPartyId = c.party_id ?? NO_PARTY;
-    this.opponentVersion = c.version;
-    this.opponentCapabilities = c.capabilities ?? {};
-    this.applyRemoteMetadata(c);
-    this.enterConnecting();
-    if (this.canRenegotiate)
-      void this.sendEvent(CallEventType.SelectAnswer, { selected_party_id: this.opponentPartyId }).catch(
-        () => undefined,
-      );
-    try {
-      if (!c.answer) throw new Error("The answer has no description");
-      await this.requirePeer().setRemoteDescription(c.answer);
-    } catch (cause) {
-      this.fail("set_remote_description", "Failed to set the remote answer", cause, true);
-      return;
-    }
-    await this.addBufferedCandidates();
-  }
-
-  /** Honoured only in invite_sent or ringing, or in fledgling for an inbound call (SPEC §4). */
-  private onReject(c: CallContent): void {
-    const state = this.stateValue.getSnapshot();
-    const honoured =
-      state === "invite_sent" ||
-      state === "ringing" ||
-      (state === "fledgling" && this.direction === "inbound");
-    if (honoured) this.terminate("remote", isHangupReason(c.reason) ? c.reason : "user_hangup");
+  handleEvent(event: IncomingCallEvent): Promise<void> {
+    return this.signalling.handle(event);
   }
 
   // --- the peer connection -------------------------------------------------
@@ -401,7 +341,7 @@ export class Call implements CallPeerHost {
           onIceCandidate: (candidate) => {
             if (candidate && candidate.candidate !== "") this.outgoing.push(candidate);
           },
-          onIceConnectionStateChange: (state) => this.onIceState(state),
+          onIceConnectionStateChange: (state) => this.connectivity.onIceState(state),
           onNegotiationNeeded: () => void this.negotiator.onNegotiationNeeded(),
           onTrack: (track, streams) => this.media.onRemoteTrack(track, streams),
         },
@@ -416,55 +356,6 @@ export class Call implements CallPeerHost {
   requirePeer(): PeerConnection {
     if (!this.peer) throw new CallError("invalid_state", "The call has no peer connection");
     return this.peer;
-  }
-
-  private onIceState(state: string): void {
-    if (this.ended) return;
-    if (state === "connected" || state === "completed") {
-      for (const cancel of this.cancelDisconnect.splice(0)) cancel();
-      if (this.stateValue.getSnapshot() === "connecting") this.enterConnected();
-      else this.iceConnectedEarly = true;
-    } else if (state === "disconnected") {
-      if (this.stateValue.getSnapshot() === "connected") this.stateValue.set("connecting");
-      for (const cancel of this.cancelDisconnect.splice(0)) cancel();
-      this.cancelDisconnect.push(
-        this.timers.after(CALL_TIMINGS.iceRestartDelayMs, () => this.restartIce()),
-        this.timers.after(CALL_TIMINGS.iceDisconnectHangupMs, () => void this.hangup("ice_failed")),
-      );
-    } else if (state === "failed") {
-      if (!this.restartIce()) void this.hangup("ice_failed");
-    }
-  }
-
-  /** Restarts ICE when both the platform and the peer can; false when unsupported. */
-  restartIce(): boolean {
-    const peer = this.peer;
-    if (!peer?.restartIce || !this.canRenegotiate || this.ended) return false;
-    peer.restartIce();
-    return true;
-  }
-
-  private enterConnecting(): void {
-    this.stateValue.set("connecting");
-    if (this.iceConnectedEarly) this.enterConnected();
-  }
-
-  private enterConnected(): void {
-    this.stateValue.set("connected");
-    if (this.connectedAt !== undefined) return;
-    this.connectedAt = this.scheduler.now();
-    this.timers.every(CALL_TIMINGS.callLengthTickMs, () => {
-      this.lengthValue.set(this.scheduler.now() - (this.connectedAt ?? this.scheduler.now()));
-    });
-  }
-
-  private async addBufferedCandidates(): Promise<void> {
-    const peer = this.peer;
-    if (!peer?.remoteDescription || this.opponentPartyId === undefined) return;
-    for (const candidate of this.incoming.take(this.opponentPartyId)) {
-      if (!candidate.candidate) continue;
-      await peer.addIceCandidate(candidate).catch(() => undefined);
-    }
   }
 
   // --- helpers shared with media and negotiation ----------------------------
