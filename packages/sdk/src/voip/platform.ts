@@ -113,6 +113,8 @@ export interface PeerConnection {
   setRemoteDescription(description: SessionDescription): Promise<void>;
   addIceCandidate(candidate: IceCandidate): Promise<void>;
   addTrack(track: MediaTrack, ...streams: MediaStream[]): RtpSender;
+  /** A transceiver without a track (the pre-call check gathers candidates with one). */
+  addTransceiver(kind: "audio" | "video", init?: { direction?: TransceiverDirection }): Transceiver;
   removeTrack(sender: RtpSender): void;
   getTransceivers(): Transceiver[];
   /** Absent where the platform cannot restart ICE: a failed connection then hangs up. */

@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 import type { Call } from "../../src/voip/call/Call";
 import { flush, ROOM, setup } from "./harness";
 
-async function connectedPair(options: Parameters<typeof setup>[0] = {}): Promise<
-  ReturnType<typeof setup> & { outbound: Call; inbound: Call }
-> {
+async function connectedPair(
+  options: Parameters<typeof setup>[0] = {},
+): Promise<ReturnType<typeof setup> & { outbound: Call; inbound: Call }> {
   const env = setup(options);
   await env.alice.router.placeCall(ROOM, env.bob.userId);
   await flush();

@@ -10,9 +10,9 @@ import { FakeScheduler } from "../support/fake-scheduler";
 import { FakeNetwork, FakeStream, FakeTrack } from "./fakes";
 import { flush, ROOM, setup } from "./harness";
 
-async function connected(options: Parameters<typeof setup>[0] = {}): Promise<
-  ReturnType<typeof setup> & { outbound: Call; inbound: Call }
-> {
+async function connected(
+  options: Parameters<typeof setup>[0] = {},
+): Promise<ReturnType<typeof setup> & { outbound: Call; inbound: Call }> {
   const env = setup(options);
   await env.alice.router.placeCall(ROOM, env.bob.userId);
   await flush();
@@ -30,7 +30,9 @@ describe("1:1 call media", () => {
     await outbound.media.setMicrophoneMuted(true);
     await flush();
     const changed = alice.sentOf("m.call.sdp_stream_metadata_changed")[0]?.content.sdp_stream_metadata ?? {};
-    expect(Object.values(changed)).toEqual([{ purpose: "m.usermedia", audio_muted: true, video_muted: true }]);
+    expect(Object.values(changed)).toEqual([
+      { purpose: "m.usermedia", audio_muted: true, video_muted: true },
+    ]);
     expect(outbound.media.localFeed()?.stream.getAudioTracks()[0]?.enabled).toBe(false);
     expect(inbound.media.remoteFeed()?.audioMuted).toBe(true);
   });
@@ -72,8 +74,16 @@ describe("1:1 call media", () => {
     alice.hold = false;
     bob.hold = false;
     // Both offers cross.
-    await outbound.handleEvent({ type: bobOffer?.type ?? "", sender: bob.userId, content: bobOffer?.content ?? { call_id: "", version: "1" } });
-    await inbound.handleEvent({ type: aliceOffer?.type ?? "", sender: alice.userId, content: aliceOffer?.content ?? { call_id: "", version: "1" } });
+    await outbound.handleEvent({
+      type: bobOffer?.type ?? "",
+      sender: bob.userId,
+      content: bobOffer?.content ?? { call_id: "", version: "1" },
+    });
+    await inbound.handleEvent({
+      type: aliceOffer?.type ?? "",
+      sender: alice.userId,
+      content: aliceOffer?.content ?? { call_id: "", version: "1" },
+    });
     await flush();
     // The caller ignored bob's offer; bob rolled back and answered alice's.
     expect(bob.sentOf("m.call.negotiate")[1]?.content.description?.type).toBe("answer");
@@ -98,7 +108,9 @@ describe("1:1 call media", () => {
     const { alice, outbound } = await connected();
     expect(outbound.media.supportsDtmf()).toBe(true);
     outbound.media.sendDtmf("1#");
-    const sender = alice.platform.peer.getTransceivers().find((t) => t.sender.track?.kind === "audio")?.sender;
+    const sender = alice.platform.peer
+      .getTransceivers()
+      .find((t) => t.sender.track?.kind === "audio")?.sender;
     expect((sender?.dtmf as { tones: string[] } | undefined)?.tones).toEqual(["1#"]);
     const env = await connected({ alice: { dtmf: false } });
     expect(env.outbound.media.supportsDtmf()).toBe(false);

@@ -22,13 +22,17 @@ describe("invite validity", () => {
   });
   it("ignores an invite older than its lifetime minus 3 s", () => {
     expect(inviteIgnoreReason(invite("@alice:hs", {}, 57_001), me, new Set())).toBe("expired");
-    expect(inviteIgnoreReason(invite("@alice:hs", { lifetime: 10_000 }, 7_001), me, new Set())).toBe("expired");
+    expect(inviteIgnoreReason(invite("@alice:hs", { lifetime: 10_000 }, 7_001), me, new Set())).toBe(
+      "expired",
+    );
   });
   it("ignores an invite already ended", () => {
     expect(inviteIgnoreReason(invite("@alice:hs", {}), me, new Set(["c1"]))).toBe("already_ended");
   });
   it("ignores an invite addressed to another invitee", () => {
-    expect(inviteIgnoreReason(invite("@alice:hs", { invitee: "@carol:hs" }), me, new Set())).toBe("other_invitee");
+    expect(inviteIgnoreReason(invite("@alice:hs", { invitee: "@carol:hs" }), me, new Set())).toBe(
+      "other_invitee",
+    );
   });
   it("never rings an invite whose hangup is in the same batch", async () => {
     const { bob } = setup();
@@ -36,7 +40,11 @@ describe("invite validity", () => {
     bob.router.events.on("incoming", (c) => rang.push(c));
     await bob.router.handleRoomEvents(ROOM, [
       invite("@alice:hs", {}),
-      { type: "m.call.hangup", sender: "@alice:hs", content: { call_id: "c1", party_id: "PEER", version: "1" } },
+      {
+        type: "m.call.hangup",
+        sender: "@alice:hs",
+        content: { call_id: "c1", party_id: "PEER", version: "1" },
+      },
     ]);
     expect(rang).toEqual([]);
     expect(bob.router.calls.getSnapshot()).toEqual([]);
@@ -68,8 +76,12 @@ describe("glare", () => {
     const bobInvite = bob.sentOf("m.call.invite")[0];
     if (!aliceInvite || !bobInvite) throw new Error("no invites");
     await Promise.all([
-      bob.router.handleRoomEvents(ROOM, [{ type: aliceInvite.type, sender: alice.userId, content: aliceInvite.content }]),
-      alice.router.handleRoomEvents(ROOM, [{ type: bobInvite.type, sender: bob.userId, content: bobInvite.content }]),
+      bob.router.handleRoomEvents(ROOM, [
+        { type: aliceInvite.type, sender: alice.userId, content: aliceInvite.content },
+      ]),
+      alice.router.handleRoomEvents(ROOM, [
+        { type: bobInvite.type, sender: bob.userId, content: bobInvite.content },
+      ]),
     ]);
     await scheduler.advance(3_000);
     return env;
@@ -109,7 +121,10 @@ describe("call errors, in the spec's words", () => {
     call.events.on("error", (e) => errors.push(e));
     await placing;
     expect(errors.map((e) => [e.code, e.message])).toEqual([
-      ["no_user_media", "Couldn't start capturing media! Is your microphone set up and does this app have permission?"],
+      [
+        "no_user_media",
+        "Couldn't start capturing media! Is your microphone set up and does this app have permission?",
+      ],
     ]);
     expect(call.state.getSnapshot()).toBe("ended");
     expect(call.hangupReason).toBe("no_user_media");
@@ -141,7 +156,9 @@ describe("call errors, in the spec's words", () => {
     const errors: CallError[] = [];
     call.events.on("error", (e) => errors.push(e));
     await placing;
-    expect(errors.map((e) => [e.code, e.message])).toEqual([["local_offer_failed", "Failed to get local offer!"]]);
+    expect(errors.map((e) => [e.code, e.message])).toEqual([
+      ["local_offer_failed", "Failed to get local offer!"],
+    ]);
     expect(call.hangupReason).toBe("local_offer_failed");
   });
 
@@ -210,11 +227,21 @@ describe("version 0 peers, transfer and identity", () => {
     if (!sent) throw new Error("no invite");
     const { party_id: _p, ...v0 } = { ...sent.content, call_id: "v0call", version: 0 };
     const bobSecond = setup().bob;
-    await bobSecond.router.handleRoomEvents(ROOM, [{ type: "m.call.invite", sender: alice.userId, content: v0 }]);
+    await bobSecond.router.handleRoomEvents(ROOM, [
+      { type: "m.call.invite", sender: alice.userId, content: v0 },
+    ]);
     const call = bobSecond.router.calls.getSnapshot()[0] as Call;
     expect(call.state.getSnapshot()).toBe("ringing");
     expect(call.canRenegotiate).toBe(false);
-    await call.handleEvent({ type: "m.call.candidates", sender: alice.userId, content: { call_id: "v0call", version: 0, candidates: [{ candidate: "candidate:0 1 udp 1 10.0.0.1 1 typ host" }] } });
+    await call.handleEvent({
+      type: "m.call.candidates",
+      sender: alice.userId,
+      content: {
+        call_id: "v0call",
+        version: 0,
+        candidates: [{ candidate: "candidate:0 1 udp 1 10.0.0.1 1 typ host" }],
+      },
+    });
     expect(bobSecond.platform.peer.remoteCandidates).toHaveLength(1);
     await call.reject();
     expect(bobSecond.sentOf("m.call.reject")).toEqual([]);

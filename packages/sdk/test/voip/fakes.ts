@@ -320,6 +320,18 @@ export class FakePeer implements PeerConnection {
     return sender;
   }
 
+  addTransceiver(kind: "audio" | "video", init?: { direction?: TransceiverDirection }): Transceiver {
+    const t = this.newTransceiver(
+      String(this.transceivers.length),
+      null,
+      new FakeTrack(kind),
+      init?.direction ?? "sendrecv",
+    );
+    this.transceivers.push(t);
+    this.needNegotiation();
+    return t;
+  }
+
   removeTrack(sender: RtpSender): void {
     const t = this.transceivers.find((x) => x.sender === sender);
     if (!t) return;
