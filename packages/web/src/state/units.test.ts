@@ -115,6 +115,28 @@ describe("connection banner", () => {
     ).toEqual({ kind: "offline", since: null });
   });
 
+  it("tells an unusable answer and a failed local write apart from a lost connection", () => {
+    expect(
+      connectionStatusOf("error", 5, {
+        kind: "protocol",
+        message: "The homeserver sent a sync token that cannot be sent back unchanged",
+        permanent: true,
+      }),
+    ).toEqual({
+      kind: "failed",
+      what: "unusable",
+      message: "The homeserver sent a sync token that cannot be sent back unchanged",
+      stopped: true,
+    });
+    expect(
+      connectionStatusOf("reconnecting", 5, {
+        kind: "processing",
+        message: "QuotaExceededError",
+        permanent: false,
+      }),
+    ).toEqual({ kind: "failed", what: "local", message: "QuotaExceededError", stopped: false });
+  });
+
   it("says since when, with the day when it was not today", () => {
     const now = new Date(2026, 10, 22, 15, 0).getTime();
     expect(offlineText(null, now)).toBe("Not syncing: cannot reach the homeserver.");
