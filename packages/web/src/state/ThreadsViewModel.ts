@@ -39,7 +39,7 @@ export interface ThreadRow {
 
 /** What the ThreadsViewModel needs of its room view model. */
 export interface ThreadsHost {
-  readonly client: Pick<Client, "userId" | "http">;
+  readonly client: Pick<Client, "userId" | "http" | "sync">;
   readonly room: Room;
   readonly scope: Scope;
 }
@@ -130,11 +130,14 @@ export class ThreadsViewModel {
     this.listScope?.end();
     const scope = this.host.scope.child();
     this.listScope = scope;
+    const features = this.host.client.sync.features.getSnapshot();
     const list = new ThreadList({
       room: this.host.room,
       http: this.host.client.http,
       scheduler: realScheduler,
       include: this.include.getSnapshot(),
+      // Unknown until /versions answered: then /threads is tried and the list falls back if refused.
+      ...(features ? { support: features.threads } : {}),
     });
     this.list = list;
     scope.add(() => list.dispose());
