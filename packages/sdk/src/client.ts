@@ -183,7 +183,7 @@ function lazyCryptoOf(options: CreateClientOptions, identity: Identity): LazyCry
             ...(options.cryptoStore ? { store: options.cryptoStore } : {}),
             ...(logger ? { logger } : {}),
           });
-  return new LazyCrypto(factory, logger ? { logger } : {});
+  return new LazyCrypto(factory, { userId, ...(logger ? { logger } : {}) });
 }
 
 interface Identity {
