@@ -255,6 +255,7 @@ export function createClient(options: CreateClientOptions): Client {
     scheduler,
     ...(processor ? { source: processor } : {}),
     ...(lazy ? { decryptor: lazy } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   // The room list summary: read before the stored snapshot, staged while running (summary-cache.ts).
   const summary = guest

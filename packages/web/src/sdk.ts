@@ -52,8 +52,9 @@ export {
   roomsFilter,
   spaceFilter,
   allOf,
+  joinedSuccessorOf,
 } from "../../sdk/src/models/room-list/filters";
-export type { RoomFilter } from "../../sdk/src/models/room-list/filters";
+export type { RoomFilter, RoomSort } from "../../sdk/src/models/room-list/filters";
 
 // Rooms, people and room settings (room actions, member list, moderation, settings).
 export type { HttpApi } from "../../sdk/src/http/types";

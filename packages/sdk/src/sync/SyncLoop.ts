@@ -13,7 +13,12 @@
  *   catchup      the connection returned after error; the next sync has timeout 0
  *   stopped      stop() was called
  *
- * After a failure the loop waits for a keep-alive: GET /versions with a 15 s
+ * Each failure is reported by kind (`failure`, SyncFailureKind). Two kinds
+ * stop the loop in error: the server no longer knows the token, and a
+ * protocol error (a next_batch that would not survive a round trip to the
+ * server, validate/tokens.ts), which a retry would only repeat.
+ *
+ * After any other failure the loop waits for a keep-alive: GET /versions with a 15 s
  * time-out after a random 2-7 s delay; 400 or 404 count as reachable (after
  * 2 s); any other error sets error and retries after 5-10 s. The /sync
  * timeout is 0 while catching up, reconnecting or in error; the local
@@ -34,8 +39,12 @@ import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import { randomBetween, realScheduler } from "./scheduler";
 import type { Scheduler } from "./scheduler";
+import { SyncProtocolError } from "./validate/parseSync";
+import { isEchoableToken } from "./validate/tokens";
 import { classifySyncFailure } from "./errors";
 import type { SyncFailure } from "./errors";
+
+export type { SyncFailure, SyncFailureKind } from "./errors";
 
 export type SyncState = "prepared" | "syncing" | "reconnecting" | "error" | "catchup" | "stopped";
 
@@ -55,6 +64,9 @@ export const SYNC_CONSTANTS = {
 } as const;
 
 export const UNKNOWN_TOKEN_MESSAGE = "Token no longer valid - assuming logout";
+
+/** The longest next_batch the loop keeps (the validation's string bound). */
+const MAX_TOKEN_LENGTH = 65_536;
 
 export interface SyncRequest {
   since?: string;
@@ -203,6 +215,7 @@ export class SyncLoop {
       const onStop = (): void => request.abort(this.abort.signal.reason);
       this.abort.signal.addEventListener("abort", onStop, { once: true });
       const since = this.since;
+      let requested = false;
       try {
         const response = await this.options.transport.sync({
           ...(since !== undefined ? { since } : {}),
@@ -210,7 +223,13 @@ export class SyncLoop {
           requestTimeoutMs: timeout + (this.options.requestMarginMs ?? SYNC_CONSTANTS.REQUEST_MARGIN_MS),
           signal: request.signal,
         });
+        requested = true;
         if (!this.running) return;
+        // Checked here too, whatever the handler validates: this token is the next request's since.
+        const next: unknown = (response as { next_batch?: unknown } | null)?.next_batch;
+        if (typeof next === "string" && next !== "" && !isEchoableToken(next, MAX_TOKEN_LENGTH)) {
+          throw new SyncProtocolError();
+        }
         await this.options.handler(response, { first: !this.processedFirst, catchingUp, since });
         if (!this.running) return;
         this.since = response.next_batch;
@@ -224,12 +243,21 @@ export class SyncLoop {
         if (error instanceof MatrixError && error.errcode === "M_UNKNOWN_TOKEN") {
           this.logger.warn(UNKNOWN_TOKEN_MESSAGE);
           this.running = false;
+          this.failureValue.set({ kind: "unknown_token", message: UNKNOWN_TOKEN_MESSAGE, permanent: true, error });
           this.stateValue.set("error");
           this.options.onUnknownToken?.(error.softLogout, error);
           return;
         }
+        if (error instanceof SyncProtocolError) {
+          // A retry sends the same since and gets the same answer: stop rather than loop.
+          this.logger.error(error.message, error);
+          this.running = false;
+          this.failureValue.set({ kind: "protocol", message: error.message, permanent: true, error });
+          this.stateValue.set("error");
+          return;
+        }
         this.failures += 1;
-        const failure = classifySyncFailure(error);
+        const failure = classifySyncFailure(error, requested);
         this.logger.warn(`Sync failed (${this.failures} in a row, ${failure.kind})`, error);
         const atThreshold = this.failures >= SYNC_CONSTANTS.FAILURE_THRESHOLD;
         if (failure.kind === "refused" && atThreshold) {

@@ -4,6 +4,8 @@
  * runs'), peeking ('Peeking aborted') and the guest guards. Each carries a
  * stable `code` and keeps `cause`.
  */
+import { ResponseFormatError } from "../http/errors";
+import { SyncParseError } from "./validate/parseSync";
 
 /** Base class of the sync service's errors. */
 export abstract class SyncServiceError extends Error {
@@ -70,14 +72,28 @@ const GUEST_MESSAGES: Record<GuestAction, string> = {
  * Why a sync (or its filter upload) failed, as the UI may show it:
  * - network: no answer (connection refused, time-out, offline); the loop
  *   probes the server and reconnects.
- * - server: a 5xx or an unusable answer; treated like a network failure.
+ * - server: a 5xx; treated like a network failure.
+ * - malformed: the answer was unusable this time (not JSON, no next_batch);
+ *   treated like a server failure.
+ * - processing: the answer was good but handling it failed (a store write,
+ *   for example); retried, and never shown as a lost connection.
  * - rate_limited: 429 or M_LIMIT_EXCEEDED; retried after the server's delay.
- * - refused: any other 4xx (the unknown-token case aside, which stops sync
- *   on its own path). The server answered and said no: retrying the same
- *   request cannot help, so the loop retries a bounded number of times and
- *   then stops in state error with the server's errcode and message.
+ * - refused: any other 4xx. The server answered and said no: retrying the
+ *   same request cannot help, so the loop retries a bounded number of times
+ *   and then stops in state error with the server's errcode and message.
+ * - unknown_token: the server no longer knows the access token (sync stops).
+ * - protocol: the answer breaks the protocol beyond a retry, e.g. a
+ *   next_batch that would not survive a round trip (sync stops).
  */
-export type SyncFailureKind = "network" | "server" | "rate_limited" | "refused";
+export type SyncFailureKind =
+  | "network"
+  | "server"
+  | "malformed"
+  | "processing"
+  | "rate_limited"
+  | "refused"
+  | "unknown_token"
+  | "protocol";
 
 /** The last failure of the sync loop. */
 export interface SyncFailure {
@@ -91,10 +107,16 @@ export interface SyncFailure {
   readonly permanent: boolean;
   /** The server's retry_after_ms, for rate limiting. */
   readonly retryAfterMs?: number;
+  /** The error itself, for logs and details. */
+  readonly error?: unknown;
 }
 
-/** Sorts a sync failure into network failures, rate limits and refusals (see SyncFailureKind). */
-export function classifySyncFailure(error: unknown): SyncFailure {
+/**
+ * Sorts a sync failure into the kinds of SyncFailureKind. `answered`: the
+ * server's answer had arrived when the error was thrown (so a non-HTTP error
+ * came from handling it, not from the network).
+ */
+export function classifySyncFailure(error: unknown, answered = false): SyncFailure {
   const status = (error as { httpStatus?: unknown } | null)?.httpStatus;
   const errcode = (error as { errcode?: unknown } | null)?.errcode;
   const serverMessage = (error as { error?: unknown } | null)?.error;
@@ -105,8 +127,12 @@ export function classifySyncFailure(error: unknown): SyncFailure {
         ? error.message
         : String(error);
   const code = typeof errcode === "string" && errcode !== "" ? { errcode } : {};
+  if (error instanceof SyncParseError || error instanceof ResponseFormatError) {
+    return { kind: "malformed", message, permanent: false, error };
+  }
   if (typeof status !== "number" || status === 0) {
-    return { kind: "network", message, permanent: false };
+    // Not an HTTP answer: a failed request, or (once the server had answered) a failed handler.
+    return { kind: answered ? "processing" : "network", message, permanent: false, error };
   }
   const retryAfter = (error as { retryAfterMs?: unknown }).retryAfterMs;
   if (status === 429 || errcode === "M_LIMIT_EXCEEDED") {
@@ -116,10 +142,11 @@ export function classifySyncFailure(error: unknown): SyncFailure {
       ...code,
       message,
       permanent: false,
+      error,
       ...(typeof retryAfter === "number" && retryAfter > 0 ? { retryAfterMs: retryAfter } : {}),
     };
   }
   if (status >= 400 && status < 500)
-    return { kind: "refused", httpStatus: status, ...code, message, permanent: false };
-  return { kind: "server", httpStatus: status, ...code, message, permanent: false };
+    return { kind: "refused", httpStatus: status, ...code, message, permanent: false, error };
+  return { kind: "server", httpStatus: status, ...code, message, permanent: false, error };
 }

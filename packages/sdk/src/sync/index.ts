@@ -91,7 +91,8 @@ export type {
 export { realScheduler, randomBetween } from "./scheduler";
 export type { Scheduler } from "./scheduler";
 // Part A: validation, accumulator and the processing pipeline.
-export { parseSyncResponse, SyncParseError } from "./validate/parseSync";
+export { parseSyncResponse, SyncParseError, SyncProtocolError } from "./validate/parseSync";
+export { isEchoableToken } from "./validate/tokens";
 export type { ParseSyncOptions } from "./validate/parseSync";
 export { DEFAULT_VALIDATION_LIMITS } from "./validate/limits";
 export type { ValidationLimits } from "./validate/limits";

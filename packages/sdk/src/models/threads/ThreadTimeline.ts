@@ -84,7 +84,10 @@ export class ThreadTimeline {
     const { room, rootId, http } = this.options;
     const event: unknown = await getEvent(http, room.roomId, rootId);
     if (!isUsableEvent(event)) return undefined;
-    return (await room.decryptEvents([event]))[0];
+    const root = (await room.decryptEvents([event]))[0];
+    // /event bundles the thread's summary on the root: the thread list's counts come from it.
+    if (root !== undefined) room.threads.addEvents([root], (id) => room.findEvent(id));
+    return root;
   }
 
   /** Loads one older page of replies; resolves with whether more may remain. */
