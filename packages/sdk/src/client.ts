@@ -183,7 +183,7 @@ function lazyCryptoOf(options: CreateClientOptions, identity: Identity): LazyCry
             ...(options.cryptoStore ? { store: options.cryptoStore } : {}),
             ...(logger ? { logger } : {}),
           });
-  return new LazyCrypto(factory, logger ? { logger } : {});
+  return new LazyCrypto(factory, { userId, ...(logger ? { logger } : {}) });
 }
 
 interface Identity {
@@ -381,7 +381,17 @@ export function createClient(options: CreateClientOptions): Client {
     moderation: new ModerationService({ http, actor, rooms, running: sync }),
     search: new SearchService({ http, rooms, ...(lazy ? { decryptor: lazy } : {}) }),
     directory: new DirectoryService({ http, versions: getServerVersions }),
-    urlPreviews: new UrlPreviewService({ http, rooms, now: () => scheduler.now() }),
+    urlPreviews: new UrlPreviewService({
+      http,
+      rooms,
+      now: () => scheduler.now(),
+      // v1 media only where the server says it has it; unknown (no answer) tries v1, then v3.
+      authenticatedMedia: () =>
+        sync.serverInfo.serverFeatures().then(
+          (features) => features.authenticatedMedia,
+          () => undefined,
+        ),
+    }),
     versions: getServerVersions,
     serverFeatures: () => sync.serverInfo.serverFeatures(),
     onToDevice(listener) {

@@ -192,6 +192,36 @@ describe("MediaLoader", () => {
     expect(calls[0]?.headers).toEqual({ Authorization: "Bearer secret" });
     loader.dispose();
   });
+
+  it("uses legacy /_matrix/media/v3 with no credentials when the server has no authenticated media", async () => {
+    const session = new Session(new MemorySessionStorage(), {
+      homeserverUrl: "https://hs.example",
+      userId: "@a:hs.example",
+      deviceId: "D",
+      accessToken: "secret",
+    });
+    const calls: Array<{ url: string; init: RequestInit }> = [];
+    const loader = new MediaLoader(
+      session,
+      (url, init) => {
+        calls.push({ url, init });
+        return Promise.resolve(new Response(new Blob(["x"])));
+      },
+      undefined,
+      () => Promise.resolve(false),
+    );
+    await loader.load({ mxc: "mxc://hs.example/abc" });
+    await loader.load({ mxc: "mxc://hs.example/abc", thumbnail: { width: 32, height: 32 } });
+    expect(calls.map((c) => c.url)).toEqual([
+      "https://hs.example/_matrix/media/v3/download/hs.example/abc",
+      "https://hs.example/_matrix/media/v3/thumbnail/hs.example/abc?width=32&height=32&method=scale",
+    ]);
+    for (const call of calls) {
+      expect(call.url).not.toContain("secret");
+      expect(JSON.stringify(call.init)).not.toContain("secret");
+    }
+    loader.dispose();
+  });
 });
 
 describe("contentSecurityPolicy", () => {
