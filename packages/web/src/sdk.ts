@@ -99,6 +99,8 @@ export { sendStateEvent } from "../../sdk/src/api/send";
 export type { UploadProgress } from "../../sdk/src/http/types";
 export { ThreadList } from "../../sdk/src/models/threads/ThreadList";
 export type { ThreadListInclude } from "../../sdk/src/models/threads/ThreadList";
+export { threadSupportOf } from "../../sdk/src/models/threads/support";
+export type { ThreadSupport } from "../../sdk/src/models/threads/support";
 export { ThreadTimeline } from "../../sdk/src/models/threads/ThreadTimeline";
 export type { Thread } from "../../sdk/src/models/threads/RoomThreads";
 export { realScheduler } from "../../sdk/src/sync/scheduler";

@@ -4,10 +4,12 @@
  * the SDK's ThreadList) and the summaries shown under thread roots in the
  * timeline (reply count, last reply, participants, unread state), live from
  * the room's RoomThreads. One per RoomViewModel (`threadsOf`), ended with
- * the room's scope.
+ * the room's scope. The list asks /threads only of a server whose /versions
+ * says it has it (Matrix v1.4); elsewhere the SDK builds it from what the
+ * client knows, fetching roots known only by their replies.
  */
-import { ObservableValue, realScheduler, ThreadList } from "../sdk";
-import type { Client, Room, Thread, ThreadListInclude } from "../sdk";
+import { ObservableValue, realScheduler, ThreadList, threadSupportOf } from "../sdk";
+import type { Client, Room, Thread, ThreadListInclude, ThreadSupport } from "../sdk";
 import type { Subscribable } from "./useObservable";
 import type { Scope } from "./Scope";
 
@@ -39,7 +41,8 @@ export interface ThreadRow {
 
 /** What the ThreadsViewModel needs of its room view model. */
 export interface ThreadsHost {
-  readonly client: Pick<Client, "userId" | "http">;
+  /** `versions` (when given) tells whether the server has /threads. */
+  readonly client: Pick<Client, "userId" | "http"> & Partial<Pick<Client, "versions">>;
   readonly room: Room;
   readonly scope: Scope;
 }
@@ -135,6 +138,7 @@ export class ThreadsViewModel {
       http: this.host.client.http,
       scheduler: realScheduler,
       include: this.include.getSnapshot(),
+      support: this.support(),
     });
     this.list = list;
     scope.add(() => list.dispose());
@@ -145,6 +149,12 @@ export class ThreadsViewModel {
     this.hasMore.set(true);
     this.loading.set(false);
     void this.loadMore();
+  }
+
+  /** The server's thread support from /versions; undefined (try /threads) when it cannot be read. */
+  private support(): Promise<ThreadSupport | undefined> {
+    const asked = this.host.client.versions?.();
+    return asked === undefined ? Promise.resolve(undefined) : asked.then(threadSupportOf, () => undefined);
   }
 
   private sortRows(threads: readonly Thread[]): ThreadRow[] {
