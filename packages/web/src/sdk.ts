@@ -34,6 +34,8 @@ export { TokenRefresher } from "../../sdk/src/auth/refresh";
 
 export { SyncService } from "../../sdk/src/sync/SyncService";
 export type { SyncState } from "../../sdk/src/sync/SyncLoop";
+export type { SyncFailure } from "../../sdk/src/sync/errors";
+export type { ServerFeatures } from "../../sdk/src/sync/server-features";
 export { SyncProcessor } from "../../sdk/src/sync/processor/SyncProcessor";
 export { browserPlatform } from "../../sdk/src/sync/platform";
 export { FallbackStore } from "../../sdk/src/store/FallbackStore";
@@ -99,8 +101,6 @@ export { sendStateEvent } from "../../sdk/src/api/send";
 export type { UploadProgress } from "../../sdk/src/http/types";
 export { ThreadList } from "../../sdk/src/models/threads/ThreadList";
 export type { ThreadListInclude } from "../../sdk/src/models/threads/ThreadList";
-export { threadSupportOf } from "../../sdk/src/models/threads/support";
-export type { ThreadSupport } from "../../sdk/src/models/threads/support";
 export { ThreadTimeline } from "../../sdk/src/models/threads/ThreadTimeline";
 export type { Thread } from "../../sdk/src/models/threads/RoomThreads";
 export { realScheduler } from "../../sdk/src/sync/scheduler";

@@ -13,8 +13,8 @@ export interface TestServerOptions {
   /** The server name in user and room ids; defaults to "localhost". */
   serverName?: string;
   /**
-   * Validate every response (and event) against ../shared/matrix-spec and
-   * record mismatches; defaults to true under Vitest (VITEST env) or when
+   * Validate every response (and event) against the Matrix definitions (the
+   * committed spec bundle, see src/spec/bundle.ts) and record mismatches; defaults to true under Vitest (VITEST env) or when
    * LATTICE_VALIDATE=1.
    */
   validate?: boolean;

@@ -8,8 +8,8 @@
  * says it has it (Matrix v1.4); elsewhere the SDK builds it from what the
  * client knows, fetching roots known only by their replies.
  */
-import { ObservableValue, realScheduler, ThreadList, threadSupportOf } from "../sdk";
-import type { Client, Room, Thread, ThreadListInclude, ThreadSupport } from "../sdk";
+import { ObservableValue, realScheduler, ThreadList } from "../sdk";
+import type { Client, Room, Thread, ThreadListInclude } from "../sdk";
 import type { Subscribable } from "./useObservable";
 import type { Scope } from "./Scope";
 
@@ -41,8 +41,7 @@ export interface ThreadRow {
 
 /** What the ThreadsViewModel needs of its room view model. */
 export interface ThreadsHost {
-  /** `versions` (when given) tells whether the server has /threads. */
-  readonly client: Pick<Client, "userId" | "http"> & Partial<Pick<Client, "versions">>;
+  readonly client: Pick<Client, "userId" | "http" | "sync">;
   readonly room: Room;
   readonly scope: Scope;
 }
@@ -133,12 +132,14 @@ export class ThreadsViewModel {
     this.listScope?.end();
     const scope = this.host.scope.child();
     this.listScope = scope;
+    const features = this.host.client.sync.features.getSnapshot();
     const list = new ThreadList({
       room: this.host.room,
       http: this.host.client.http,
       scheduler: realScheduler,
       include: this.include.getSnapshot(),
-      support: this.support(),
+      // Unknown until /versions answered: then /threads is tried and the list falls back if refused.
+      ...(features ? { support: features.threads } : {}),
     });
     this.list = list;
     scope.add(() => list.dispose());
@@ -149,12 +150,6 @@ export class ThreadsViewModel {
     this.hasMore.set(true);
     this.loading.set(false);
     void this.loadMore();
-  }
-
-  /** The server's thread support from /versions; undefined (try /threads) when it cannot be read. */
-  private support(): Promise<ThreadSupport | undefined> {
-    const asked = this.host.client.versions?.();
-    return asked === undefined ? Promise.resolve(undefined) : asked.then(threadSupportOf, () => undefined);
   }
 
   private sortRows(threads: readonly Thread[]): ThreadRow[] {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy } from "../../csp";
-import { offlineText } from "../features/shell/ConnectionBanner";
+import { offlineText, refusedText } from "../features/shell/ConnectionBanner";
 import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
 import { ConnectionError, MatrixError, Session } from "../sdk";
 import { connectionStatusOf } from "./ClientViewModel";
@@ -89,6 +89,30 @@ describe("connection banner", () => {
     expect(connectionStatusOf("reconnecting", 5)).toEqual({ kind: "offline", since: 5 });
     expect(connectionStatusOf("error", null)).toEqual({ kind: "offline", since: null });
     expect(connectionStatusOf(null, null)).toEqual({ kind: "connecting" });
+  });
+
+  it("says what the server said when it refused the sync, not that it cannot be reached", () => {
+    const refused = {
+      kind: "refused",
+      httpStatus: 400,
+      errcode: "M_UNKNOWN",
+      message: "Additional properties are not allowed ('unread_thread_notifications' was unexpected)",
+      permanent: true,
+    } as const;
+    const status = connectionStatusOf("error", 5, refused);
+    expect(status).toEqual({
+      kind: "refused",
+      errcode: "M_UNKNOWN",
+      message: "Additional properties are not allowed ('unread_thread_notifications' was unexpected)",
+      stopped: true,
+    });
+    expect(refusedText("M_UNKNOWN", "Additional properties are not allowed")).toBe(
+      "Not syncing: the homeserver refused the request (M_UNKNOWN: Additional properties are not allowed).",
+    );
+    // A network failure still reads as unreachable.
+    expect(
+      connectionStatusOf("error", null, { kind: "network", message: "fetch failed", permanent: false }),
+    ).toEqual({ kind: "offline", since: null });
   });
 
   it("says since when, with the day when it was not today", () => {

@@ -96,6 +96,8 @@ export interface RoomContext {
   decryptor?: EventDecryptor;
   /** Loads the room's full state first when it is still seeded (Rooms' chunked load). */
   ensureLoaded?: (roomId: string) => void;
+  /** Where refused server data is reported (console by default). */
+  logger?: { warn(message: string, ...data: unknown[]): void };
 }
 
 interface Segment {
@@ -134,6 +136,10 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   }
 
   getSnapshot = (): RoomSnapshot => this.value.getSnapshot();
+
+  /** State the room refuses (a second m.room.create) is logged, never applied. */
+  private readonly onIgnoredState = (message: string): void =>
+    (this.ctx.logger ?? console).warn(`${this.roomId}: ${message}`);
 
   subscribe = (listener: (value: RoomSnapshot) => void): (() => void) => this.value.subscribe(listener);
 
@@ -201,8 +207,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     const timelineState = update.timeline.events.filter((e) => typeof e.state_key === "string");
     this.state =
       update.stateAfter !== undefined
-        ? this.state.withEvents(update.stateAfter)
-        : this.state.withEvents([...update.state, ...timelineState]);
+        ? this.state.withEvents(update.stateAfter, this.onIgnoredState)
+        : this.state.withEvents([...update.state, ...timelineState], this.onIgnoredState);
     if (update.summary !== undefined) this.summary = { ...this.summary, ...update.summary };
     const unread = local?.main ?? update.unreadNotifications;
     if (unread !== undefined) this.unread = unread;
@@ -247,7 +253,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   applyInvite(update: ParsedInvitedRoom): void {
     this.unseed();
     this.category = "invite";
-    this.state = this.state.withEvents(update.inviteState);
+    this.state = this.state.withEvents(update.inviteState, this.onIgnoredState);
     this.publish();
   }
 
@@ -255,7 +261,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   applyKnock(update: ParsedKnockedRoom): void {
     this.unseed();
     this.category = "knock";
-    this.state = this.state.withEvents(update.knockState);
+    this.state = this.state.withEvents(update.knockState, this.onIgnoredState);
     this.publish();
   }
 
@@ -266,8 +272,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     const timelineState = update.timeline.events.filter((e) => typeof e.state_key === "string");
     this.state =
       update.stateAfter !== undefined
-        ? this.state.withEvents(update.stateAfter)
-        : this.state.withEvents([...update.state, ...timelineState]);
+        ? this.state.withEvents(update.stateAfter, this.onIgnoredState)
+        : this.state.withEvents([...update.state, ...timelineState], this.onIgnoredState);
     this.applyAccountData(update.accountData);
     this.addTimeline(update.timeline.events, update.timeline.limited, update.timeline.prevBatch);
     this.publish();
@@ -281,7 +287,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     const known = this.state.ofType("m.room.member");
     const unknown = events.filter((e) => e.state_key !== undefined && !known.has(e.state_key));
     if (unknown.length === 0) return;
-    this.state = this.state.withEvents(unknown);
+    this.state = this.state.withEvents(unknown, this.onIgnoredState);
     this.publish();
   }
 
@@ -421,7 +427,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       const ids = own(event.content, "user_ids");
       this.typing = Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
     } else if (event.type === "m.receipt") {
-      const receipts = parseReceiptEvent(event);
+      const receipts = parseReceiptEvent(event, this.ctx.userId);
       this.receipts = this.receipts.with(receipts);
       // The user's threaded receipts mark how far each thread was read.
       const own = new Map<string, string>();

@@ -19,6 +19,18 @@ import type { RoomPredecessor, RoomTombstone } from "./upgrades";
 /** A state entry: a full event, or stripped state for invites and knocks. */
 export type StateEntry = ClientEventWithoutRoomId | StrippedStateEvent;
 
+const CREATE_TYPE = "m.room.create";
+
+function eventIdOf(entry: StateEntry): string | undefined {
+  const id = (entry as { event_id?: unknown }).event_id;
+  return typeof id === "string" ? id : undefined;
+}
+
+/** Only a stripped create (invite or knock state, no event id) gives way, and only to a full event. */
+function createMayReplace(current: StateEntry, next: StateEntry): boolean {
+  return eventIdOf(current) === undefined && eventIdOf(next) !== undefined;
+}
+
 /** Membership values of m.room.member. */
 export type Membership = "join" | "invite" | "leave" | "ban" | "knock";
 
@@ -60,12 +72,29 @@ export class RoomState {
    * A new state with `events` applied in order (later wins). Entries without
    * a string state_key are not state and are skipped. Returns `this` when
    * nothing changed.
+   *
+   * m.room.create is set once: it fixes the room version and, from room
+   * version 12, who has infinite power, so a later create (a server bug or
+   * a hostile server) is ignored and reported through `onIgnored`. Only an
+   * invite's or knock's stripped create (no event id, unsigned) gives way to
+   * the room's real one.
    */
-  withEvents(events: readonly StateEntry[]): RoomState {
+  withEvents(events: readonly StateEntry[], onIgnored?: (message: string) => void): RoomState {
     const touched = new Map<string, Map<string, StateEntry>>();
     for (const event of events) {
       if (typeof event.state_key !== "string" || typeof event.type !== "string") continue;
       let inner = touched.get(event.type);
+      if (event.type === CREATE_TYPE) {
+        const current = (inner ?? this.byType.get(CREATE_TYPE))?.get(event.state_key);
+        if (current !== undefined && !createMayReplace(current, event)) {
+          if (eventIdOf(current) !== eventIdOf(event)) {
+            onIgnored?.(
+              `Ignoring m.room.create ${eventIdOf(event) ?? "(stripped)"}: the room's create event is already ${eventIdOf(current) ?? "(stripped)"}`,
+            );
+          }
+          continue;
+        }
+      }
       if (inner === undefined) {
         inner = new Map(this.byType.get(event.type) ?? []);
         touched.set(event.type, inner);
