@@ -82,8 +82,6 @@ export { SyncLoop, SYNC_CONSTANTS, UNKNOWN_TOKEN_MESSAGE } from "./SyncLoop";
 export type {
   SyncBatchHandler,
   SyncBatchMeta,
-  SyncFailure,
-  SyncFailureKind,
   SyncLogger,
   SyncLoopOptions,
   SyncRequest,
