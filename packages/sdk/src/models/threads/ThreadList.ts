@@ -43,7 +43,7 @@ export interface ThreadListOptions {
    * /threads; the others build the list locally. A promise is awaited by
    * the first load. Absent: /threads is tried and its refusal detected.
    */
-  support?: ThreadSupport | Promise<ThreadSupport>;
+  support?: ThreadSupport | Promise<ThreadSupport | undefined>;
   pageSize?: number;
 }
 
