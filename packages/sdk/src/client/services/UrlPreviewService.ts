@@ -23,8 +23,12 @@ export interface UrlPreviewServiceOptions {
   /** When given, a preview for a link in an encrypted room is refused (null). */
   rooms?: RoomLookup;
   now?: () => number;
-  /** Authenticated (v1) or legacy (v3) media; by default v1 with a fallback. */
-  authenticatedMedia?: boolean;
+  /**
+   * Authenticated (v1) or legacy (v3) media, or where to read it (the
+   * client's ServerFeatures; undefined from it means unknown). Unknown: v1
+   * with a fallback to v3 on an unrecognised-endpoint answer.
+   */
+  authenticatedMedia?: boolean | (() => Promise<boolean | undefined>);
 }
 
 export class UrlPreviewService {
@@ -33,6 +37,12 @@ export class UrlPreviewService {
   private readonly failed = new Map<string, { error: unknown; at: number }>();
 
   constructor(private readonly options: UrlPreviewServiceOptions) {}
+
+  private async mediaChoice(): Promise<{ authenticatedMedia?: boolean }> {
+    const option = this.options.authenticatedMedia;
+    const known = typeof option === "function" ? await option() : option;
+    return known !== undefined ? { authenticatedMedia: known } : {};
+  }
 
   /** The preview of a URL, or null when the link was posted in an encrypted room. */
   async preview(url: string, roomId?: string): Promise<UrlPreview | null> {
@@ -49,11 +59,7 @@ export class UrlPreviewService {
     const key = `${ts} ${url}`;
     let pending = this.cache.get(key);
     if (pending === undefined) {
-      const choice =
-        this.options.authenticatedMedia !== undefined
-          ? { authenticatedMedia: this.options.authenticatedMedia }
-          : {};
-      pending = getUrlPreview(this.options.http, url, ts, choice);
+      pending = this.mediaChoice().then((choice) => getUrlPreview(this.options.http, url, ts, choice));
       this.cache.set(key, pending);
       this.evict();
       pending.catch((error: unknown) => {
