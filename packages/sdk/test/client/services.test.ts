@@ -307,4 +307,13 @@ describe("UrlPreviewService", () => {
     expect(http.requests).toHaveLength(2);
     await expect(previews.preview("http://x.test/", "!nope:test")).rejects.toThrow("Unknown room");
   });
+
+  it("asks again after a request that got no answer", async () => {
+    const http = new FakeHttp();
+    http.answers.push(new TypeError("fetch failed"), { "og:title": "back" });
+    const previews = new UrlPreviewService({ http, now: () => 0 });
+    await expect(previews.preview("http://y.test/")).rejects.toThrow("fetch failed");
+    expect(await previews.preview("http://y.test/")).toEqual({ "og:title": "back" });
+    expect(http.requests).toHaveLength(2);
+  });
 });

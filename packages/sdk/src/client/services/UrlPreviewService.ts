@@ -3,13 +3,15 @@
  * rounded down to the minute (SPEC §7), cached per URL and minute so a
  * timeline showing one link many times asks once. Never for a link in an
  * encrypted room: the server would learn what was said there, so the
- * answer is null without a request. A failed request (a 403, any error
- * answer, no answer) is remembered per URL for FAILED_PREVIEW_TTL_MS: the
- * same error is given again without a request, so a refused link is not
- * asked for again each time its room is shown.
+ * answer is null without a request. An error answer (a 403, a 502, any
+ * MatrixError) is remembered per URL for FAILED_PREVIEW_TTL_MS: the same
+ * error is given again without a request, so a refused link is not asked
+ * for again each time its room is shown. A request that got no answer (the
+ * network) is not remembered: it is asked again next time.
  */
 import { getUrlPreview, roundToMinute } from "../../api/media";
 import type { UrlPreview } from "../../api/types/media";
+import { MatrixError } from "../../http/errors";
 import type { HttpApi } from "../../http/types";
 import type { RoomLookup } from "./types";
 
@@ -64,6 +66,7 @@ export class UrlPreviewService {
       this.evict();
       pending.catch((error: unknown) => {
         if (this.cache.get(key) === pending) this.cache.delete(key);
+        if (!(error instanceof MatrixError)) return;
         this.failed.set(url, { error, at: now });
         while (this.failed.size > URL_PREVIEW_CACHE_SIZE) {
           const oldest = this.failed.keys().next();
