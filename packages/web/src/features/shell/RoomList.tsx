@@ -18,7 +18,8 @@ import { SECTIONS } from "../../state/RoomListViewModel";
 import { useObservable } from "../../state/useObservable";
 import { AddMenu } from "../rooms/AddMenu";
 import { RoomOptionsButton, RoomOptionsMenu } from "../rooms/RoomOptionsMenu";
-import { previewOf } from "../timeline/preview";
+import { cutAt } from "../timeline/html/renderBudget";
+import { PREVIEW_MAX_CHARS, previewOf } from "../timeline/preview";
 import styles from "./RoomList.module.css";
 
 type Snapshot = ReturnType<RoomListViewModel["items"]["getSnapshot"]>[number];
@@ -30,7 +31,7 @@ function previewLine(room: Snapshot, invited: string): string {
   const latest = room.latestEvent !== undefined ? previewOf(room.latestEvent, nameOf) : null;
   if (latest !== null) return latest;
   const topic = room.state.content("m.room.topic")?.["topic"];
-  return typeof topic === "string" ? topic : "";
+  return typeof topic === "string" ? cutAt(topic, PREVIEW_MAX_CHARS) : "";
 }
 
 function countsOf(room: Snapshot): { count: number; highlight: boolean } {

@@ -1,8 +1,15 @@
 /**
  * One-line summaries of events, for the room list's preview and for state
  * events in the timeline ("alice joined"). Content is untrusted JSON: every
- * field is checked before it is read.
+ * field is checked before it is read, and a summary is at most
+ * PREVIEW_MAX_CHARS long: a room list row holding a whole 20,000-character
+ * message would be shaped whole, ellipsis or not, at the cost measured in
+ * html/renderBudget.ts (not measured in the room list itself).
  */
+import { cutAt } from "./html/renderBudget";
+
+/** Longest summary: a row shows one line anyway. */
+export const PREVIEW_MAX_CHARS = 200;
 
 interface EventLike {
   readonly type: string;
@@ -36,6 +43,11 @@ export const SUMMARISED_TYPES: ReadonlySet<string> = new Set([
  * state change, or null for an event the timeline does not show.
  */
 export function previewOf(event: EventLike, nameOf: NameOf = (id) => id): string | null {
+  const summary = summaryOf(event, nameOf);
+  return summary === null ? null : cutAt(summary, PREVIEW_MAX_CHARS);
+}
+
+function summaryOf(event: EventLike, nameOf: NameOf): string | null {
   if (!SUMMARISED_TYPES.has(event.type)) return null;
   const c = event.content;
   const who = nameOf(event.sender);
