@@ -60,6 +60,8 @@ import { SyncService } from "./sync/SyncService";
 import type { SyncServiceOptions } from "./sync/SyncService";
 import type { SyncLogger } from "./sync/SyncLoop";
 import type { ServerFeatures } from "./sync/server-features";
+import { createVoip } from "./client/voip";
+import type { VoipOptions, VoipService } from "./voip/VoipService";
 
 export * from "./client/index";
 
@@ -97,6 +99,8 @@ export interface CreateClientOptions {
   typingTimeoutMs?: number;
   /** Backoff before the second account data write attempt; defaults to 1000 ms. */
   accountDataRetryBaseMs?: number;
+  /** Calls: the media platform (the web app's), and the fallback STUN permission. */
+  voip?: VoipOptions;
 }
 
 /** A wired client: the services, and the lifecycle. */
@@ -124,6 +128,8 @@ export interface Client {
   readonly search: SearchService;
   readonly directory: DirectoryService;
   readonly urlPreviews: UrlPreviewService;
+  /** 1:1 calls and mesh group calls (docs/architecture/0012-voip.md). */
+  readonly voip: VoipService;
   /**
    * To-device events of each network batch, Olm-decrypted when crypto is on
    * (call signalling, widgets, verification); returns the unsubscribe.
@@ -315,7 +321,14 @@ export function createClient(options: CreateClientOptions): Client {
     scheduler,
     ...(options.typingTimeoutMs !== undefined ? { timeoutMs: options.typingTimeoutMs } : {}),
   });
+  const state = new StateService({ http, actor, rooms, running: sync });
+  const voip = createVoip({
+    ...{ userId, deviceId, http, scheduler, rooms, sendQueue, toDevice, crypto, state },
+    batches: processor,
+    options: options.voip,
+  });
   const stop = async (): Promise<void> => {
+    voip.turn.stop();
     typing.dispose();
     await sync.stop();
   };
@@ -330,6 +343,7 @@ export function createClient(options: CreateClientOptions): Client {
     tornDown ??= (async () => {
       endSessionWatch();
       await stop();
+      await voip.dispose();
       sendQueue.dispose();
       toDevice.dispose();
       summary?.dispose();
@@ -356,7 +370,8 @@ export function createClient(options: CreateClientOptions): Client {
     sendQueue,
     toDevice,
     crypto,
-    state: new StateService({ http, actor, rooms, running: sync }),
+    state,
+    voip,
     receipts: new ReceiptService({
       http,
       actor,
@@ -405,6 +420,8 @@ export function createClient(options: CreateClientOptions): Client {
       await sync.start();
       await sendQueue.start();
       toDevice.start();
+      // TURN credentials are fetched only where calls can happen.
+      if (voip.hasPlatform) void voip.start();
     },
     stop,
     dispose,

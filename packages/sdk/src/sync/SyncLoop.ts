@@ -243,7 +243,12 @@ export class SyncLoop {
         if (error instanceof MatrixError && error.errcode === "M_UNKNOWN_TOKEN") {
           this.logger.warn(UNKNOWN_TOKEN_MESSAGE);
           this.running = false;
-          this.failureValue.set({ kind: "unknown_token", message: UNKNOWN_TOKEN_MESSAGE, permanent: true, error });
+          this.failureValue.set({
+            kind: "unknown_token",
+            message: UNKNOWN_TOKEN_MESSAGE,
+            permanent: true,
+            error,
+          });
           this.stateValue.set("error");
           this.options.onUnknownToken?.(error.softLogout, error);
           return;

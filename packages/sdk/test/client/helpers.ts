@@ -81,10 +81,12 @@ export function waitForMembership(
   roomId: string,
   userId: string,
   membership: string,
+  timeoutMs?: number,
 ): Promise<true> {
   return waitFor(
     () => client.rooms.find(roomId)?.getSnapshot().state.membershipOf(userId) === membership,
     `${userId} ${membership} in ${roomId} as seen by ${client.userId}`,
+    timeoutMs,
   );
 }
 

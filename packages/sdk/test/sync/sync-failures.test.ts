@@ -67,10 +67,18 @@ describe("classifySyncFailure", () => {
     expect(classifySyncFailure(new TypeError("fetch failed")).kind).toBe("network");
     expect(
       classifySyncFailure(new MatrixError({ errcode: "M_UNKNOWN", error: "boom", httpStatus: 502 })),
-    ).toEqual({ kind: "server", httpStatus: 502, errcode: "M_UNKNOWN", message: "boom", permanent: false });
+    ).toMatchObject({
+      kind: "server",
+      httpStatus: 502,
+      errcode: "M_UNKNOWN",
+      message: "boom",
+      permanent: false,
+    });
     expect(classifySyncFailure(new ResponseFormatError("Sync response has no next_batch", 200)).kind).toBe(
-      "server",
+      "malformed",
     );
+    // A non-HTTP error after the answer arrived came from handling it (a store write), not the network.
+    expect(classifySyncFailure(new Error("QuotaExceededError"), true).kind).toBe("processing");
     expect(
       classifySyncFailure(
         new MatrixError({
@@ -81,7 +89,7 @@ describe("classifySyncFailure", () => {
         }),
       ),
     ).toMatchObject({ kind: "rate_limited", retryAfterMs: 1500 });
-    expect(classifySyncFailure(refusal())).toEqual({
+    expect(classifySyncFailure(refusal())).toMatchObject({
       kind: "refused",
       httpStatus: 400,
       errcode: "M_UNKNOWN",

@@ -37,7 +37,9 @@ export type ConnectionStatus =
    * The server answered and refused the sync (a 4xx): what it said, and
    * whether sync gave up (`stopped`; retrySync() tries again).
    */
-  | { kind: "refused"; errcode: string | null; message: string; stopped: boolean };
+  | { kind: "refused"; errcode: string | null; message: string; stopped: boolean }
+  /** The server answered but its answer is unusable, or keeping it here failed: not a lost connection. */
+  | { kind: "failed"; what: "unusable" | "local"; message: string; stopped: boolean };
 
 export interface ClientOptions {
   session: Session;
@@ -71,6 +73,15 @@ export function connectionStatusOf(
       message: failure.message,
       stopped: failure.permanent,
     };
+  }
+  if ((state === "error" || state === "reconnecting") && failure !== null) {
+    const what =
+      failure.kind === "protocol" || failure.kind === "malformed"
+        ? "unusable"
+        : failure.kind === "processing"
+          ? "local"
+          : null;
+    if (what !== null) return { kind: "failed", what, message: failure.message, stopped: failure.permanent };
   }
   if (state === "error" || state === "reconnecting") return { kind: "offline", since: lastSyncAt };
   if (state === null || state === "stopped") return { kind: "connecting" };

@@ -8,7 +8,8 @@
  * object URL. Only mxc URIs are accepted: remote HTML cannot make the app
  * request anything else. Encrypted attachments (content.file) are
  * downloaded and decrypted by the SDK's attachment helpers, then shown the
- * same way.
+ * same way. Every blob gets a media type only (image, video, audio, never
+ * SVG): anything else becomes application/octet-stream.
  */
 import { downloadEncryptedAttachment } from "../sdk";
 import type { FetchFn, HttpApi, Session } from "../sdk";
@@ -87,7 +88,11 @@ export class MediaLoader {
     // Legacy media needs no credentials: they are sent only to the authenticated endpoints.
     const res = await this.fetchFn(url, authenticated ? { headers: this.session.authorizationFor(url) } : {});
     if (!res.ok) throw new Error(`Media request failed (${res.status})`);
-    return this.keep(URL.createObjectURL(await res.blob()));
+    const blob = await res.blob();
+    // The server's (or uploader's) content type is not trusted: an object URL is same-origin, so
+    // one typed text/html or SVG would be a page of ours if opened; only media types are kept.
+    const type = safeType(blob.type);
+    return this.keep(URL.createObjectURL(type === blob.type ? blob : new Blob([blob], { type })));
   }
 
   private keep(objectUrl: string): string {

@@ -3,7 +3,7 @@
  * choice, the connection banner's mapping and text, error sentences, the
  * media loader's mxc-only and header-only rules, and the page's CSP.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { contentSecurityPolicy } from "../../csp";
 import { offlineText, refusedText } from "../features/shell/ConnectionBanner";
 import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
@@ -115,6 +115,28 @@ describe("connection banner", () => {
     ).toEqual({ kind: "offline", since: null });
   });
 
+  it("tells an unusable answer and a failed local write apart from a lost connection", () => {
+    expect(
+      connectionStatusOf("error", 5, {
+        kind: "protocol",
+        message: "The homeserver sent a sync token that cannot be sent back unchanged",
+        permanent: true,
+      }),
+    ).toEqual({
+      kind: "failed",
+      what: "unusable",
+      message: "The homeserver sent a sync token that cannot be sent back unchanged",
+      stopped: true,
+    });
+    expect(
+      connectionStatusOf("reconnecting", 5, {
+        kind: "processing",
+        message: "QuotaExceededError",
+        permanent: false,
+      }),
+    ).toEqual({ kind: "failed", what: "local", message: "QuotaExceededError", stopped: false });
+  });
+
   it("says since when, with the day when it was not today", () => {
     const now = new Date(2026, 10, 22, 15, 0).getTime();
     expect(offlineText(null, now)).toBe("Not syncing: cannot reach the homeserver.");
@@ -198,6 +220,42 @@ describe("MediaLoader", () => {
       expect(call.url).not.toContain("secret");
       expect(JSON.stringify(call.init)).not.toContain("secret");
     }
+    loader.dispose();
+  });
+
+  it("gives blobs only media types: HTML or SVG from the server becomes application/octet-stream", async () => {
+    const session = new Session(new MemorySessionStorage(), {
+      homeserverUrl: "https://hs.example",
+      userId: "@a:hs.example",
+      deviceId: "D",
+      accessToken: "secret",
+    });
+    const types = new Map([
+      ["html", "text/html"],
+      ["svg", "image/svg+xml"],
+      ["png", "image/png"],
+      ["xml", "application/xhtml+xml"],
+    ]);
+    const made: string[] = [];
+    const spy = vi.spyOn(URL, "createObjectURL").mockImplementation((blob) => {
+      made.push((blob as Blob).type);
+      return `blob:test/${made.length}`;
+    });
+    const loader = new MediaLoader(session, (url) =>
+      Promise.resolve(
+        new Response(new Blob(["<script>x</script>"]), {
+          headers: { "content-type": types.get(url.split("/").pop() ?? "") ?? "text/plain" },
+        }),
+      ),
+    );
+    for (const id of types.keys()) await loader.load({ mxc: `mxc://hs.example/${id}` });
+    expect(made).toEqual([
+      "application/octet-stream",
+      "application/octet-stream",
+      "image/png",
+      "application/octet-stream",
+    ]);
+    spy.mockRestore();
     loader.dispose();
   });
 });

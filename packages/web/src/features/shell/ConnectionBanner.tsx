@@ -61,6 +61,10 @@ export function ConnectionBanner({ client }: { client: ClientViewModel }): React
       </Banner>
     );
   }
+  if (status.kind === "failed") {
+    const key = status.what === "unusable" ? "sync_unusable" : "sync_local_failure";
+    return <Banner tone="error">{t(key, { said: status.message })}</Banner>;
+  }
   if (status.kind !== "offline") return null;
   return <Banner tone="warning">{offlineText(status.since, Date.now(), t)}</Banner>;
 }
