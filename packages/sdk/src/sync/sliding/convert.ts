@@ -4,7 +4,7 @@
  * the models work unchanged whichever protocol fetched the batch.
  *
  * Mapping: `membership` picks the section (invite, knock, leave/ban, else
- * join); `required_state` becomes `state` (the processor then applies the
+ * join; without it, as Synapse answers, invite_state or knock_state); `required_state` becomes `state` (the processor then applies the
  * timeline's state events, which the current state already ends with);
  * counts become `unread_notifications` and `summary`; heroes become
  * `m.heroes`; the receipts and typing extensions become each room's
@@ -28,6 +28,11 @@ import type { SlidingRoom, SlidingSyncResponse } from "./types";
 type Section = "join" | "invite" | "knock" | "leave";
 
 function sectionOf(room: SlidingRoom): Section {
+  // Synapse sends no `membership` on a room: an invite is known by its invite_state (a knock by knock_state).
+  if (room.membership === undefined) {
+    if (Array.isArray(room.invite_state)) return "invite";
+    if (Array.isArray(room.knock_state)) return "knock";
+  }
   switch (room.membership) {
     case "invite":
       return "invite";
