@@ -20,7 +20,6 @@
  * as before.
  */
 import { logout as apiLogout } from "./api/login";
-import { getVersions } from "./api/versions";
 import type { ToDeviceEvent } from "./api/types/events";
 import type { VersionsResponse } from "./api/types/server";
 import { signOut } from "./auth/login";
@@ -60,6 +59,9 @@ import type { Scheduler } from "./sync/scheduler";
 import { SyncService } from "./sync/SyncService";
 import type { SyncServiceOptions } from "./sync/SyncService";
 import type { SyncLogger } from "./sync/SyncLoop";
+import type { ServerFeatures } from "./sync/server-features";
+import { createVoip } from "./client/voip";
+import type { VoipOptions, VoipService } from "./voip/VoipService";
 
 export * from "./client/index";
 
@@ -97,6 +99,8 @@ export interface CreateClientOptions {
   typingTimeoutMs?: number;
   /** Backoff before the second account data write attempt; defaults to 1000 ms. */
   accountDataRetryBaseMs?: number;
+  /** Calls: the media platform (the web app's), and the fallback STUN permission. */
+  voip?: VoipOptions;
 }
 
 /** A wired client: the services, and the lifecycle. */
@@ -124,13 +128,20 @@ export interface Client {
   readonly search: SearchService;
   readonly directory: DirectoryService;
   readonly urlPreviews: UrlPreviewService;
+  /** 1:1 calls and mesh group calls (docs/architecture/0012-voip.md). */
+  readonly voip: VoipService;
   /**
    * To-device events of each network batch, Olm-decrypted when crypto is on
    * (call signalling, widgets, verification); returns the unsubscribe.
    */
   onToDevice(listener: (events: readonly ToDeviceEvent[]) => void): () => void;
-  /** The server's versions document, fetched once and shared (a failure is not cached). */
+  /** The server's versions document, cached and refreshed with the capabilities (a failure is not cached). */
   versions(): Promise<VersionsResponse>;
+  /**
+   * The server's optional features (sync/server-features.ts), read from the
+   * cached versions document and capabilities; none when /versions answers an error.
+   */
+  serverFeatures(): Promise<ServerFeatures>;
   /** Restores the store and starts syncing and sending. */
   start(): Promise<void>;
   /** Stops syncing and typing renewals; start() may be called again. */
@@ -178,7 +189,7 @@ function lazyCryptoOf(options: CreateClientOptions, identity: Identity): LazyCry
             ...(options.cryptoStore ? { store: options.cryptoStore } : {}),
             ...(logger ? { logger } : {}),
           });
-  return new LazyCrypto(factory, logger ? { logger } : {});
+  return new LazyCrypto(factory, { userId, ...(logger ? { logger } : {}) });
 }
 
 interface Identity {
@@ -250,6 +261,7 @@ export function createClient(options: CreateClientOptions): Client {
     scheduler,
     ...(processor ? { source: processor } : {}),
     ...(lazy ? { decryptor: lazy } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   // The room list summary: read before the stored snapshot, staged while running (summary-cache.ts).
   const summary = guest
@@ -298,14 +310,8 @@ export function createClient(options: CreateClientOptions): Client {
   // In-room verification steps reach the engine from the decrypted sync timelines.
   if (lazy) processor?.subscribe((batch) => crypto.verification.receiveSyncBatch(batch));
 
-  let versions: Promise<VersionsResponse> | undefined;
-  const getServerVersions = (): Promise<VersionsResponse> => {
-    versions ??= getVersions(http).catch((err: unknown) => {
-      versions = undefined;
-      throw err;
-    });
-    return versions;
-  };
+  // One cached versions document per client, refreshed beside the capabilities (sync/server-info.ts).
+  const getServerVersions = (): Promise<VersionsResponse> => sync.serverInfo.versions();
 
   const typing = new TypingService({
     http,
@@ -315,7 +321,14 @@ export function createClient(options: CreateClientOptions): Client {
     scheduler,
     ...(options.typingTimeoutMs !== undefined ? { timeoutMs: options.typingTimeoutMs } : {}),
   });
+  const state = new StateService({ http, actor, rooms, running: sync });
+  const voip = createVoip({
+    ...{ userId, deviceId, http, scheduler, rooms, sendQueue, toDevice, crypto, state },
+    batches: processor,
+    options: options.voip,
+  });
   const stop = async (): Promise<void> => {
+    voip.turn.stop();
     typing.dispose();
     await sync.stop();
   };
@@ -330,6 +343,7 @@ export function createClient(options: CreateClientOptions): Client {
     tornDown ??= (async () => {
       endSessionWatch();
       await stop();
+      await voip.dispose();
       sendQueue.dispose();
       toDevice.dispose();
       summary?.dispose();
@@ -356,7 +370,8 @@ export function createClient(options: CreateClientOptions): Client {
     sendQueue,
     toDevice,
     crypto,
-    state: new StateService({ http, actor, rooms, running: sync }),
+    state,
+    voip,
     receipts: new ReceiptService({
       http,
       actor,
@@ -381,8 +396,19 @@ export function createClient(options: CreateClientOptions): Client {
     moderation: new ModerationService({ http, actor, rooms, running: sync }),
     search: new SearchService({ http, rooms, ...(lazy ? { decryptor: lazy } : {}) }),
     directory: new DirectoryService({ http, versions: getServerVersions }),
-    urlPreviews: new UrlPreviewService({ http, rooms, now: () => scheduler.now() }),
+    urlPreviews: new UrlPreviewService({
+      http,
+      rooms,
+      now: () => scheduler.now(),
+      // v1 media only where the server says it has it; unknown (no answer) tries v1, then v3.
+      authenticatedMedia: () =>
+        sync.serverInfo.serverFeatures().then(
+          (features) => features.authenticatedMedia,
+          () => undefined,
+        ),
+    }),
     versions: getServerVersions,
+    serverFeatures: () => sync.serverInfo.serverFeatures(),
     onToDevice(listener) {
       return (
         processor?.subscribe((batch) => {
@@ -394,6 +420,8 @@ export function createClient(options: CreateClientOptions): Client {
       await sync.start();
       await sendQueue.start();
       toDevice.start();
+      // TURN credentials are fetched only where calls can happen.
+      if (voip.hasPlatform) void voip.start();
     },
     stop,
     dispose,

@@ -12,5 +12,6 @@ export * as auth from "./auth";
 export * from "./models";
 export * from "./send";
 export * from "./crypto";
+export * as voip from "./voip";
 export * as api from "./api";
 export * from "./client";

@@ -65,6 +65,8 @@ export interface RoomsOptions {
   decryptor?: EventDecryptor;
   /** How the chunked load of a seeded start yields to the main thread (tests pass their own). */
   yieldToMain?: YieldFn;
+  /** Where refused server data (a second m.room.create) is reported; console by default. */
+  logger?: { warn(message: string, ...data: unknown[]): void };
 }
 
 export class Rooms {
@@ -305,6 +307,7 @@ export class Rooms {
           ? { recentEventsKept: this.options.recentEventsKept }
           : {}),
         ...(this.options.decryptor !== undefined ? { decryptor: this.options.decryptor } : {}),
+        ...(this.options.logger !== undefined ? { logger: this.options.logger } : {}),
       });
       this.rooms.set(roomId, r);
     }

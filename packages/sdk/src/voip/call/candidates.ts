@@ -1,0 +1,85 @@
+/**
+ * ICE candidates in both directions. Outgoing ones are batched into one
+ * m.call.candidates (500 ms for an inbound call, 2000 ms for an outbound
+ * one), held while an inbound call has not sent its answer, and re-sent on
+ * failure with 500·2ⁿ ms back-off. Incoming ones wait, per sending party,
+ * until the remote description is set and the opponent party is chosen.
+ */
+import type { IceCandidate } from "../platform";
+import type { OwnedTimers } from "../timers";
+import { CALL_TIMINGS } from "./types";
+
+export interface OutgoingCandidatesOptions {
+  timers: OwnedTimers;
+  /** The batching delay (it depends on the call's direction, known later). */
+  delayMs: () => number;
+  send(candidates: IceCandidate[]): Promise<void>;
+  /** All retries failed. */
+  onGiveUp(error: unknown): void;
+}
+
+export class OutgoingCandidates {
+  private queue: IceCandidate[] = [];
+  private held = true;
+  private scheduled = false;
+  private tries = 0;
+
+  constructor(private readonly options: OutgoingCandidatesOptions) {}
+
+  /** Releases held candidates (outbound calls at once, inbound ones after the answer). */
+  release(): void {
+    this.held = false;
+    if (this.queue.length > 0) this.schedule(this.options.delayMs());
+  }
+
+  push(candidate: IceCandidate): void {
+    this.queue.push(candidate);
+    if (!this.held) this.schedule(this.options.delayMs());
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.options.timers.after(delayMs, () => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const batch = this.queue.splice(0);
+    if (batch.length === 0) return;
+    try {
+      await this.options.send(batch);
+      this.tries = 0;
+    } catch (error) {
+      this.queue.unshift(...batch);
+      if (this.tries >= CALL_TIMINGS.candidateSendRetries) {
+        this.options.onGiveUp(error);
+        return;
+      }
+      const delay = 500 * 2 ** this.tries;
+      this.tries += 1;
+      this.schedule(delay);
+    }
+  }
+}
+
+/** Remote candidates kept until they can be added, by sender party id. */
+export class IncomingCandidates {
+  private readonly buffered = new Map<string, IceCandidate[]>();
+
+  add(party: string, candidates: readonly IceCandidate[]): void {
+    const list = this.buffered.get(party) ?? [];
+    list.push(...candidates);
+    this.buffered.set(party, list);
+  }
+
+  /** Takes the buffered candidates of `party`, dropping everyone else's. */
+  take(party: string): IceCandidate[] {
+    const list = this.buffered.get(party) ?? [];
+    this.buffered.clear();
+    return list;
+  }
+}
+
+/** The party key of a version 0 peer, which has no party id. */
+export const NO_PARTY = "";

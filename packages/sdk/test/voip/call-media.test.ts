@@ -1,0 +1,162 @@
+/**
+ * Media of a running 1:1 call over fake peers: mute announcements, adding
+ * video and screen sharing by perfect negotiation (the inbound side
+ * polite), hold and resume, DTMF, speaking detection and stats.
+ */
+import { describe, expect, it } from "vitest";
+import type { Call } from "../../src/voip/call/Call";
+import { CallFeed } from "../../src/voip/feed";
+import { FakeScheduler } from "../support/fake-scheduler";
+import { FakeNetwork, FakeStream, FakeTrack } from "./fakes";
+import { flush, ROOM, setup } from "./harness";
+
+async function connected(
+  options: Parameters<typeof setup>[0] = {},
+): Promise<ReturnType<typeof setup> & { outbound: Call; inbound: Call }> {
+  const env = setup(options);
+  await env.alice.router.placeCall(ROOM, env.bob.userId);
+  await flush();
+  const outbound = env.alice.router.calls.getSnapshot()[0] as Call;
+  const inbound = env.bob.router.calls.getSnapshot()[0] as Call;
+  await inbound.answer({ audio: true, video: false });
+  await env.scheduler.advance(2_000);
+  expect(inbound.state.getSnapshot()).toBe("connected");
+  return { ...env, outbound, inbound };
+}
+
+describe("1:1 call media", () => {
+  it("announces microphone mute with m.call.sdp_stream_metadata_changed and the other side's feed follows", async () => {
+    const { alice, outbound, inbound } = await connected();
+    await outbound.media.setMicrophoneMuted(true);
+    await flush();
+    const changed = alice.sentOf("m.call.sdp_stream_metadata_changed")[0]?.content.sdp_stream_metadata ?? {};
+    expect(Object.values(changed)).toEqual([
+      { purpose: "m.usermedia", audio_muted: true, video_muted: true },
+    ]);
+    expect(outbound.media.localFeed()?.stream.getAudioTracks()[0]?.enabled).toBe(false);
+    expect(inbound.media.remoteFeed()?.audioMuted).toBe(true);
+  });
+
+  it("adds video to a voice call by m.call.negotiate", async () => {
+    const { alice, outbound, inbound } = await connected();
+    await outbound.media.setVideoMuted(false);
+    await flush();
+    const negotiate = alice.sentOf("m.call.negotiate")[0];
+    expect(negotiate?.content.description?.type).toBe("offer");
+    expect(inbound.media.remoteFeed()?.stream.getVideoTracks()).toHaveLength(1);
+    expect(inbound.media.remoteFeed()?.videoMuted).toBe(false);
+    expect(outbound.state.getSnapshot()).toBe("connected");
+  });
+
+  it("shares the screen as a second stream with purpose m.screenshare, and stops", async () => {
+    const { bob, outbound, inbound } = await connected();
+    await inbound.media.setScreensharing(true);
+    await flush();
+    expect(bob.sentOf("m.call.negotiate")[0]?.content.description?.type).toBe("offer");
+    const screen = outbound.media.remoteFeed("m.screenshare");
+    expect(screen?.stream.getVideoTracks()).toHaveLength(1);
+    await inbound.media.setScreensharing(false);
+    await flush();
+    expect(inbound.media.localFeed("m.screenshare")).toBeUndefined();
+    expect(bob.platform.mediaDevices.live().filter((t) => t.kind === "video")).toEqual([]);
+  });
+
+  it("perfect negotiation: crossing offers, the impolite caller keeps its offer and the polite callee rolls back", async () => {
+    const { alice, bob, outbound, inbound } = await connected();
+    alice.hold = true;
+    bob.hold = true;
+    await Promise.all([outbound.media.setVideoMuted(false), inbound.media.setScreensharing(true)]);
+    await flush();
+    const aliceOffer = alice.sentOf("m.call.negotiate")[0];
+    const bobOffer = bob.sentOf("m.call.negotiate")[0];
+    expect(aliceOffer?.content.description?.type).toBe("offer");
+    expect(bobOffer?.content.description?.type).toBe("offer");
+    alice.hold = false;
+    bob.hold = false;
+    // Both offers cross.
+    await outbound.handleEvent({
+      type: bobOffer?.type ?? "",
+      sender: bob.userId,
+      content: bobOffer?.content ?? { call_id: "", version: "1" },
+    });
+    await inbound.handleEvent({
+      type: aliceOffer?.type ?? "",
+      sender: alice.userId,
+      content: aliceOffer?.content ?? { call_id: "", version: "1" },
+    });
+    await flush();
+    // The caller ignored bob's offer; bob rolled back and answered alice's.
+    expect(bob.sentOf("m.call.negotiate")[1]?.content.description?.type).toBe("answer");
+    expect(inbound.media.remoteFeed()?.stream.getVideoTracks()).toHaveLength(1);
+    expect(alice.platform.peer.signalingState).toBe("stable");
+    expect(bob.platform.peer.signalingState).toBe("stable");
+  });
+
+  it("holds and resumes: the held side sees localOnHold", async () => {
+    const { outbound, inbound } = await connected();
+    outbound.media.setRemoteOnHold(true);
+    await flush();
+    expect(outbound.media.holdState.getSnapshot()).toEqual({ remoteOnHold: true, localOnHold: false });
+    expect(inbound.media.holdState.getSnapshot()).toEqual({ remoteOnHold: false, localOnHold: true });
+    outbound.media.setRemoteOnHold(false);
+    await flush();
+    expect(inbound.media.holdState.getSnapshot().localOnHold).toBe(false);
+    expect(outbound.media.holdState.getSnapshot().remoteOnHold).toBe(false);
+  });
+
+  it("sends DTMF where supported, and says so where not", async () => {
+    const { alice, outbound } = await connected();
+    expect(outbound.media.supportsDtmf()).toBe(true);
+    outbound.media.sendDtmf("1#");
+    const sender = alice.platform.peer
+      .getTransceivers()
+      .find((t) => t.sender.track?.kind === "audio")?.sender;
+    expect((sender?.dtmf as { tones: string[] } | undefined)?.tones).toEqual(["1#"]);
+    const env = await connected({ alice: { dtmf: false } });
+    expect(env.outbound.media.supportsDtmf()).toBe(false);
+    expect(() => env.outbound.media.sendDtmf("1")).toThrow("DTMF is not supported");
+    expect(env.alice.sentOf("m.call.invite")[0]?.content.capabilities?.["m.call.dtmf"]).toBe(false);
+  });
+
+  it("summarises stats", async () => {
+    const { outbound } = await connected();
+    expect(await outbound.getStats()).toEqual({
+      bytesSent: 2000,
+      bytesReceived: 1000,
+      packetsReceived: 10,
+      packetsLost: 1,
+      roundTripTimeMs: 20,
+      jitterMs: 1,
+    });
+  });
+});
+
+describe("call feed speaking detection", () => {
+  it("samples an analyser of size 512 every 200 ms and speaks while one of the last 8 samples is above -60 dB", async () => {
+    const scheduler = new FakeScheduler();
+    const platform = new FakeNetwork().platform();
+    const feed = new CallFeed({
+      stream: new FakeStream([new FakeTrack("audio")]),
+      userId: "@a:hs",
+      purpose: "m.usermedia",
+      isLocal: false,
+      scheduler,
+      platform,
+    });
+    feed.measureVolume(true);
+    expect(platform.fftSizes).toEqual([512]);
+    platform.level = -59;
+    await scheduler.advance(199);
+    expect(feed.speaking.getSnapshot()).toBe(false);
+    await scheduler.advance(1);
+    expect(feed.speaking.getSnapshot()).toBe(true);
+    platform.level = -61;
+    await scheduler.advance(200 * 7);
+    expect(feed.speaking.getSnapshot()).toBe(true);
+    await scheduler.advance(200);
+    expect(feed.speaking.getSnapshot()).toBe(false);
+    feed.dispose();
+    expect(scheduler.pending()).toEqual([]);
+    expect(platform.analysers[0]?.disposed).toBe(true);
+  });
+});
