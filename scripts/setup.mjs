@@ -1,7 +1,10 @@
 /**
  * First-use set-up shared by `npm start` and `npm test`: installs node
- * modules when they are missing or older than package-lock.json, and
- * Debian's Chromium when a browser is needed and /usr/bin/chromium is absent.
+ * modules when they are missing or older than package-lock.json, Debian's
+ * Chromium when a browser is needed and /usr/bin/chromium is absent, coturn
+ * (the TURN server of the call tests) likewise, and the Synapse
+ * homeservers of the interop tests (scripts/setup-synapse.mjs: cached
+ * virtualenvs under ~/.cache/lattice/synapse/<version>).
  */
 import { execSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
@@ -28,3 +31,12 @@ export function ensureChromium() {
   run("apt-get update -qq");
   run("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium");
 }
+
+/** Installs Debian's coturn (the TURN server the call tests run) when it is missing. */
+export function ensureCoturn() {
+  if (existsSync("/usr/bin/turnserver")) return;
+  run("apt-get update -qq");
+  run("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq coturn");
+}
+
+export { ensureSynapse, SYNAPSE_PROFILES, synapseCacheDir } from "./setup-synapse.mjs";

@@ -20,7 +20,6 @@
  * as before.
  */
 import { logout as apiLogout } from "./api/login";
-import { getVersions } from "./api/versions";
 import type { ToDeviceEvent } from "./api/types/events";
 import type { VersionsResponse } from "./api/types/server";
 import { signOut } from "./auth/login";
@@ -60,6 +59,7 @@ import type { Scheduler } from "./sync/scheduler";
 import { SyncService } from "./sync/SyncService";
 import type { SyncServiceOptions } from "./sync/SyncService";
 import type { SyncLogger } from "./sync/SyncLoop";
+import type { ServerFeatures } from "./sync/server-features";
 import { createVoip } from "./client/voip";
 import type { VoipOptions, VoipService } from "./voip/VoipService";
 
@@ -135,8 +135,13 @@ export interface Client {
    * (call signalling, widgets, verification); returns the unsubscribe.
    */
   onToDevice(listener: (events: readonly ToDeviceEvent[]) => void): () => void;
-  /** The server's versions document, fetched once and shared (a failure is not cached). */
+  /** The server's versions document, cached and refreshed with the capabilities (a failure is not cached). */
   versions(): Promise<VersionsResponse>;
+  /**
+   * The server's optional features (sync/server-features.ts), read from the
+   * cached versions document and capabilities; none when /versions answers an error.
+   */
+  serverFeatures(): Promise<ServerFeatures>;
   /** Restores the store and starts syncing and sending. */
   start(): Promise<void>;
   /** Stops syncing and typing renewals; start() may be called again. */
@@ -184,7 +189,7 @@ function lazyCryptoOf(options: CreateClientOptions, identity: Identity): LazyCry
             ...(options.cryptoStore ? { store: options.cryptoStore } : {}),
             ...(logger ? { logger } : {}),
           });
-  return new LazyCrypto(factory, logger ? { logger } : {});
+  return new LazyCrypto(factory, { userId, ...(logger ? { logger } : {}) });
 }
 
 interface Identity {
@@ -256,6 +261,7 @@ export function createClient(options: CreateClientOptions): Client {
     scheduler,
     ...(processor ? { source: processor } : {}),
     ...(lazy ? { decryptor: lazy } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   // The room list summary: read before the stored snapshot, staged while running (summary-cache.ts).
   const summary = guest
@@ -304,14 +310,8 @@ export function createClient(options: CreateClientOptions): Client {
   // In-room verification steps reach the engine from the decrypted sync timelines.
   if (lazy) processor?.subscribe((batch) => crypto.verification.receiveSyncBatch(batch));
 
-  let versions: Promise<VersionsResponse> | undefined;
-  const getServerVersions = (): Promise<VersionsResponse> => {
-    versions ??= getVersions(http).catch((err: unknown) => {
-      versions = undefined;
-      throw err;
-    });
-    return versions;
-  };
+  // One cached versions document per client, refreshed beside the capabilities (sync/server-info.ts).
+  const getServerVersions = (): Promise<VersionsResponse> => sync.serverInfo.versions();
 
   const typing = new TypingService({
     http,
@@ -396,8 +396,19 @@ export function createClient(options: CreateClientOptions): Client {
     moderation: new ModerationService({ http, actor, rooms, running: sync }),
     search: new SearchService({ http, rooms, ...(lazy ? { decryptor: lazy } : {}) }),
     directory: new DirectoryService({ http, versions: getServerVersions }),
-    urlPreviews: new UrlPreviewService({ http, rooms, now: () => scheduler.now() }),
+    urlPreviews: new UrlPreviewService({
+      http,
+      rooms,
+      now: () => scheduler.now(),
+      // v1 media only where the server says it has it; unknown (no answer) tries v1, then v3.
+      authenticatedMedia: () =>
+        sync.serverInfo.serverFeatures().then(
+          (features) => features.authenticatedMedia,
+          () => undefined,
+        ),
+    }),
     versions: getServerVersions,
+    serverFeatures: () => sync.serverInfo.serverFeatures(),
     onToDevice(listener) {
       return (
         processor?.subscribe((batch) => {

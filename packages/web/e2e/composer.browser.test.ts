@@ -80,14 +80,23 @@ async function latest(
   return page.chunk;
 }
 
+/**
+ * The content of the newest message the server has that matches, polled until it is there. The
+ * bound is generous (a loaded machine is slow, not wrong); when it runs out, the error says what
+ * the server had instead.
+ */
 async function sentWith(
   match: (content: Record<string, unknown>) => boolean,
 ): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 40_000;
   for (;;) {
-    const found = (await latest()).find((e) => e.type === "m.room.message" && match(e.content));
+    const events = await latest();
+    const found = events.find((e) => e.type === "m.room.message" && match(e.content));
     if (found !== undefined) return found.content;
-    if (Date.now() > deadline) throw new Error("the message never reached the server");
+    if (Date.now() > deadline) {
+      const bodies = events.map((e) => JSON.stringify(e.content["body"] ?? e.type));
+      throw new Error(`the message never reached the server (its newest: ${bodies.join(", ")})`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -135,7 +144,7 @@ describe("the composer", () => {
     expect(emojiRequests).toEqual([]);
     await page.getByRole("button", { name: "Emoji" }).click();
     const picker = page.getByRole("dialog", { name: "Emoji" });
-    await picker.getByRole("button", { name: "grinning face", exact: true }).waitFor({ timeout: 15_000 });
+    await picker.getByRole("button", { name: "grinning face", exact: true }).waitFor({ timeout: 30_000 });
     expect(emojiRequests.length).toBeGreaterThan(0);
     await picker.getByRole("searchbox", { name: "Search emoji" }).fill("party popper");
     await picker.getByRole("button", { name: "party popper" }).click();
@@ -234,7 +243,14 @@ describe("the composer", () => {
 
   it("keeps a draft across a reload, sends /me and explains a bad command", async () => {
     await box().fill("a draft that must survive");
-    await page.waitForTimeout(100);
+    // The draft is in storage before the reload (the composer saves it on every change).
+    await page.waitForFunction(() =>
+      Object.keys(localStorage).some(
+        (k) =>
+          k.startsWith("lattice.draft:") &&
+          (localStorage.getItem(k) ?? "").includes("a draft that must survive"),
+      ),
+    );
     await page.reload();
     await openLounge(page);
     await expect.poll(() => box().inputValue(), { timeout: 20_000 }).toBe("a draft that must survive");
@@ -266,7 +282,7 @@ describe("the composer", () => {
     await dark
       .getByRole("dialog", { name: "Emoji" })
       .getByRole("button", { name: "grinning face", exact: true })
-      .waitFor({ timeout: 15_000 });
+      .waitFor({ timeout: 30_000 });
     await dark.screenshot({ path: `${SHOTS}composer-emoji-dark.png` });
     expect(errors).toEqual([]);
   }, 60_000);

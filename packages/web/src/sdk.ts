@@ -34,6 +34,8 @@ export { TokenRefresher } from "../../sdk/src/auth/refresh";
 
 export { SyncService } from "../../sdk/src/sync/SyncService";
 export type { SyncState } from "../../sdk/src/sync/SyncLoop";
+export type { SyncFailure } from "../../sdk/src/sync/errors";
+export type { ServerFeatures } from "../../sdk/src/sync/server-features";
 export { SyncProcessor } from "../../sdk/src/sync/processor/SyncProcessor";
 export { browserPlatform } from "../../sdk/src/sync/platform";
 export { FallbackStore } from "../../sdk/src/store/FallbackStore";
@@ -50,8 +52,9 @@ export {
   roomsFilter,
   spaceFilter,
   allOf,
+  joinedSuccessorOf,
 } from "../../sdk/src/models/room-list/filters";
-export type { RoomFilter } from "../../sdk/src/models/room-list/filters";
+export type { RoomFilter, RoomSort } from "../../sdk/src/models/room-list/filters";
 
 // Rooms, people and room settings (room actions, member list, moderation, settings).
 export type { HttpApi } from "../../sdk/src/http/types";

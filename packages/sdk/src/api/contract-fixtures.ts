@@ -1,6 +1,6 @@
 /**
  * Shared data of the API part 1 contract cases (*.contract.ts): ids and
- * realistic events shaped after the examples in ../shared/matrix-spec, so
+ * realistic events shaped after the examples of the Matrix specification, so
  * every canned response validates against its operation's schema.
  */
 import type { ClientEvent, StateEvent } from "./types/events";

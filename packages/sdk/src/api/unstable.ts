@@ -172,3 +172,10 @@ export const BLURHASH_FIELD: UnstableName = {
   stable: null,
   unstable: "xyz.amorgan.blurhash",
 };
+
+/** MSC3946: dynamic room predecessor, a state event naming the room this one continues. */
+export const ROOM_PREDECESSOR_EVENT: UnstableName = {
+  msc: 3946,
+  stable: null,
+  unstable: "org.matrix.msc3946.room_predecessor",
+};

@@ -45,5 +45,8 @@ export type { ThreadListInclude, ThreadListOptions } from "./threads/ThreadList"
 export { ThreadTimeline } from "./threads/ThreadTimeline";
 export type { ThreadTimelineOptions } from "./threads/ThreadTimeline";
 export * from "./room-list/filters";
+export * from "./room-list/orders";
+export { predecessorOf, tombstoneOf } from "./room/upgrades";
+export type { RoomPredecessor, RoomTombstone } from "./room/upgrades";
 export { RoomListService } from "./room-list/RoomListService";
 export type { RoomListOptions } from "./room-list/RoomListService";

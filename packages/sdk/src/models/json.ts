@@ -35,3 +35,8 @@ export function copyObject(obj: Record<string, unknown>): Record<string, unknown
 export function isUserId(value: unknown): value is string {
   return typeof value === "string" && value.length <= 255 && /^@[^:]+:.+$/.test(value);
 }
+
+/** Whether a string looks like a room id ("!opaque:server", or "!hash" from room version 12). */
+export function isRoomId(value: unknown): value is string {
+  return typeof value === "string" && value.length > 1 && value.length <= 255 && /^![^\s]+$/.test(value);
+}

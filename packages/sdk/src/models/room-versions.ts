@@ -3,7 +3,8 @@
  * unstable versions that introduced a rule) turns on, as flags the pure
  * models read: the redaction algorithm, where the creator comes from, whether
  * creators have infinite power (MSC4289), integer-only power levels, join
- * rules, and MSC2716 history markers. One table, so a rule is never decided by
+ * rules, and the version markers (MSC2716 history markers, tombstones,
+ * MSC3946 dynamic predecessors). One table, so a rule is never decided by
  * comparing version strings in more than one place.
  */
 
@@ -38,6 +39,10 @@ export interface RoomVersionRules {
   readonly knockRestricted: boolean;
   /** MSC2716 marker events are authorised by power levels (org.matrix.msc2716v3 only). */
   readonly historyMarkers: boolean;
+  /** m.room.tombstone marks the room as replaced (every version: authorised by power levels). */
+  readonly tombstones: boolean;
+  /** MSC3946 dynamic predecessor state is part of the version (none of the known versions). */
+  readonly dynamicPredecessor: boolean;
 }
 
 type Flags = Omit<RoomVersionRules, "version" | "known">;
@@ -55,6 +60,8 @@ function flagsFor(n: number): Flags {
     restrictedJoin: n >= 8,
     knockRestricted: n >= 10,
     historyMarkers: false,
+    tombstones: true,
+    dynamicPredecessor: false,
   };
 }
 
@@ -91,16 +98,30 @@ export function roomVersionRules(version: unknown): RoomVersionRules {
 }
 
 /**
- * Whether a room version marker (an MSC2716 marker event, which asks the
- * client to refresh its timeline) is honoured: only if the version supports
- * markers, or the sender is one of the room's creators. SPEC §5.
+ * The room version markers: events that change what the client takes the
+ * room's history or lineage to be. "history" is an MSC2716 marker (refresh
+ * the timeline); "tombstone" an m.room.tombstone (the room was replaced);
+ * "predecessor" an MSC3946 dynamic predecessor (the room continues another).
+ */
+export type VersionMarkerKind = "history" | "tombstone" | "predecessor";
+
+/**
+ * Whether a room version marker is honoured: only if the version supports
+ * that marker, or the sender is one of the room's creators. SPEC §5.
  */
 export function isVersionMarkerHonoured(
   rules: RoomVersionRules,
   sender: string,
   creators: ReadonlySet<string>,
+  kind: VersionMarkerKind = "history",
 ): boolean {
-  return rules.historyMarkers || creators.has(sender);
+  const supported =
+    kind === "history"
+      ? rules.historyMarkers
+      : kind === "tombstone"
+        ? rules.tombstones
+        : rules.dynamicPredecessor;
+  return supported || creators.has(sender);
 }
 
 /** Whether a join rule value is one this room version supports. */

@@ -131,6 +131,25 @@ export class SendQueue {
     return this.enqueue(roomId, "event", type, cloneJson(content)).snapshot;
   }
 
+  /**
+   * Queues a room event whose m.relates_to points at `targetId`: an event
+   * id, or the txn id of a local echo, whose event id is filled in once it
+   * is sent (an edit of a message still on its way). Cancelling that echo
+   * cancels this event too, as for reactions.
+   */
+  sendRelated(roomId: string, type: string, content: JsonObject, targetId: string): PendingEvent {
+    const target = this.pending.resolve(targetId);
+    const relates = content["m.relates_to"];
+    const relation =
+      relates !== null && typeof relates === "object" && !Array.isArray(relates) ? relates : {};
+    const body = {
+      ...cloneJson(content),
+      "m.relates_to": { ...relation, event_id: target.eventId ?? targetId },
+    };
+    const dependsOn = target.eventId === undefined ? target.txnId : undefined;
+    return this.enqueue(roomId, "event", type, body, dependsOn).snapshot;
+  }
+
   /** Queues an m.annotation reaction to an event id, or to a local echo's txn id. */
   react(roomId: string, targetId: string, key: string): PendingEvent {
     const target = this.pending.resolve(targetId);

@@ -13,11 +13,25 @@
  *   catchup      the connection returned after error; the next sync has timeout 0
  *   stopped      stop() was called
  *
- * After a failure the loop waits for a keep-alive: GET /versions with a 15 s
+ * Each failure is reported by kind (`failure`, SyncFailureKind). Two kinds
+ * stop the loop in error: the server no longer knows the token, and a
+ * protocol error (a next_batch that would not survive a round trip to the
+ * server, validate/tokens.ts), which a retry would only repeat.
+ *
+ * After any other failure the loop waits for a keep-alive: GET /versions with a 15 s
  * time-out after a random 2-7 s delay; 400 or 404 count as reachable (after
  * 2 s); any other error sets error and retries after 5-10 s. The /sync
  * timeout is 0 while catching up, reconnecting or in error; the local
  * request time-out is the poll timeout plus a margin.
+ *
+ * Failures are told apart (errors.ts classifySyncFailure) and the last one
+ * is published as `failure`: a network failure or 5xx goes through the
+ * keep-alive as above; a rate limit waits the server's retry_after_ms; a
+ * refusal (a 4xx other than 429 / M_LIMIT_EXCEEDED and the unknown token)
+ * means the server answered and said no, so no keep-alive can help: it is
+ * retried after REFUSED_RETRY_BASE_MS, then twice that, and at
+ * FAILURE_THRESHOLD the loop stops in state error with the refusal marked
+ * permanent, until start() is called again (the UI's "try again").
  */
 import type { SyncResponse } from "../api/types/sync";
 import { MatrixError } from "../http/errors";
@@ -25,6 +39,12 @@ import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import { randomBetween, realScheduler } from "./scheduler";
 import type { Scheduler } from "./scheduler";
+import { SyncProtocolError } from "./validate/parseSync";
+import { isEchoableToken } from "./validate/tokens";
+import { classifySyncFailure } from "./errors";
+import type { SyncFailure } from "./errors";
+
+export type { SyncFailure, SyncFailureKind } from "./errors";
 
 export type SyncState = "prepared" | "syncing" | "reconnecting" | "error" | "catchup" | "stopped";
 
@@ -39,9 +59,14 @@ export const SYNC_CONSTANTS = {
   KEEPALIVE_REACHABLE_DELAY_MS: 2_000,
   KEEPALIVE_RETRY_MIN_MS: 5_000,
   KEEPALIVE_RETRY_MAX_MS: 10_000,
+  /** Our choice: the first retry of a refused request; doubled for each further one. */
+  REFUSED_RETRY_BASE_MS: 2_000,
 } as const;
 
 export const UNKNOWN_TOKEN_MESSAGE = "Token no longer valid - assuming logout";
+
+/** The longest next_batch the loop keeps (the validation's string bound). */
+const MAX_TOKEN_LENGTH = 65_536;
 
 export interface SyncRequest {
   since?: string;
@@ -86,11 +111,16 @@ export interface SyncLoopOptions {
   logger?: SyncLogger;
   /** Called when the server says the token is unknown; sync has stopped. */
   onUnknownToken?: (softLogout: boolean, error: MatrixError) => void;
+  /** Called when the loop gave up on a refused request (state error); start() tries again. */
+  onRefused?: (failure: SyncFailure) => void;
 }
 
 export class SyncLoop {
   private readonly stateValue = new ObservableValue<SyncState | null>(null);
   private readonly lastSyncValue = new ObservableValue<number | null>(null);
+  private readonly failureValue = new ObservableValue<SyncFailure | null>(null);
+  /** The loop ended itself on a refusal: stop() still reports "stopped". */
+  private halted = false;
   private readonly scheduler: Scheduler;
   private readonly logger: SyncLogger;
   private since: string | undefined;
@@ -118,6 +148,11 @@ export class SyncLoop {
     return this.lastSyncValue;
   }
 
+  /** The last failure, until a sync succeeds (null then). */
+  get failure(): ReadonlyObservable<SyncFailure | null> {
+    return this.failureValue;
+  }
+
   /** The token the next sync continues from. */
   get nextSince(): string | undefined {
     return this.since;
@@ -131,6 +166,8 @@ export class SyncLoop {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.halted = false;
+    this.failures = 0;
     this.abort = new AbortController();
     this.processedFirst = false;
     this.loopDone = this.run();
@@ -138,7 +175,11 @@ export class SyncLoop {
 
   /** Stops the loop and aborts any request in flight; resolves when the loop has ended. */
   async stop(): Promise<void> {
-    if (!this.running) return;
+    if (!this.running) {
+      if (this.halted) this.stateValue.set("stopped");
+      this.halted = false;
+      return;
+    }
     this.running = false;
     this.abort.abort(new Error("Sync stopped"));
     this.wake.abort();
@@ -174,6 +215,7 @@ export class SyncLoop {
       const onStop = (): void => request.abort(this.abort.signal.reason);
       this.abort.signal.addEventListener("abort", onStop, { once: true });
       const since = this.since;
+      let requested = false;
       try {
         const response = await this.options.transport.sync({
           ...(since !== undefined ? { since } : {}),
@@ -181,11 +223,18 @@ export class SyncLoop {
           requestTimeoutMs: timeout + (this.options.requestMarginMs ?? SYNC_CONSTANTS.REQUEST_MARGIN_MS),
           signal: request.signal,
         });
+        requested = true;
         if (!this.running) return;
+        // Checked here too, whatever the handler validates: this token is the next request's since.
+        const next: unknown = (response as { next_batch?: unknown } | null)?.next_batch;
+        if (typeof next === "string" && next !== "" && !isEchoableToken(next, MAX_TOKEN_LENGTH)) {
+          throw new SyncProtocolError();
+        }
         await this.options.handler(response, { first: !this.processedFirst, catchingUp, since });
         if (!this.running) return;
         this.since = response.next_batch;
         this.failures = 0;
+        this.failureValue.set(null);
         this.lastSyncValue.set(this.scheduler.now());
         this.stateValue.set(this.processedFirst ? "syncing" : "prepared");
         this.processedFirst = true;
@@ -194,13 +243,42 @@ export class SyncLoop {
         if (error instanceof MatrixError && error.errcode === "M_UNKNOWN_TOKEN") {
           this.logger.warn(UNKNOWN_TOKEN_MESSAGE);
           this.running = false;
+          this.failureValue.set({
+            kind: "unknown_token",
+            message: UNKNOWN_TOKEN_MESSAGE,
+            permanent: true,
+            error,
+          });
           this.stateValue.set("error");
           this.options.onUnknownToken?.(error.softLogout, error);
           return;
         }
+        if (error instanceof SyncProtocolError) {
+          // A retry sends the same since and gets the same answer: stop rather than loop.
+          this.logger.error(error.message, error);
+          this.running = false;
+          this.failureValue.set({ kind: "protocol", message: error.message, permanent: true, error });
+          this.stateValue.set("error");
+          return;
+        }
         this.failures += 1;
-        this.logger.warn(`Sync failed (${this.failures} in a row)`, error);
-        this.stateValue.set(this.failures >= SYNC_CONSTANTS.FAILURE_THRESHOLD ? "error" : "reconnecting");
+        const failure = classifySyncFailure(error, requested);
+        this.logger.warn(`Sync failed (${this.failures} in a row, ${failure.kind})`, error);
+        const atThreshold = this.failures >= SYNC_CONSTANTS.FAILURE_THRESHOLD;
+        if (failure.kind === "refused" && atThreshold) {
+          this.halt(failure);
+          return;
+        }
+        this.failureValue.set(failure);
+        this.stateValue.set(atThreshold ? "error" : "reconnecting");
+        if (failure.kind === "refused" || failure.retryAfterMs !== undefined) {
+          // The server answered: no keep-alive needed, only a pause before asking again.
+          const backoff = SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS * 2 ** (this.failures - 1);
+          await this.wait(failure.retryAfterMs ?? backoff);
+          if (!this.running) return;
+          if (this.stateValue.getSnapshot() === "error") this.stateValue.set("catchup");
+          continue;
+        }
         const reachable = await this.keepAlive();
         if (!reachable || !this.running) return;
         if (this.stateValue.getSnapshot() === "error") this.stateValue.set("catchup");
@@ -209,6 +287,19 @@ export class SyncLoop {
         this.inFlight = undefined;
       }
     }
+  }
+
+  /** Ends the loop on a refusal it will not retry: state error, the failure marked permanent. */
+  private halt(failure: SyncFailure): void {
+    const code = failure.errcode !== undefined ? `${failure.errcode}: ` : "";
+    this.logger.error(
+      `Sync: the homeserver refused the request (${failure.httpStatus ?? "?"} ${code}${failure.message}); not retrying`,
+    );
+    this.running = false;
+    this.halted = true;
+    this.failureValue.set({ ...failure, permanent: true });
+    this.stateValue.set("error");
+    this.options.onRefused?.({ ...failure, permanent: true });
   }
 
   /** Waits until the server answers the keep-alive probe. Returns false when stopped. */

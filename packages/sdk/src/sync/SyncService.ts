@@ -24,9 +24,16 @@ import type { JsonObject, Store, ToDeviceBatch } from "../store/Store";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import { CapabilitiesService } from "./capabilities";
-import { clientOptionsFilterIdStore, isCompatible, storedFilterId, toStoredOptions } from "./client-options";
+import {
+  clientOptionsFilterIdStore,
+  isCompatible,
+  storedFilterFor,
+  storedFilterId,
+  toStoredOptions,
+} from "./client-options";
 import type { CacheOptions } from "./client-options";
 import { ClientNotRunningError, StoreInUseError } from "./errors";
+import type { SyncFailure } from "./errors";
 import { buildSyncFilter, DEFAULT_INITIAL_SYNC_LIMIT, SyncFilterManager } from "./filters";
 import { LeftRoomsLoader } from "./left-rooms";
 import { MemberLoader } from "./members";
@@ -37,6 +44,8 @@ import type { PeekSession } from "./peeking";
 import { nullPlatform } from "./platform";
 import type { PlatformAdapter } from "./platform";
 import { realScheduler } from "./scheduler";
+import { ServerInfo } from "./server-info";
+import type { ServerFeatures } from "./server-features";
 import type { Scheduler } from "./scheduler";
 import { SyncLoop } from "./SyncLoop";
 import type { SyncBatchHandler, SyncLogger, SyncState } from "./SyncLoop";
@@ -119,10 +128,13 @@ export class SyncService {
   private readonly filters: SyncFilterManager;
   private readonly transport: SelectingSyncTransport;
   private readonly capabilitiesService: CapabilitiesService;
+  /** The cached versions document and the server's features (see server-features.ts). */
+  readonly serverInfo: ServerInfo;
   private readonly leftRooms: LeftRoomsLoader;
   private readonly logger: SyncLogger;
   private readonly stateValue = new ObservableValue<SyncState | null>(null);
   private readonly lastSyncValue = new ObservableValue<number | null>(null);
+  private readonly failureValue = new ObservableValue<SyncFailure | null>(null);
   private readonly runningValue = new ObservableValue<boolean>(false);
   private loop: SyncLoop | undefined;
   private starting: Promise<void> | undefined;
@@ -148,24 +160,47 @@ export class SyncService {
       initialSyncLimit,
       filter: JSON.stringify(filter),
     };
+    const scheduler = options.scheduler ?? realScheduler;
+    this.capabilitiesService = new CapabilitiesService({
+      http: options.http,
+      scheduler,
+      logger: this.logger,
+      ...(options.capabilitiesRefreshMs !== undefined ? { refreshMs: options.capabilitiesRefreshMs } : {}),
+    });
     // The loop owns retries of everything on its path, so these requests are sent once.
     const once = withoutRetries(options.http);
+    this.serverInfo = new ServerInfo({
+      http: once,
+      capabilities: this.capabilitiesService,
+      logger: this.logger,
+    });
+    const versions = (signal: AbortSignal): Promise<unknown> => this.serverInfo.versions(signal);
     this.filters = new SyncFilterManager({
       http: once,
       userId: options.userId,
       filter,
+      // Only fields the server knows: a v1.2 server refuses the whole filter over one it does not.
+      resolveFilter: async () =>
+        this.guest
+          ? filter
+          : buildSyncFilter({
+              lazyLoadMembers,
+              initialSyncLimit,
+              unreadThreadNotifications: (await this.serverInfo.serverFeatures()).unreadThreadNotifications,
+            }),
       ids: clientOptionsFilterIdStore(this.store, this.cacheOptions),
       logger: this.logger,
     });
-    const scheduler = options.scheduler ?? realScheduler;
     this.transport = new SelectingSyncTransport({
       http: options.http,
+      versions,
       ...(options.syncMode !== undefined ? { mode: options.syncMode } : {}),
       v2: new HttpSyncTransport({
         http: options.http,
         filters: this.filters,
         ...(options.setPresence !== undefined ? { setPresence: options.setPresence } : {}),
         ...(options.stateAfter !== undefined ? { stateAfter: options.stateAfter } : {}),
+        versions,
         now: () => scheduler.now(),
         logger: this.logger,
       }),
@@ -176,12 +211,6 @@ export class SyncService {
         logger: this.logger,
       }),
       logger: this.logger,
-    });
-    this.capabilitiesService = new CapabilitiesService({
-      http: options.http,
-      scheduler,
-      logger: this.logger,
-      ...(options.capabilitiesRefreshMs !== undefined ? { refreshMs: options.capabilitiesRefreshMs } : {}),
     });
     this.members = new MemberLoader({ http: options.http, store: this.store });
     this.leftRooms = new LeftRoomsLoader({
@@ -201,9 +230,30 @@ export class SyncService {
     return this.lastSyncValue;
   }
 
+  /**
+   * The last sync failure (network, server, rate_limited or refused, with the
+   * server's errcode and message), null once a sync succeeds. A refusal
+   * marked `permanent` has stopped the loop: retry() starts it again.
+   */
+  get failure(): ReadonlyObservable<SyncFailure | null> {
+    return this.failureValue;
+  }
+
+  /** Starts the loop again after it gave up on a refusal; does nothing otherwise. */
+  retry(): void {
+    const loop = this.loop;
+    if (!this.isRunning || loop === undefined || loop.isRunning) return;
+    loop.start();
+  }
+
   /** The server's capabilities, refreshed while running; the last good value survives failures. */
   get capabilities(): ReadonlyObservable<Capabilities | null> {
     return this.capabilitiesService.value;
+  }
+
+  /** The server's optional features; null until the versions document arrived. */
+  get features(): ReadonlyObservable<ServerFeatures | null> {
+    return this.serverInfo.features;
   }
 
   /** The sync protocol in use; null until "auto" mode has read /versions. */
@@ -358,6 +408,7 @@ export class SyncService {
     this.teardown.push(
       loop.state.subscribe((state) => this.stateValue.set(state)),
       loop.lastSyncAt.subscribe((at) => this.lastSyncValue.set(at)),
+      loop.failure.subscribe((failure) => this.failureValue.set(failure)),
       (this.options.platform ?? nullPlatform).subscribe({
         online: (online) => loop.setOnline(online),
         visible: (visible) => {
@@ -370,6 +421,7 @@ export class SyncService {
     );
     // A new run has no answer yet (not "stopped" from the previous one).
     this.stateValue.set(null);
+    this.failureValue.set(null);
     this.runningValue.set(true);
     loop.start();
     this.capabilitiesService.start();
@@ -390,7 +442,8 @@ export class SyncService {
       await this.discardCache();
     }
     const filterId = compatible ? storedFilterId(stored) : undefined;
-    await this.store.storeClientOptions(toStoredOptions(this.cacheOptions, filterId));
+    const filterFor = compatible ? storedFilterFor(stored) : undefined;
+    await this.store.storeClientOptions(toStoredOptions(this.cacheOptions, filterId, filterFor));
     return !compatible;
   }
 

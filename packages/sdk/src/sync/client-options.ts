@@ -13,6 +13,8 @@ export const CLIENT_OPTIONS_VERSION = 1;
 
 /** The key of the filter id inside the stored record. */
 const FILTER_ID_KEY = "filterId";
+/** The key of the definition (JSON) the filter id was uploaded for, when it differs from `filter`. */
+const FILTER_FOR_KEY = "filterFor";
 
 /** The settings that affect the cached sync. */
 export interface CacheOptions {
@@ -24,10 +26,16 @@ export interface CacheOptions {
   filter: string;
 }
 
-/** The record written to the store: the options, their version and the filter id if known. */
-export function toStoredOptions(options: CacheOptions, filterId?: string): JsonObject {
+/**
+ * The record written to the store: the options, their version and the
+ * filter id if known, with the definition it was uploaded for when that is
+ * not `options.filter` (the server lacked a field of it).
+ */
+export function toStoredOptions(options: CacheOptions, filterId?: string, filterFor?: string): JsonObject {
   const record: JsonObject = { version: CLIENT_OPTIONS_VERSION, ...options };
   if (filterId !== undefined) record[FILTER_ID_KEY] = filterId;
+  if (filterId !== undefined && filterFor !== undefined && filterFor !== options.filter)
+    record[FILTER_FOR_KEY] = filterFor;
   return record;
 }
 
@@ -49,16 +57,28 @@ export function storedFilterId(stored: JsonObject | null): string | undefined {
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
-/** Where the filter manager keeps the filter id between runs. */
+/** The definition a stored filter id was uploaded for, when recorded apart from `filter`. */
+export function storedFilterFor(stored: JsonObject | null): string | undefined {
+  const filterFor = stored?.[FILTER_FOR_KEY];
+  return typeof filterFor === "string" ? filterFor : undefined;
+}
+
+/** Where the filter manager keeps the filter id between runs, with the definition it stands for. */
 export interface FilterIdStore {
-  get(): Promise<string | undefined>;
-  set(filterId: string | undefined): Promise<void>;
+  /** The stored id if it was uploaded for this definition (JSON); without one, any stored id. */
+  get(filterFor?: string): Promise<string | undefined>;
+  set(filterId: string | undefined, filterFor?: string): Promise<void>;
 }
 
 /** A FilterIdStore over the Store's client options record: the options stay, only the id changes. */
 export function clientOptionsFilterIdStore(store: Store, options: CacheOptions): FilterIdStore {
   return {
-    get: async () => storedFilterId(await store.getClientOptions()),
-    set: (filterId) => store.storeClientOptions(toStoredOptions(options, filterId)),
+    get: async (filterFor) => {
+      const stored = await store.getClientOptions();
+      const uploadedFor = storedFilterFor(stored) ?? options.filter;
+      if (filterFor !== undefined && filterFor !== uploadedFor) return undefined;
+      return storedFilterId(stored);
+    },
+    set: (filterId, filterFor) => store.storeClientOptions(toStoredOptions(options, filterId, filterFor)),
   };
 }

@@ -4,6 +4,8 @@
  * runs'), peeking ('Peeking aborted') and the guest guards. Each carries a
  * stable `code` and keeps `cause`.
  */
+import { ResponseFormatError } from "../http/errors";
+import { SyncParseError } from "./validate/parseSync";
 
 /** Base class of the sync service's errors. */
 export abstract class SyncServiceError extends Error {
@@ -65,3 +67,86 @@ const GUEST_MESSAGES: Record<GuestAction, string> = {
   typing: "Guests cannot send typing notifications",
   state_event: "Guests cannot send state events",
 };
+
+/**
+ * Why a sync (or its filter upload) failed, as the UI may show it:
+ * - network: no answer (connection refused, time-out, offline); the loop
+ *   probes the server and reconnects.
+ * - server: a 5xx; treated like a network failure.
+ * - malformed: the answer was unusable this time (not JSON, no next_batch);
+ *   treated like a server failure.
+ * - processing: the answer was good but handling it failed (a store write,
+ *   for example); retried, and never shown as a lost connection.
+ * - rate_limited: 429 or M_LIMIT_EXCEEDED; retried after the server's delay.
+ * - refused: any other 4xx. The server answered and said no: retrying the
+ *   same request cannot help, so the loop retries a bounded number of times
+ *   and then stops in state error with the server's errcode and message.
+ * - unknown_token: the server no longer knows the access token (sync stops).
+ * - protocol: the answer breaks the protocol beyond a retry, e.g. a
+ *   next_batch that would not survive a round trip (sync stops).
+ */
+export type SyncFailureKind =
+  | "network"
+  | "server"
+  | "malformed"
+  | "processing"
+  | "rate_limited"
+  | "refused"
+  | "unknown_token"
+  | "protocol";
+
+/** The last failure of the sync loop. */
+export interface SyncFailure {
+  readonly kind: SyncFailureKind;
+  readonly httpStatus?: number;
+  /** The server's errcode (refused, rate_limited, server), when it sent one. */
+  readonly errcode?: string;
+  /** The server's message, or the error's own message for network failures. */
+  readonly message: string;
+  /** True once the loop gave up (a refusal after its bounded retries): it waits for retry(). */
+  readonly permanent: boolean;
+  /** The server's retry_after_ms, for rate limiting. */
+  readonly retryAfterMs?: number;
+  /** The error itself, for logs and details. */
+  readonly error?: unknown;
+}
+
+/**
+ * Sorts a sync failure into the kinds of SyncFailureKind. `answered`: the
+ * server's answer had arrived when the error was thrown (so a non-HTTP error
+ * came from handling it, not from the network).
+ */
+export function classifySyncFailure(error: unknown, answered = false): SyncFailure {
+  const status = (error as { httpStatus?: unknown } | null)?.httpStatus;
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  const serverMessage = (error as { error?: unknown } | null)?.error;
+  const message =
+    typeof serverMessage === "string" && serverMessage !== ""
+      ? serverMessage
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  const code = typeof errcode === "string" && errcode !== "" ? { errcode } : {};
+  if (error instanceof SyncParseError || error instanceof ResponseFormatError) {
+    return { kind: "malformed", message, permanent: false, error };
+  }
+  if (typeof status !== "number" || status === 0) {
+    // Not an HTTP answer: a failed request, or (once the server had answered) a failed handler.
+    return { kind: answered ? "processing" : "network", message, permanent: false, error };
+  }
+  const retryAfter = (error as { retryAfterMs?: unknown }).retryAfterMs;
+  if (status === 429 || errcode === "M_LIMIT_EXCEEDED") {
+    return {
+      kind: "rate_limited",
+      httpStatus: status,
+      ...code,
+      message,
+      permanent: false,
+      error,
+      ...(typeof retryAfter === "number" && retryAfter > 0 ? { retryAfterMs: retryAfter } : {}),
+    };
+  }
+  if (status >= 400 && status < 500)
+    return { kind: "refused", httpStatus: status, ...code, message, permanent: false, error };
+  return { kind: "server", httpStatus: status, ...code, message, permanent: false, error };
+}

@@ -22,13 +22,20 @@ export interface SyncFilterOptions {
   /** Lazy-load room members (loaded out of band later); defaults to true, always false for guests. */
   lazyLoadMembers?: boolean;
   guest?: boolean;
+  /**
+   * Ask for per-thread unread counts (`unread_thread_notifications`, v1.4 or
+   * MSC3773). Defaults to true; pass the server's answer (ServerFeatures):
+   * a v1.2 server refuses the whole filter over the unknown field.
+   */
+  unreadThreadNotifications?: boolean;
 }
 
 /** Builds the sync filter for these options. Guests get `{}`. */
 export function buildSyncFilter(options: SyncFilterOptions = {}): Filter {
   if (options.guest) return {};
   const limit = options.initialSyncLimit ?? DEFAULT_INITIAL_SYNC_LIMIT;
-  const timeline: RoomEventFilter = { limit, unread_thread_notifications: true };
+  const timeline: RoomEventFilter = { limit };
+  if (options.unreadThreadNotifications ?? true) timeline.unread_thread_notifications = true;
   const state: RoomEventFilter = {};
   if (options.lazyLoadMembers ?? true) {
     // Both sections carry the flag: servers read it from either (the spec puts it on state).
@@ -56,7 +63,14 @@ export function isUnknownFilterError(error: unknown): boolean {
 export interface SyncFilterManagerOptions {
   http: HttpApi;
   userId: string;
+  /** The filter, or (once known) what it becomes for this server; see `resolveFilter`. */
   filter: Filter;
+  /**
+   * Builds the filter to upload from what the server supports (read once,
+   * before the first upload). Rejecting (no answer from the server) fails
+   * getFilterId like a network error.
+   */
+  resolveFilter?: () => Promise<Filter>;
   ids: FilterIdStore;
   logger?: SyncLogger;
 }
@@ -65,15 +79,16 @@ export interface SyncFilterManagerOptions {
 export class SyncFilterManager {
   private validated: string | undefined;
   private pending: Promise<string> | undefined;
+  private resolved: Filter | undefined;
   private readonly logger: SyncLogger;
 
   constructor(private readonly options: SyncFilterManagerOptions) {
     this.logger = options.logger ?? console;
   }
 
-  /** The filter definition this manager uploads. */
+  /** The filter definition this manager uploads (the server's version once resolved). */
   get filter(): Filter {
-    return this.options.filter;
+    return this.resolved ?? this.options.filter;
   }
 
   /**
@@ -101,8 +116,11 @@ export class SyncFilterManager {
   }
 
   private async resolve(): Promise<string> {
-    const { http, userId, filter, ids } = this.options;
-    const stored = await ids.get();
+    const { http, userId, ids } = this.options;
+    this.resolved ??= this.options.resolveFilter ? await this.options.resolveFilter() : this.options.filter;
+    const filter = this.resolved;
+    // A stored id counts only for the same definition (a server that gained a feature gets a new filter).
+    const stored = await ids.get(JSON.stringify(filter));
     if (stored !== undefined) {
       try {
         await getFilter(http, userId, stored);
@@ -119,7 +137,7 @@ export class SyncFilterManager {
     if (typeof id !== "string" || id === "") {
       throw new ResponseFormatError("Filter creation answered without a filter_id", 200);
     }
-    await ids.set(id);
+    await ids.set(id, JSON.stringify(filter));
     this.validated = id;
     return id;
   }

@@ -29,16 +29,21 @@ export { PEEK_RETRY_MS, readPeekAnswer, startPeeking } from "./peeking";
 export type { PeekOptions, PeekSession } from "./peeking";
 export { CAPABILITIES_REFRESH_MS, CapabilitiesService } from "./capabilities";
 export type { CapabilitiesServiceOptions } from "./capabilities";
+export { NO_SERVER_FEATURES, parseSpecVersion, serverFeaturesOf } from "./server-features";
+export type { Flavour, ServerFeatures } from "./server-features";
+export { ServerInfo } from "./server-info";
+export type { ServerInfoOptions } from "./server-info";
 export { browserPlatform, nullPlatform } from "./platform";
 export type { PlatformAdapter, PlatformHandlers } from "./platform";
 export {
   ClientNotRunningError,
+  classifySyncFailure,
   GuestForbiddenError,
   PeekingAbortedError,
   StoreInUseError,
   SyncServiceError,
 } from "./errors";
-export type { GuestAction } from "./errors";
+export type { GuestAction, SyncFailure, SyncFailureKind } from "./errors";
 export {
   assertCanSendReceipt,
   assertCanSendStateEvent,
@@ -86,7 +91,8 @@ export type {
 export { realScheduler, randomBetween } from "./scheduler";
 export type { Scheduler } from "./scheduler";
 // Part A: validation, accumulator and the processing pipeline.
-export { parseSyncResponse, SyncParseError } from "./validate/parseSync";
+export { parseSyncResponse, SyncParseError, SyncProtocolError } from "./validate/parseSync";
+export { isEchoableToken } from "./validate/tokens";
 export type { ParseSyncOptions } from "./validate/parseSync";
 export { DEFAULT_VALIDATION_LIMITS } from "./validate/limits";
 export type { ValidationLimits } from "./validate/limits";

@@ -35,6 +35,8 @@ export interface HttpSyncTransportOptions {
   setPresence?: SetPresence | (() => SetPresence | undefined);
   /** Defaults to "detect": ask /versions once, then on every successful probe. */
   stateAfter?: StateAfterMode;
+  /** Where the versions document comes from (the client's shared cache); defaults to a GET /versions. */
+  versions?: (signal: AbortSignal) => Promise<unknown>;
   /** Clock for the cache-buster; defaults to Date.now. */
   now?: () => number;
   logger?: SyncLogger;
@@ -118,7 +120,8 @@ export class HttpSyncTransport implements SyncTransport {
    */
   private async detect(signal: AbortSignal): Promise<void> {
     try {
-      this.learn(await getVersions(this.http, { signal }));
+      const source = this.options.versions;
+      this.learn(source ? await source(signal) : await getVersions(this.http, { signal }));
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof MatrixError) this.detected = true;

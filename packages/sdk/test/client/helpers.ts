@@ -1,8 +1,11 @@
 /**
- * Test helpers for the client integration tests: a started client per test
- * homeserver user, and polling for a condition that sync makes true.
+ * Test helpers for the client integration tests: a started client per user
+ * of a homeserver (the test homeserver, or any server of the interop
+ * fixture: test homeserver, Synapse), and polling for a condition that sync
+ * makes true.
  */
 import type { TestServerHandle } from "@lattice/testserver";
+import type { InteropServer } from "../interop/servers";
 import { createClient } from "../../src/client";
 import type { Client, CreateClientOptions } from "../../src/client";
 import { createRoom } from "../../src/api/rooms";
@@ -16,13 +19,29 @@ const quiet = {
   error: () => undefined,
 };
 
-/** Registers `name` and starts a client for it (short polls, so stop() is quick). */
+/** A homeserver the helpers can register users on and sign in to. */
+export type HelperServer = TestServerHandle | InteropServer;
+
+/** Registers `name` with the password `password-${name}` (the convention startAnotherDevice relies on). */
+export function registerOn(
+  server: HelperServer,
+  name: string,
+): Promise<{ userId: string; accessToken: string; deviceId: string }> {
+  if ("registerUser" in server) return server.registerUser(name, { password: `password-${name}` });
+  return registerUser(server, name);
+}
+
+/**
+ * Registers `name` and starts a client for it (short polls, so stop() is
+ * quick). On an interop server `name` is used as the localpart as it is:
+ * make it unique (ServerContext.user, uniqueLocalpart).
+ */
 export async function startClient(
-  server: TestServerHandle,
+  server: HelperServer,
   name: string,
   options: Partial<CreateClientOptions> = {},
 ): Promise<Client> {
-  const user = await registerUser(server, name);
+  const user = await registerOn(server, name);
   const client = createClient({
     baseUrl: server.url,
     accessToken: user.accessToken,
@@ -62,10 +81,12 @@ export function waitForMembership(
   roomId: string,
   userId: string,
   membership: string,
+  timeoutMs?: number,
 ): Promise<true> {
   return waitFor(
     () => client.rooms.find(roomId)?.getSnapshot().state.membershipOf(userId) === membership,
     `${userId} ${membership} in ${roomId} as seen by ${client.userId}`,
+    timeoutMs,
   );
 }
 
@@ -100,7 +121,7 @@ export async function encryptedRoom(
  * starts a client on that new device, with `options` added.
  */
 export async function startAnotherDevice(
-  server: TestServerHandle,
+  server: HelperServer,
   client: Client,
   options: Partial<CreateClientOptions> = {},
 ): Promise<Client> {

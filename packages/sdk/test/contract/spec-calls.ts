@@ -11,7 +11,7 @@
  * request (storing client options locally, the widget message channel), and
  * the sign-in provider calls (openid-configuration, dynamic registration,
  * token, user info, revoke), which go to the OpenID provider rather than a
- * Matrix API, have no operation in ../shared/matrix-spec, and belong to
+ * Matrix API, have no operation in the Matrix definitions, and belong to
  * src/auth (the Matrix side of it, GET /auth_metadata, is listed).
  */
 
@@ -26,7 +26,7 @@ export interface SpecCall {
   body?: readonly string[];
   /** Where it comes from in SPEC §7 (or issue 2). */
   from: string;
-  /** Set when ../shared/matrix-spec has no operation for the path: why. */
+  /** Set when the Matrix definitions have no operation for the path: why. */
   noSpec?: string;
 }
 

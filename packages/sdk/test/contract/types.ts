@@ -3,8 +3,8 @@
  * `packages/sdk/src/api/<family>.contract.ts` (an exported `cases` array);
  * the contract runner calls each API function against a loopback server that
  * validates the request and the canned response against the official
- * OpenAPI definitions in ../shared/matrix-spec, and the coverage test checks
- * that every call of SPEC §7 has a case.
+ * OpenAPI definitions (the spec bundle of @lattice/testserver/spec), and the
+ * coverage test checks that every call of SPEC §7 has a case.
  */
 import type { HttpApi, HttpMethod } from "../../src/http/types";
 
@@ -32,7 +32,7 @@ export interface ContractCase {
   /** Assertions on what the API function returned. */
   check?: (result: unknown) => void;
   /**
-   * Set when ../shared/matrix-spec has no operation for this call (unstable
+   * Set when the Matrix definitions have no operation for this call (unstable
    * MSC endpoints, Synapse admin, well-known): the reason, shown in the report.
    * The request is then checked against `expect` only.
    */

@@ -65,6 +65,13 @@ describe("version markers (SPEC §5)", () => {
   it("are ignored otherwise", () => {
     expect(isVersionMarkerHonoured(roomVersionRules("10"), "@anyone:hs", creators)).toBe(false);
   });
+  it("treat tombstones as supported by every version, MSC3946 predecessors by none", () => {
+    for (const v of ["1", "10", "11", "12"]) {
+      expect(isVersionMarkerHonoured(roomVersionRules(v), "@anyone:hs", creators, "tombstone")).toBe(true);
+      expect(isVersionMarkerHonoured(roomVersionRules(v), "@anyone:hs", creators, "predecessor")).toBe(false);
+      expect(isVersionMarkerHonoured(roomVersionRules(v), "@creator:hs", creators, "predecessor")).toBe(true);
+    }
+  });
 });
 
 describe("roomCreators", () => {

@@ -354,6 +354,58 @@ describe("redactions and reactions", () => {
     });
   });
 
+  it("sends an edit of a local echo still on its way, pointing at its event id once known", async () => {
+    const { queue, http } = await setup();
+    const answer = deferred<unknown>();
+    http.handler = (o) =>
+      http.requests.length === 1 ? answer.promise : Promise.resolve({ event_id: `$${txnOf(o)}` });
+    const ev = queue.send(ROOM, "m.room.message", text("tpyo"));
+    await flush();
+    expect(queue.get(ev.txnId)?.status).toBe("sending");
+    const edit = {
+      msgtype: "m.text",
+      body: "* typo",
+      "m.new_content": text("typo"),
+      "m.relates_to": { rel_type: "m.replace", event_id: ev.txnId },
+    };
+    const pending = queue.sendRelated(ROOM, "m.room.message", edit, ev.txnId);
+    expect(pending.content["m.relates_to"]).toEqual({ rel_type: "m.replace", event_id: ev.txnId });
+    await flush();
+    expect(http.requests).toHaveLength(1);
+    answer.resolve({ event_id: "$tpyo" });
+    await flush();
+    expect(http.paths[1]).toBe(`/rooms/${ROOM}/send/m.room.message/${pending.txnId}`);
+    expect(http.requests[1]?.body).toEqual({
+      ...edit,
+      "m.relates_to": { rel_type: "m.replace", event_id: "$tpyo" },
+    });
+    // A sent target (or a plain event id) is pointed at directly.
+    queue.sendRelated(ROOM, "m.room.message", edit, ev.txnId);
+    queue.sendRelated(ROOM, "m.room.message", edit, "$known");
+    await flush();
+    const targets = http.requests.slice(2).map((r) => (r.body as Record<string, unknown>)["m.relates_to"]);
+    expect(targets).toEqual([
+      { rel_type: "m.replace", event_id: "$tpyo" },
+      { rel_type: "m.replace", event_id: "$known" },
+    ]);
+  });
+
+  it("an edit of a local echo that gets cancelled is cancelled too", async () => {
+    const { queue, http } = await setup();
+    http.handler = () => Promise.reject(forbidden());
+    queue.send(ROOM, "m.room.message", text("first"));
+    await flush();
+    const ev = queue.send(ROOM, "m.room.message", text("nice"));
+    const edit = queue.sendRelated(
+      ROOM,
+      "m.room.message",
+      { "m.relates_to": { rel_type: "m.replace" } },
+      ev.txnId,
+    );
+    queue.cancel(ev.txnId);
+    expect(queue.get(edit.txnId)).toBeUndefined();
+  });
+
   it("a reaction to a local echo that gets cancelled is cancelled too", async () => {
     const { queue, http } = await setup();
     http.handler = () => Promise.reject(forbidden());

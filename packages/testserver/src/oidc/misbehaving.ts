@@ -15,8 +15,20 @@ import { generateSigningKey, signJwt } from "./jwt";
 
 /** What to get wrong. Fields set to undefined in a patch are removed from the answer. */
 export interface Misbehaviour {
-  /** The homeserver's auth_metadata and auth_issuer. */
-  homeserver?: "unrecognised" | "legacy-only" | "server-error" | "no-issuer";
+  /**
+   * The homeserver's auth_metadata and auth_issuer: "well-known-only" answers
+   * both with M_UNRECOGNIZED, leaving the legacy m.authentication in
+   * /.well-known/matrix/client.
+   */
+  homeserver?: "unrecognised" | "legacy-only" | "server-error" | "no-issuer" | "well-known-only";
+  /** Fields replaced in (or, when undefined, removed from) the homeserver's auth_metadata. */
+  homeserverPatch?: Record<string, unknown>;
+  /**
+   * The body of /.well-known/matrix/client; by default it names the
+   * homeserver, and the issuer as m.authentication when `homeserver` is
+   * "well-known-only". "absent" answers 404.
+   */
+  wellKnown?: Record<string, unknown> | "absent";
   /** The openid-configuration document. */
   discovery?: "server-error" | "not-json" | "hang" | "array";
   /** Fields replaced in (or, when undefined, removed from) the openid-configuration. */
@@ -28,8 +40,10 @@ export interface Misbehaviour {
   tokenPatch?: Record<string, unknown>;
   /** Claims replaced in (or removed from) the ID token. */
   idTokenPatch?: Record<string, unknown>;
-  /** Sign ID tokens with a key that is not in the JWKS. */
+  /** Sign ID tokens with a key that is not in the JWKS (under the published key's kid). */
   foreignKey?: boolean;
+  /** Sign ID tokens with a key whose kid the JWKS does not list. */
+  unknownKid?: boolean;
   /** The user info endpoint: an error, or another user's claims. */
   userinfo?: "server-error" | "wrong-sub";
   /** The revocation endpoint answers an error. */
@@ -85,6 +99,7 @@ export async function startMisbehavingProvider(): Promise<MisbehavingProvider> {
   const sockets = new Set<Socket>();
   const key = generateSigningKey("good");
   const foreign = generateSigningKey("good"); // same kid, other key: the signature fails
+  const stranger = generateSigningKey("unknown"); // a kid the JWKS does not list
   const codes = new Map<string, PendingCode>();
   const refreshTokens = new Map<string, string>();
   let issuer = "";
@@ -103,6 +118,12 @@ export async function startMisbehavingProvider(): Promise<MisbehavingProvider> {
     code_challenge_methods_supported: ["S256"],
     id_token_signing_alg_values_supported: ["RS256"],
     subject_types_supported: ["public"],
+  });
+
+  /** The well-known document: it names the provider (MSC2965's m.authentication) only when asked to. */
+  const defaultWellKnown = (withAuthentication: boolean): Record<string, unknown> => ({
+    "m.homeserver": { base_url: issuer },
+    ...(withAuthentication ? { "m.authentication": { issuer, account: `${issuer}/account` } } : {}),
   });
 
   const tokens = (clientId: string, nonce: string | undefined): Record<string, unknown> => {
@@ -127,7 +148,7 @@ export async function startMisbehavingProvider(): Promise<MisbehavingProvider> {
         refresh_token: refresh,
         expires_in: 300,
         scope: "openid",
-        id_token: signJwt(claims, behaviour.foreignKey ? foreign : key),
+        id_token: signJwt(claims, behaviour.foreignKey ? foreign : behaviour.unknownKid ? stranger : key),
       },
       behaviour.tokenPatch,
     );
@@ -164,16 +185,20 @@ export async function startMisbehavingProvider(): Promise<MisbehavingProvider> {
     switch (url.pathname) {
       case "/_matrix/client/v1/auth_metadata":
       case "/_matrix/client/unstable/org.matrix.msc2965/auth_metadata":
-        if (hs === "unrecognised" || hs === "legacy-only") {
+        if (hs === "unrecognised" || hs === "legacy-only" || hs === "well-known-only") {
           return json(res, 404, { errcode: "M_UNRECOGNIZED", error: "Unrecognized request" });
         }
         if (hs === "server-error") return json(res, 500, { errcode: "M_UNKNOWN", error: "boom" });
         if (hs === "no-issuer") return json(res, 200, { ...metadata(), issuer: 42 });
-        return json(res, 200, metadata());
+        return json(res, 200, patch(metadata(), behaviour.homeserverPatch));
       case "/_matrix/client/unstable/org.matrix.msc2965/auth_issuer":
-        if (hs === "unrecognised")
+        if (hs === "unrecognised" || hs === "well-known-only")
           return json(res, 404, { errcode: "M_UNRECOGNIZED", error: "Unrecognized request" });
         return json(res, 200, { issuer });
+      case "/.well-known/matrix/client":
+        if (behaviour.wellKnown === "absent")
+          return json(res, 404, { errcode: "M_NOT_FOUND", error: "none" });
+        return json(res, 200, behaviour.wellKnown ?? defaultWellKnown(hs === "well-known-only"));
       case "/.well-known/openid-configuration":
         if (behaviour.discovery === "hang") return;
         if (behaviour.discovery === "server-error") return json(res, 500, { error: "server_error" });
@@ -200,9 +225,10 @@ export async function startMisbehavingProvider(): Promise<MisbehavingProvider> {
           redirectUri,
         });
         const back = new URL(redirectUri);
-        back.searchParams.set("code", code);
-        back.searchParams.set("state", url.searchParams.get("state") ?? "");
-        back.searchParams.set("iss", issuer);
+        const answer = new URLSearchParams({ code, state: url.searchParams.get("state") ?? "", iss: issuer });
+        // response_mode=fragment puts the answer after '#', where the server never sees it.
+        if (url.searchParams.get("response_mode") === "fragment") back.hash = answer.toString();
+        else for (const [name, value] of answer) back.searchParams.set(name, value);
         res.writeHead(302, { Location: back.toString() }).end();
         return;
       }

@@ -1,19 +1,17 @@
 /**
- * The disk caches of the spec validator: operations read back equal what the
- * YAML gives, a validator loaded from generated code rejects what a freshly
- * compiled one rejects (with the same errors), a damaged entry is rebuilt,
- * and a new key (other definitions) misses.
+ * The disk cache of compiled validators: a validator loaded from generated
+ * code rejects what a freshly compiled one rejects (with the same errors), a
+ * damaged entry is rebuilt, the event validators of a bundle compile once
+ * per machine, and another bundle (another digest) misses.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAjv } from "./ajv";
-import { cachedOperations, specCacheKey } from "./cache";
+import { parseSpecBundle } from "./bundle";
 import { CompiledSchemaCache } from "./compiled";
-import { RefResolver } from "./deref";
-import { findSpecDataDir } from "./locate";
-import { loadOperations } from "./operations";
+import { EventValidator } from "./events";
 
 let dir: string;
 const before = process.env["LATTICE_SPEC_CACHE"];
@@ -39,26 +37,31 @@ const SCHEMA = {
   additionalProperties: false,
 };
 
-describe("spec caches", () => {
-  it("reads operations back from disk without loading the YAML again", () => {
-    const dataDir = findSpecDataDir();
-    let loads = 0;
-    const load = () => {
-      loads += 1;
-      return loadOperations(new RefResolver(), dataDir);
-    };
-    const first = cachedOperations(dataDir, load);
-    const second = cachedOperations(dataDir, load);
-    expect(loads).toBe(1);
-    expect(second).toEqual(JSON.parse(JSON.stringify(first)));
-    expect(second.length).toBeGreaterThan(100);
-    expect(readdirSync(dir).filter((f) => f.startsWith("operations-"))).toHaveLength(1);
-  });
+const ajvFiles = (): string[] => readdirSync(dir).filter((f) => f.startsWith("ajv-"));
 
+/** A one-event bundle; `source` only changes its text, hence its digest. */
+function tinyBundle(source: string): string {
+  const event = {
+    type: "object",
+    properties: { type: { enum: ["m.tiny"] }, content: { $ref: "#/defs/c" } },
+    required: ["type", "content"],
+  };
+  const defs = { c: { type: "object", required: ["n"], properties: { n: { type: "integer" } } } };
+  return JSON.stringify({
+    format: 1,
+    source,
+    missing: [],
+    operations: [],
+    events: { "m.tiny": event },
+    defs,
+  });
+}
+
+describe("spec caches", () => {
   it("loads generated code that rejects what the compiler rejects, formats included", () => {
     const fresh = new CompiledSchemaCache(createAjv()).compile(SCHEMA);
     const loaded = new CompiledSchemaCache(createAjv()).compile(SCHEMA);
-    expect(readdirSync(dir).filter((f) => f.startsWith("ajv-"))).toHaveLength(1);
+    expect(ajvFiles()).toHaveLength(1);
     expect(loaded).not.toBe(fresh);
     for (const value of [
       { user_id: "@a:b", ts: 1, when: "2026-11-22T05:00:00Z" },
@@ -84,21 +87,25 @@ describe("spec caches", () => {
     cache.compileKeyed("a name", make);
     expect(new CompiledSchemaCache(createAjv()).compileKeyed("a name", make)("x")).toBe(true);
     expect(made).toBe(1);
-    for (const f of readdirSync(dir).filter((n) => n.startsWith("ajv-"))) writeFileSync(join(dir, f), "}{");
+    for (const f of ajvFiles()) writeFileSync(join(dir, f), "}{");
     const rebuilt = new CompiledSchemaCache(createAjv()).compileKeyed("a name", make);
     expect(made).toBe(2);
     expect(rebuilt(5)).toBe(false);
   });
 
-  it("keys other definitions apart", () => {
-    const other = mkdtempSync(join(tmpdir(), "lattice-spec-other-"));
-    try {
-      writeFileSync(join(other, "a.yaml"), "a: 1\n");
-      const key = specCacheKey(other);
-      expect(key).toMatch(/^[0-9a-f]{32}$/);
-      expect(key).not.toBe(specCacheKey(findSpecDataDir()));
-    } finally {
-      rmSync(other, { recursive: true, force: true });
-    }
+  it("compiles a bundle's event schema once, and keys another bundle apart", () => {
+    const bad = { type: "m.tiny", content: { n: "one" } };
+    const first = parseSpecBundle(tinyBundle("first"));
+    const count = ajvFiles().length;
+    expect(new EventValidator(first).validate(bad)).toEqual(["event m.tiny/content/n must be integer"]);
+    expect(ajvFiles()).toHaveLength(count + 1);
+    // A new validator (as in the next test file) reads the generated code back.
+    expect(new EventValidator(first).validate(bad)).toEqual(["event m.tiny/content/n must be integer"]);
+    expect(new EventValidator(first).validate({ type: "m.tiny", content: { n: 1 } })).toEqual([]);
+    expect(ajvFiles()).toHaveLength(count + 1);
+    const second = parseSpecBundle(tinyBundle("second"));
+    expect(second.key).not.toBe(first.key);
+    expect(new EventValidator(second).validate(bad)).toHaveLength(1);
+    expect(ajvFiles()).toHaveLength(count + 2);
   });
 });

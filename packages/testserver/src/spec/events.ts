@@ -1,17 +1,15 @@
 /**
  * Validates events against the event schemas of the official definitions
- * (data/event-schemas/schema, one file per type; m.room.message also has
- * one file per msgtype, named m.room.message$<msgtype>, used when present).
- * Compiled validators come from the disk cache of compiled.ts when they can.
+ * as the spec bundle holds them (data/event-schemas/schema, one schema per
+ * type; m.room.message also has one per msgtype, named
+ * m.room.message$<msgtype>, used when present). Compiled validators come
+ * from the disk cache of compiled.ts when they can.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { createAjv, formatErrors } from "./ajv";
 import type { ValidateFunction } from "./ajv";
-import { specCacheKey } from "./cache";
+import { loadSpecBundle } from "./bundle";
+import type { SpecBundle } from "./bundle";
 import { CompiledSchemaCache } from "./compiled";
-import { RefResolver } from "./deref";
-import { findSpecDataDir } from "./locate";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -19,20 +17,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Validates whole events (type, content, ids) by event type. */
 export class EventValidator {
-  private readonly dir: string;
-  private readonly resolver = new RefResolver();
   private readonly ajv = createAjv();
   private readonly compiled = new Map<string, ValidateFunction | null>();
 
   private readonly onDisk = new CompiledSchemaCache(this.ajv);
-  private readonly specKey: string | undefined;
 
-  constructor(dataDir: string = findSpecDataDir()) {
-    this.dir = join(dataDir, "event-schemas", "schema");
-    this.specKey = specCacheKey(dataDir);
-  }
+  constructor(private readonly bundle: SpecBundle = loadSpecBundle()) {}
 
-  /** The schema file name for an event, or undefined when the spec defines none. */
+  /** The schema's name for an event, or undefined when the spec defines none. */
   private schemaName(event: Record<string, unknown>): string | undefined {
     const type = event["type"];
     if (typeof type !== "string" || !/^[\w.-]+$/.test(type)) return undefined;
@@ -40,9 +32,9 @@ export class EventValidator {
     const msgtype = isRecord(content) ? content["msgtype"] : undefined;
     if (typeof msgtype === "string" && /^[\w.-]+$/.test(msgtype)) {
       const variant = `${type}$${msgtype}`;
-      if (existsSync(join(this.dir, `${variant}.yaml`))) return variant;
+      if (this.bundle.events.has(variant)) return variant;
     }
-    return existsSync(join(this.dir, `${type}.yaml`)) ? type : undefined;
+    return this.bundle.events.has(type) ? type : undefined;
   }
 
   /** True when the spec has a schema for this event type. */
@@ -60,12 +52,9 @@ export class EventValidator {
     if (name === undefined) return [];
     let validate = this.compiled.get(name);
     if (validate === undefined) {
-      const make = (): object => this.resolver.derefAt(join(this.dir, `${name}.yaml`)) as object;
-      // Keyed by name and the definitions' fingerprint, so a hit skips reading the YAML too.
-      validate =
-        this.specKey === undefined
-          ? this.onDisk.compile(make())
-          : this.onDisk.compileKeyed(`event ${name} ${this.specKey}`, make);
+      const schema = this.bundle.events.get(name) ?? {};
+      // Keyed by name and the bundle's digest, so a hit skips serialising the schema too.
+      validate = this.onDisk.compileKeyed(`event ${name} ${this.bundle.key}`, () => schema);
       this.compiled.set(name, validate);
     }
     if (validate === null || validate(event)) return [];

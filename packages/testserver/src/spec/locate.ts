@@ -1,7 +1,9 @@
 /**
  * Finds the official Matrix definitions (../shared/matrix-spec beside the
- * repository). LATTICE_MATRIX_SPEC overrides the search; it may name the
- * matrix-spec folder or its data/ folder.
+ * repository), which only the bundle's generator and the "bundle is
+ * current" test read: the validators read the committed bundle (bundle.ts).
+ * LATTICE_MATRIX_SPEC overrides the search; it may name the matrix-spec
+ * folder or its data/ folder.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

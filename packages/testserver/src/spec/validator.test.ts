@@ -1,10 +1,11 @@
 /**
- * The OpenAPI validator against the real definitions: operation lookup
- * (prefixes, parameters, literal-over-parameter, empty state keys), valid and
- * invalid requests and responses for a few operations, and event schemas.
+ * The OpenAPI validator against the real definitions (the committed bundle,
+ * which every clone has): operation lookup (prefixes, parameters,
+ * literal-over-parameter, empty state keys), valid and invalid requests and
+ * responses for a few operations, and event schemas.
  */
 import { describe, expect, it } from "vitest";
-import { EventValidator, SpecNotFoundError, findSpecDataDir, getSpecValidator } from "./index";
+import { EventValidator, getSpecValidator } from "./index";
 
 const spec = getSpecValidator();
 
@@ -171,15 +172,6 @@ describe("events", () => {
     expect(events.validate({ ...base, type: "org.example.custom", content: {} })).toEqual([]);
     expect(events.validate("nope")).toEqual(["event must be an object"]);
     expect(events.validate({ ...base, type: "../../etc/passwd", content: {} })).toEqual([]);
-  });
-});
-
-describe("locating the definitions", () => {
-  it("honours LATTICE_MATRIX_SPEC and fails clearly on a wrong folder", () => {
-    const found = findSpecDataDir();
-    expect(findSpecDataDir({ LATTICE_MATRIX_SPEC: found })).toBe(found);
-    expect(findSpecDataDir({ LATTICE_MATRIX_SPEC: `${found}/..` })).toBe(found);
-    expect(() => findSpecDataDir({ LATTICE_MATRIX_SPEC: "/nonexistent" })).toThrow(SpecNotFoundError);
   });
 });
 

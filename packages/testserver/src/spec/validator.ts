@@ -3,18 +3,19 @@
  * official Matrix definitions: path parameters, query parameters (coerced
  * from strings to their schema types), the JSON request body, and a response
  * by status code (exact, NXX, or default) and content type. Results are
- * lists of readable errors; an empty list means valid. Compiled schemas are
- * cached by schema identity, so each is compiled once per process; the
- * dereferenced definitions are cached on disk (cache.ts).
+ * lists of readable errors; an empty list means valid. The definitions come
+ * from the committed spec bundle (bundle.ts), so validation is the same with
+ * or without ../shared beside the clone. Compiled schemas are cached by
+ * schema identity, so each is compiled once per process, and on disk as
+ * generated code (compiled.ts), so each is compiled once per machine.
  */
 import type { Ajv2020 } from "ajv/dist/2020";
 import { createAjv, formatErrors } from "./ajv";
-import { cachedOperations } from "./cache";
 import { CompiledSchemaCache } from "./compiled";
 import type { ValidateFunction } from "./ajv";
-import { RefResolver } from "./deref";
-import { findSpecDataDir } from "./locate";
-import { OperationIndex, loadOperations } from "./operations";
+import { loadSpecBundle } from "./bundle";
+import type { SpecBundle } from "./bundle";
+import { OperationIndex } from "./operations";
 import type { Operation, OperationMatch } from "./operations";
 
 /** Query parameters as a request carries them. */
@@ -64,8 +65,8 @@ export interface ValidationResult {
 }
 
 export interface SpecValidatorOptions {
-  /** The matrix-spec data folder; found automatically by default (see locate.ts). */
-  dataDir?: string;
+  /** The definitions; the committed spec bundle by default (see bundle.ts). */
+  bundle?: SpecBundle;
   /**
    * Which undeclared query parameters are fine. By default namespaced
    * (unstable, e.g. org.matrix.msc4222.use_state_after) and underscore-led
@@ -137,10 +138,7 @@ export class SpecValidator {
   private readonly allowUnknownQuery: (name: string) => boolean;
 
   constructor(options: SpecValidatorOptions = {}) {
-    const dataDir = options.dataDir ?? findSpecDataDir();
-    this.index = new OperationIndex(
-      cachedOperations(dataDir, () => loadOperations(new RefResolver(), dataDir)),
-    );
+    this.index = new OperationIndex((options.bundle ?? loadSpecBundle()).operations);
     this.allowUnknownQuery = options.allowUnknownQuery ?? defaultAllowUnknownQuery;
   }
 
@@ -296,14 +294,10 @@ function best(results: Array<{ operation: Operation; errors: string[] }>): Valid
   return results.reduce((a, b) => (b.errors.length < a.errors.length ? b : a));
 }
 
-const cache = new Map<string, SpecValidator>();
+let shared: SpecValidator | undefined;
 
-/** A process-wide validator per data folder (loading and compiling is costly; share it). */
-export function getSpecValidator(dataDir: string = findSpecDataDir()): SpecValidator {
-  let validator = cache.get(dataDir);
-  if (!validator) {
-    validator = new SpecValidator({ dataDir });
-    cache.set(dataDir, validator);
-  }
-  return validator;
+/** The process-wide validator of the committed bundle (compiling is costly; share it). */
+export function getSpecValidator(): SpecValidator {
+  shared ??= new SpecValidator();
+  return shared;
 }

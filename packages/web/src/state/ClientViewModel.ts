@@ -15,6 +15,7 @@ import type {
   ReadonlyObservable,
   Session,
   SyncService,
+  SyncFailure,
   SyncState,
 } from "../sdk";
 import { MediaLoader } from "./MediaLoader";
@@ -31,7 +32,14 @@ export type ConnectionStatus =
   | { kind: "connecting" }
   | { kind: "online" }
   /** Sync fails or the browser is offline; `since` is the last successful sync (ms), if any. */
-  | { kind: "offline"; since: number | null };
+  | { kind: "offline"; since: number | null }
+  /**
+   * The server answered and refused the sync (a 4xx): what it said, and
+   * whether sync gave up (`stopped`; retrySync() tries again).
+   */
+  | { kind: "refused"; errcode: string | null; message: string; stopped: boolean }
+  /** The server answered but its answer is unusable, or keeping it here failed: not a lost connection. */
+  | { kind: "failed"; what: "unusable" | "local"; message: string; stopped: boolean };
 
 export interface ClientOptions {
   session: Session;
@@ -52,8 +60,29 @@ export function cryptoDatabaseNameOf(userId: string, deviceId: string): string {
   return `lattice-crypto:${userId}:${deviceId}`;
 }
 
-/** Maps the sync state and the last sync time to what the banner says. */
-export function connectionStatusOf(state: SyncState | null, lastSyncAt: number | null): ConnectionStatus {
+/** Maps the sync state, the last sync time and the last failure to what the banner says. */
+export function connectionStatusOf(
+  state: SyncState | null,
+  lastSyncAt: number | null,
+  failure: SyncFailure | null = null,
+): ConnectionStatus {
+  if ((state === "error" || state === "reconnecting") && failure?.kind === "refused") {
+    return {
+      kind: "refused",
+      errcode: failure.errcode ?? null,
+      message: failure.message,
+      stopped: failure.permanent,
+    };
+  }
+  if ((state === "error" || state === "reconnecting") && failure !== null) {
+    const what =
+      failure.kind === "protocol" || failure.kind === "malformed"
+        ? "unusable"
+        : failure.kind === "processing"
+          ? "local"
+          : null;
+    if (what !== null) return { kind: "failed", what, message: failure.message, stopped: failure.permanent };
+  }
   if (state === "error" || state === "reconnecting") return { kind: "offline", since: lastSyncAt };
   if (state === null || state === "stopped") return { kind: "connecting" };
   return { kind: "online" };
@@ -107,15 +136,22 @@ export class ClientViewModel {
       },
     });
     this.roomList = new RoomListViewModel(this.client.rooms, this.scope.child(), this.client);
-    this.media = new MediaLoader(session, options.fetch, this.client.http);
+    this.media = new MediaLoader(session, options.fetch, this.client.http, () =>
+      this.client.serverFeatures().then((features) => features.authenticatedMedia),
+    );
     this.scope.add(() => this.media.dispose());
     this.verification = new VerificationCenter(this.client, this.scope.child());
 
     const update = (): void =>
       this.connection.set(
-        connectionStatusOf(this.sync.state.getSnapshot(), this.sync.lastSyncAt.getSnapshot()),
+        connectionStatusOf(
+          this.sync.state.getSnapshot(),
+          this.sync.lastSyncAt.getSnapshot(),
+          this.sync.failure.getSnapshot(),
+        ),
       );
     this.scope.subscribe(this.sync.state, update);
+    this.scope.subscribe(this.sync.failure, update);
     this.scope.subscribe(this.sync.lastSyncAt, update);
     this.scope.subscribe(this.roomList.selected, (roomId: string | null) => this.openRoom(roomId));
     this.scope.add(() => this.room.getSnapshot()?.dispose());
@@ -124,6 +160,11 @@ export class ClientViewModel {
       if (this.roomList.selected.getSnapshot() === id) this.roomList.select(null);
     });
     provideRoomOptions(this.roomList, roomOptions);
+  }
+
+  /** Starts sync again after it gave up on a refusal (the banner's "Try again"). */
+  retrySync(): void {
+    this.sync.retry();
   }
 
   /** The sync service (state, store). */

@@ -201,6 +201,49 @@ describe("ComposerViewModel over HTTP", () => {
     vm.dispose();
   });
 
+  it("up-arrow right after a send edits that message, while it is still a local echo", async () => {
+    const { room, items } = await open(alice, seed.rooms["lounge"] ?? "");
+    await sent(items, (i) => i.sender === seed.users.alice.userId);
+    // The timeline as it was before the sends: the sync has not brought them back yet (a busy machine).
+    const before = items();
+    const vm = composer(room, () => before);
+    vm.setText("sent in a hurry");
+    await vm.send();
+    expect(alice.sendQueue.room(room.roomId).getSnapshot().at(-1)?.eventId).toBeUndefined();
+    expect(vm.editLast()).toBe(true);
+    expect(vm.text.getSnapshot()).toBe("sent in a hurry");
+    vm.setText("sent in a hurry, fixed");
+    await vm.send();
+    const original = await sent(items, (i) => i.content["body"] === "sent in a hurry, fixed" && i.edited);
+    const edit = await until(
+      () => room.recentEvents.find((e) => e.content["body"] === "* sent in a hurry, fixed"),
+      "the edit event",
+    );
+    // The edit left after its target, pointing at the id the server gave it.
+    expect(edit.content["m.relates_to"]).toEqual({ rel_type: "m.replace", event_id: original.eventId });
+
+    // Answered by the server but not yet back from the sync: Up offers it, with its queued edit applied.
+    const frozen = items();
+    const late = composer(room, () => frozen);
+    late.setText("answered, not synced");
+    await late.send();
+    const echo = await until(
+      () =>
+        alice.sendQueue
+          .room(room.roomId)
+          .getSnapshot()
+          .find((p) => p.eventId !== undefined),
+      "the send answered",
+    );
+    expect(late.editLast()).toBe(true);
+    const mode = late.mode.getSnapshot();
+    expect(mode.kind === "edit" && mode.target.eventId).toBe(echo.eventId);
+    expect(late.text.getSnapshot()).toBe("answered, not synced");
+    late.cancel();
+    vm.dispose();
+    late.dispose();
+  });
+
   it("runs each slash command and reports clear errors", async () => {
     const { room_id: roomId } = await createRoom(alice.http, { name: "Commands", preset: "private_chat" });
     const { room, items } = await open(alice, roomId);

@@ -7,7 +7,7 @@
  * services; components only call its methods and read its observables.
  */
 import { getEvent, ObservableValue } from "../sdk";
-import type { Client, KeyValueStorage, Room, TimelineItem } from "../sdk";
+import type { Client, KeyValueStorage, PendingEvent, Room, TimelineItem } from "../sdk";
 import { t } from "../i18n/i18n";
 import { parseInput, runRoomCommand } from "./composer/commands";
 import type { Command } from "./composer/commands";
@@ -23,6 +23,8 @@ import type { Suggestion, Trigger } from "./composer/completions";
 import { TypingNotifier } from "./composer/typing";
 import { editContent, mentionedUserIds, messageContent } from "./composer/content";
 import type { Content, MessageRelation } from "./composer/content";
+import { findMessage, lastEditable } from "./composer/editable";
+import type { OwnMessage } from "./composer/editable";
 import { draftKey, loadDraft, saveDraft } from "./composer/drafts";
 import type { DraftMode, TrackedMention } from "./composer/drafts";
 import { loadEmojiIndex, rememberEmoji } from "./composer/emoji";
@@ -211,11 +213,11 @@ export class ComposerViewModel {
 
   /** Starts editing one of the user's messages: its text goes into the composer. */
   startEdit(eventId: string): void {
-    const item = this.findItem(eventId);
+    const message = this.findMessage(eventId);
     const current = this.mode.getSnapshot();
     if (current.kind !== "edit")
       this.textBeforeEdit = { text: this.text.getSnapshot(), mentions: this.mentions };
-    const content = item?.content;
+    const content = message?.content;
     const body = typeof content?.["body"] === "string" ? content["body"] : "";
     const members = this.options.room.getSnapshot().members;
     this.mentions = mentionedUserIds(content).flatMap((id) => {
@@ -227,17 +229,17 @@ export class ComposerViewModel {
     this.caretRequest.set({ at: body.length });
   }
 
-  /** Up-arrow in an empty composer: edits the user's last message. Returns whether it did. */
+  /**
+   * Up-arrow in an empty composer: edits the user's last message, the one
+   * just sent included while it is still a local echo. Returns whether it did.
+   */
   editLast(): boolean {
     if (this.text.getSnapshot() !== "" || this.mode.getSnapshot().kind === "edit") return false;
-    const events = this.options.events();
-    for (let i = events.length - 1; i >= 0; i--) {
-      const item = events[i];
-      if (item === undefined || !this.isEditable(item)) continue;
-      this.startEdit(item.eventId);
-      return true;
-    }
-    return false;
+    const { client, threadRootId } = this.options;
+    const last = lastEditable(this.options.events(), this.pending(), client.userId, threadRootId);
+    if (last === undefined) return false;
+    this.startEdit(last.id);
+    return true;
   }
 
   /** Escape: closes the list, else leaves reply/edit mode. Returns whether it did something. */
@@ -315,15 +317,16 @@ export class ComposerViewModel {
     const rendered = await renderMarkdown(text, links);
     const mode = this.mode.getSnapshot();
     if (mode.kind === "edit") {
-      const original = this.findItem(mode.target.eventId);
+      const targetId = mode.target.eventId;
+      const original = this.findMessage(targetId);
       const kind = original?.content["msgtype"] === "m.emote" ? "m.emote" : msgtype;
-      this.sendContent(
-        editContent(mode.target.eventId, rendered, {
-          msgtype: kind,
-          mentions: users,
-          previousMentions: mentionedUserIds(original?.content),
-        }),
-      );
+      const content = editContent(targetId, rendered, {
+        msgtype: kind,
+        mentions: users,
+        previousMentions: mentionedUserIds(original?.content),
+      });
+      // The target may be a local echo still on its way: the queue points the edit at its id once known.
+      this.options.client.sendQueue.sendRelated(this.roomId, "m.room.message", content, targetId);
       return;
     }
     const replyTo = mode.kind === "reply" ? mode.target : undefined;
@@ -367,26 +370,21 @@ export class ComposerViewModel {
     this.caretRequest.set({ at: saved.text.length });
   }
 
-  private isEditable(item: TimelineItem): boolean {
-    const msgtype = item.content["msgtype"];
-    return (
-      item.sender === this.options.client.userId &&
-      item.type === "m.room.message" &&
-      !item.redacted &&
-      item.eventId.startsWith("$") &&
-      (msgtype === "m.text" || msgtype === "m.emote" || msgtype === "m.notice")
-    );
+  /** This room's (or thread's) local echoes, in send order. */
+  private pending(): readonly PendingEvent[] {
+    return this.options.client.sendQueue.room(this.roomId).getSnapshot();
   }
 
-  private findItem(eventId: string): TimelineItem | undefined {
-    return this.options.events().find((e) => e.eventId === eventId);
+  /** A loaded message or a local echo (with queued edits applied to the user's own). */
+  private findMessage(eventId: string): OwnMessage | undefined {
+    return findMessage(eventId, this.options.events(), this.pending(), this.options.client.userId);
   }
 
   private targetOf(eventId: string): ModeTarget {
-    const item = this.findItem(eventId);
-    const event = item?.event ?? this.options.room.findEvent(eventId);
-    const sender = event?.sender ?? "";
-    const content = item?.content ?? event?.content;
+    const message = this.findMessage(eventId);
+    const event = message === undefined ? this.options.room.findEvent(eventId) : undefined;
+    const sender = message?.sender ?? event?.sender ?? "";
+    const content = message?.content ?? event?.content;
     const body = typeof content?.["body"] === "string" ? content["body"] : "";
     return {
       eventId,

@@ -3,20 +3,24 @@
  * (joined spaces, "Home" for all), section filters (all, people, rooms,
  * favourites, low priority, invites), search by name, and the selected
  * room. The list itself is the service's ObservableList of room snapshots,
- * so a sync batch moves only the rooms it changed. With the SDK client, it
+ * so a sync batch moves only the rooms it changed. Favourites and low
+ * priority list in their tag's `order`, a space's rooms in the space's
+ * child order, everything else by recent activity; an upgraded room (or
+ * space) whose successor is joined is left out, its successor stands in. With the SDK client, it
  * also owns the "+" actions (create, DM, join, directory, invites).
  */
 import {
   allOf,
   favouritesFilter,
   invitesFilter,
+  joinedSuccessorOf,
   lowPriorityFilter,
   peopleFilter,
   RoomListService,
   roomsFilter,
   spaceFilter,
 } from "../sdk";
-import type { ReadonlyObservableList, RoomFilter, Rooms, RoomSnapshot } from "../sdk";
+import type { ReadonlyObservableList, RoomFilter, Rooms, RoomSnapshot, RoomSort } from "../sdk";
 import { ObservableValue } from "./observables";
 import { RoomActionsViewModel } from "./rooms/RoomActionsViewModel";
 import type { ActionsClient } from "./rooms/RoomActionsViewModel";
@@ -135,14 +139,24 @@ export class RoomListViewModel {
     if (space !== null) filters.push(spaceFilter(space));
     const needle = this.search.getSnapshot().trim().toLocaleLowerCase();
     if (needle !== "") filters.push((room) => room.name.name.toLocaleLowerCase().includes(needle));
-    this.service.setFilter(allOf(...filters));
+    this.service.setView(allOf(...filters), this.sortFor(this.section.getSnapshot(), space));
+  }
+
+  /** Tags sort by their order, a space by its child order, the rest by recent activity. */
+  private sortFor(section: RoomSection, space: string | null): RoomSort {
+    if (section === "favourites") return { tag: "m.favourite" };
+    if (section === "low") return { tag: "m.lowpriority" };
+    return space !== null ? { space } : "recent";
   }
 
   private refreshSpaces(): void {
     const out: SpaceEntry[] = [];
+    const ctx = { room: (id: string) => this.rooms.find(id)?.getSnapshot() };
     for (const room of this.rooms.all.getSnapshot().values()) {
       const snap = room.getSnapshot();
-      if (snap.isSpace && snap.category === "join") out.push({ roomId: snap.roomId, name: snap.name.name });
+      // An upgraded space is shown through its joined successor only.
+      if (snap.isSpace && snap.category === "join" && joinedSuccessorOf(snap, ctx) === undefined)
+        out.push({ roomId: snap.roomId, name: snap.name.name });
     }
     out.sort((a, b) => a.name.localeCompare(b.name));
     const before = this.spaces.getSnapshot();

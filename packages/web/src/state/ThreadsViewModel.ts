@@ -4,7 +4,9 @@
  * the SDK's ThreadList) and the summaries shown under thread roots in the
  * timeline (reply count, last reply, participants, unread state), live from
  * the room's RoomThreads. One per RoomViewModel (`threadsOf`), ended with
- * the room's scope.
+ * the room's scope. The list asks /threads only of a server whose /versions
+ * says it has it (Matrix v1.4); elsewhere the SDK builds it from what the
+ * client knows, fetching roots known only by their replies.
  */
 import { ObservableValue, realScheduler, ThreadList } from "../sdk";
 import type { Client, Room, Thread, ThreadListInclude } from "../sdk";
@@ -39,7 +41,7 @@ export interface ThreadRow {
 
 /** What the ThreadsViewModel needs of its room view model. */
 export interface ThreadsHost {
-  readonly client: Pick<Client, "userId" | "http">;
+  readonly client: Pick<Client, "userId" | "http" | "sync">;
   readonly room: Room;
   readonly scope: Scope;
 }
@@ -130,11 +132,14 @@ export class ThreadsViewModel {
     this.listScope?.end();
     const scope = this.host.scope.child();
     this.listScope = scope;
+    const features = this.host.client.sync.features.getSnapshot();
     const list = new ThreadList({
       room: this.host.room,
       http: this.host.client.http,
       scheduler: realScheduler,
       include: this.include.getSnapshot(),
+      // Unknown until /versions answered: then /threads is tried and the list falls back if refused.
+      ...(features ? { support: features.threads } : {}),
     });
     this.list = list;
     scope.add(() => list.dispose());

@@ -3,9 +3,9 @@
  * choice, the connection banner's mapping and text, error sentences, the
  * media loader's mxc-only and header-only rules, and the page's CSP.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { contentSecurityPolicy } from "../../csp";
-import { offlineText } from "../features/shell/ConnectionBanner";
+import { offlineText, refusedText } from "../features/shell/ConnectionBanner";
 import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
 import { ConnectionError, MatrixError, Session } from "../sdk";
 import { connectionStatusOf } from "./ClientViewModel";
@@ -91,6 +91,52 @@ describe("connection banner", () => {
     expect(connectionStatusOf(null, null)).toEqual({ kind: "connecting" });
   });
 
+  it("says what the server said when it refused the sync, not that it cannot be reached", () => {
+    const refused = {
+      kind: "refused",
+      httpStatus: 400,
+      errcode: "M_UNKNOWN",
+      message: "Additional properties are not allowed ('unread_thread_notifications' was unexpected)",
+      permanent: true,
+    } as const;
+    const status = connectionStatusOf("error", 5, refused);
+    expect(status).toEqual({
+      kind: "refused",
+      errcode: "M_UNKNOWN",
+      message: "Additional properties are not allowed ('unread_thread_notifications' was unexpected)",
+      stopped: true,
+    });
+    expect(refusedText("M_UNKNOWN", "Additional properties are not allowed")).toBe(
+      "Not syncing: the homeserver refused the request (M_UNKNOWN: Additional properties are not allowed).",
+    );
+    // A network failure still reads as unreachable.
+    expect(
+      connectionStatusOf("error", null, { kind: "network", message: "fetch failed", permanent: false }),
+    ).toEqual({ kind: "offline", since: null });
+  });
+
+  it("tells an unusable answer and a failed local write apart from a lost connection", () => {
+    expect(
+      connectionStatusOf("error", 5, {
+        kind: "protocol",
+        message: "The homeserver sent a sync token that cannot be sent back unchanged",
+        permanent: true,
+      }),
+    ).toEqual({
+      kind: "failed",
+      what: "unusable",
+      message: "The homeserver sent a sync token that cannot be sent back unchanged",
+      stopped: true,
+    });
+    expect(
+      connectionStatusOf("reconnecting", 5, {
+        kind: "processing",
+        message: "QuotaExceededError",
+        permanent: false,
+      }),
+    ).toEqual({ kind: "failed", what: "local", message: "QuotaExceededError", stopped: false });
+  });
+
   it("says since when, with the day when it was not today", () => {
     const now = new Date(2026, 10, 22, 15, 0).getTime();
     expect(offlineText(null, now)).toBe("Not syncing: cannot reach the homeserver.");
@@ -144,6 +190,72 @@ describe("MediaLoader", () => {
     expect(calls[0]?.url.startsWith("https://hs.example/_matrix/client/v1/media/")).toBe(true);
     expect(calls[0]?.url).not.toContain("secret");
     expect(calls[0]?.headers).toEqual({ Authorization: "Bearer secret" });
+    loader.dispose();
+  });
+
+  it("uses legacy /_matrix/media/v3 with no credentials when the server has no authenticated media", async () => {
+    const session = new Session(new MemorySessionStorage(), {
+      homeserverUrl: "https://hs.example",
+      userId: "@a:hs.example",
+      deviceId: "D",
+      accessToken: "secret",
+    });
+    const calls: Array<{ url: string; init: RequestInit }> = [];
+    const loader = new MediaLoader(
+      session,
+      (url, init) => {
+        calls.push({ url, init });
+        return Promise.resolve(new Response(new Blob(["x"])));
+      },
+      undefined,
+      () => Promise.resolve(false),
+    );
+    await loader.load({ mxc: "mxc://hs.example/abc" });
+    await loader.load({ mxc: "mxc://hs.example/abc", thumbnail: { width: 32, height: 32 } });
+    expect(calls.map((c) => c.url)).toEqual([
+      "https://hs.example/_matrix/media/v3/download/hs.example/abc",
+      "https://hs.example/_matrix/media/v3/thumbnail/hs.example/abc?width=32&height=32&method=scale",
+    ]);
+    for (const call of calls) {
+      expect(call.url).not.toContain("secret");
+      expect(JSON.stringify(call.init)).not.toContain("secret");
+    }
+    loader.dispose();
+  });
+
+  it("gives blobs only media types: HTML or SVG from the server becomes application/octet-stream", async () => {
+    const session = new Session(new MemorySessionStorage(), {
+      homeserverUrl: "https://hs.example",
+      userId: "@a:hs.example",
+      deviceId: "D",
+      accessToken: "secret",
+    });
+    const types = new Map([
+      ["html", "text/html"],
+      ["svg", "image/svg+xml"],
+      ["png", "image/png"],
+      ["xml", "application/xhtml+xml"],
+    ]);
+    const made: string[] = [];
+    const spy = vi.spyOn(URL, "createObjectURL").mockImplementation((blob) => {
+      made.push((blob as Blob).type);
+      return `blob:test/${made.length}`;
+    });
+    const loader = new MediaLoader(session, (url) =>
+      Promise.resolve(
+        new Response(new Blob(["<script>x</script>"]), {
+          headers: { "content-type": types.get(url.split("/").pop() ?? "") ?? "text/plain" },
+        }),
+      ),
+    );
+    for (const id of types.keys()) await loader.load({ mxc: `mxc://hs.example/${id}` });
+    expect(made).toEqual([
+      "application/octet-stream",
+      "application/octet-stream",
+      "image/png",
+      "application/octet-stream",
+    ]);
+    spy.mockRestore();
     loader.dispose();
   });
 });

@@ -5,15 +5,16 @@
  */
 import type { ActionHandler } from "../host/ActionContext";
 import { WidgetActionError } from "../util/errors";
-import { isStringArray, own } from "../util/narrow";
+import { own } from "../util/narrow";
 
-/** Error text for a malformed capability list. */
+/** Error text for a capability list that is not a list. */
 export const INVALID_CAPABILITIES = "Invalid request - capabilities must be a list of strings";
 
-/** Handles fromWidget request_capabilities. */
+/** Handles fromWidget request_capabilities. Non-string entries are dropped; the rest are asked for. */
 export const renegotiateCapabilities: ActionHandler = (ctx, request) => {
-  const requested = own(request.data, "capabilities") ?? [];
-  if (!isStringArray(requested)) return Promise.reject(new WidgetActionError(INVALID_CAPABILITIES));
+  const list = own(request.data, "capabilities") ?? [];
+  if (!Array.isArray(list)) return Promise.reject(new WidgetActionError(INVALID_CAPABILITIES));
+  const requested = list.filter((c): c is string => typeof c === "string");
   // Reply first, then negotiate: the widget learns the outcome from notify_capabilities.
   queueMicrotask(() => ctx.renegotiate(requested));
   return Promise.resolve({});

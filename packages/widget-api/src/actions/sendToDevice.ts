@@ -1,4 +1,8 @@
-/** send_to_device: a widget sends to-device messages. */
+/**
+ * send_to_device: a widget sends to-device messages. Every key of `messages`
+ * must be a user ID and every key below it a device ID or "*", checked
+ * before the driver sees them; the maps handed on have no prototype.
+ */
 import type { ActionHandler } from "../host/ActionContext";
 import { callDriver } from "../host/ActionContext";
 import { WidgetActionError } from "../util/errors";
@@ -9,25 +13,41 @@ export const SEND_TO_DEVICE_ERRORS = {
   missingType: "Invalid request - missing event type",
   missingContents: "Invalid request - missing event contents",
   missingEncryption: "Invalid request - missing encryption flag",
+  badUserId: "Invalid request - messages must be keyed by user ID",
+  badDeviceId: "Invalid request - devices must be keyed by device ID or *",
   notAllowed: "Cannot send to-device events of this type",
   failed: "Error sending event",
 } as const;
 
 type Messages = Record<string, Record<string, Record<string, unknown>>>;
 
-function parseMessages(value: unknown): Messages | null {
-  if (!isRecord(value)) return null;
+/**
+ * A user ID: "@", a localpart of printable non-space characters without ":",
+ * ":", a server name without spaces; at most 255 characters (the spec's limit).
+ */
+const USER_ID = /^@[\x21-\x39\x3b-\x7e]+:[\x21-\x7e]+$/;
+/** A device ID: 1-255 printable ASCII characters without spaces, or "*" for all devices. */
+const DEVICE_ID = /^[\x21-\x7e]{1,255}$/;
+
+/** Names an object inherits: never a device ID, whatever the grammar allows. */
+function isPrototypeName(key: string): boolean {
+  return key in Object.prototype;
+}
+
+function parseMessages(value: unknown): Messages {
+  if (!isRecord(value)) throw new WidgetActionError(SEND_TO_DEVICE_ERRORS.missingContents);
   const out: Messages = Object.create(null) as Messages;
   for (const userId of Object.keys(value)) {
+    if (userId.length > 255 || !USER_ID.test(userId))
+      throw new WidgetActionError(SEND_TO_DEVICE_ERRORS.badUserId);
     const devices = own(value, userId);
-    if (!isRecord(devices)) return null;
-    const perDevice: Record<string, Record<string, unknown>> = Object.create(null) as Record<
-      string,
-      Record<string, unknown>
-    >;
+    if (!isRecord(devices)) throw new WidgetActionError(SEND_TO_DEVICE_ERRORS.missingContents);
+    const perDevice = Object.create(null) as Record<string, Record<string, unknown>>;
     for (const deviceId of Object.keys(devices)) {
+      if (!DEVICE_ID.test(deviceId) || isPrototypeName(deviceId))
+        throw new WidgetActionError(SEND_TO_DEVICE_ERRORS.badDeviceId);
       const content = own(devices, deviceId);
-      if (!isRecord(content)) return null;
+      if (!isRecord(content)) throw new WidgetActionError(SEND_TO_DEVICE_ERRORS.missingContents);
       perDevice[deviceId] = { ...content };
     }
     out[userId] = perDevice;
@@ -40,7 +60,6 @@ export const sendToDevice: ActionHandler = async (ctx, request) => {
   const type = getString(request.data, "type");
   if (!type) throw new WidgetActionError(SEND_TO_DEVICE_ERRORS.missingType);
   const messages = parseMessages(own(request.data, "messages"));
-  if (!messages) throw new WidgetActionError(SEND_TO_DEVICE_ERRORS.missingContents);
   const encrypted = own(request.data, "encrypted");
   if (typeof encrypted !== "boolean") throw new WidgetActionError(SEND_TO_DEVICE_ERRORS.missingEncryption);
   if (!ctx.capabilities.canToDevice("send", type))

@@ -5,6 +5,10 @@
  * capabilities, dispatch of from-widget actions to actions/, and the
  * to-widget pushes (events, to-device, state, theme, language, visibility,
  * screenshots, modal notifications).
+ *
+ * A requestId is handled once: a replay while the first is in flight, or
+ * within REPLAY_WINDOW_MS of its reply, is dropped (the widget already has,
+ * or will get, the one reply), so a replayed send_event is sent once.
  */
 import { ACTION_HANDLERS } from "../actions/registry";
 import { CapabilitySet } from "../capabilities/CapabilitySet";
@@ -22,7 +26,7 @@ import { WidgetActionError, WidgetApiError } from "../util/errors";
 import { isRecord, isStringArray } from "../util/narrow";
 import type { ActionContext, HostWidget } from "./ActionContext";
 import type { NegotiationState } from "./lifecycle";
-import { CONTENT_LOADED_WAIT_MS, LIFECYCLE_ERRORS, unknownAction } from "./lifecycle";
+import { CONTENT_LOADED_WAIT_MS, LIFECYCLE_ERRORS, REPLAY_WINDOW_MS, unknownAction } from "./lifecycle";
 import { StatePusher } from "./StatePusher";
 import { TurnPoller } from "./TurnPoller";
 import type { WidgetDriver } from "./WidgetDriver";
@@ -71,6 +75,8 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
   private viewedRoom: string | null = null;
   private stopped = false;
   private readonly afterReplies = new Map<WidgetApiRequest, () => void>();
+  /** requestIds in flight or answered within the replay window (ids are at most 200 characters). */
+  private readonly seenRequestIds = new Set<string>();
 
   public constructor(opts: ClientWidgetApiOptions) {
     super();
@@ -160,8 +166,10 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
     this.emit("preparing", undefined);
     try {
       const reply = await this.transport.send(ToWidgetAction.Capabilities, {});
-      const requested = reply["capabilities"];
-      if (!isStringArray(requested)) throw new WidgetApiError(LIFECYCLE_ERRORS.invalidCapabilities);
+      const list = reply["capabilities"];
+      if (!Array.isArray(list)) throw new WidgetApiError(LIFECYCLE_ERRORS.invalidCapabilities);
+      // Junk entries (numbers, objects) are dropped; the strings are negotiated as asked.
+      const requested = list.filter((c): c is string => typeof c === "string");
       const approved = await this.driver.validateCapabilities(new Set(requested));
       this.allowCapabilities(approved, requested);
       this.negotiation = "ready";
@@ -245,14 +253,21 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
 
   private handleRequest(request: WidgetApiRequest): void {
     if (this.stopped) return;
+    if (this.seenRequestIds.has(request.requestId)) {
+      this.logger.warn(`widget api: dropped a replayed request (${request.action})`);
+      return;
+    }
+    this.seenRequestIds.add(request.requestId);
     this.emit("action", request);
     if (request.action === FromWidgetAction.ContentLoaded) {
       this.handleContentLoaded(request);
+      this.forgetRequestIdLater(request.requestId);
       return;
     }
     const handler = ACTION_HANDLERS.get(request.action);
     if (!handler) {
       this.transport.replyError(request, unknownAction(request.action));
+      this.forgetRequestIdLater(request.requestId);
       return;
     }
     Promise.resolve()
@@ -269,10 +284,15 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
       )
       .catch((e: unknown) => this.logger.error("widget api: reply failed", e))
       .finally(() => {
+        this.forgetRequestIdLater(request.requestId);
         const after = this.afterReplies.get(request);
         this.afterReplies.delete(request);
         after?.();
       });
+  }
+
+  private forgetRequestIdLater(requestId: string): void {
+    this.clock.setTimeout(() => this.seenRequestIds.delete(requestId), REPLAY_WINDOW_MS);
   }
 
   private handleContentLoaded(request: WidgetApiRequest): void {

@@ -1,6 +1,7 @@
 /**
  * Lifecycle messages and constants of the host (SPEC §4, §8, §9).
  */
+import { boundedEcho } from "../transport/PostMessageTransport";
 
 /** Negotiation states: idle until the widget loads, then preparing, then ready or error:preparing. */
 export type NegotiationState = "idle" | "preparing" | "ready" | "error:preparing";
@@ -20,7 +21,13 @@ export const LIFECYCLE_ERRORS = {
   invalidCapabilities: "Widget replied to capabilities with an invalid list",
 } as const;
 
-/** Reply to an action nobody handles. */
+/** Reply to an action nobody handles (the name cut to 200 characters, so the reply stays small). */
 export function unknownAction(action: string): string {
-  return `Unknown or unsupported action: ${action}`;
+  return `Unknown or unsupported action: ${boundedEcho(action)}`;
 }
+
+/**
+ * How long a handled requestId is remembered after its reply: a replay
+ * within this window is dropped, as is one while the first is in flight.
+ */
+export const REPLAY_WINDOW_MS = 30_000;

@@ -8,7 +8,13 @@
  * - when an expected origin is set, `event.origin` must equal it, and we post
  *   only to that origin, never to "*";
  * - payloads over 10 MB and malformed envelopes are dropped, or answered with
- *   a clear error when they carry enough of an envelope to reply to.
+ *   a clear error when they carry enough of an envelope to reply to;
+ * - request `data` that is not an object (null, a string, an array) reaches
+ *   the action as `{}`, so the widget gets that action's own message;
+ * - replies are bounded: a requestId or action name longer than 200
+ *   characters is echoed cut to 200 characters plus "…" (a requestId that
+ *   long is refused with 'Invalid request - requestId too long'), and an
+ *   error reply never echoes the request's data.
  *
  * One "message" listener per transport; replies are matched by requestId;
  * every outgoing request times out after 10 s ('widget api timeout').
@@ -27,8 +33,15 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 
 /** Reply text for an oversized request. */
 export const PAYLOAD_TOO_LARGE = "Invalid request - payload too large";
-/** Reply text for a request whose data is not an object. */
-export const MALFORMED_REQUEST = "Invalid request - malformed envelope";
+/** Reply text for a request whose requestId is longer than MAX_REQUEST_ID_LENGTH. */
+export const REQUEST_ID_TOO_LONG = "Invalid request - requestId too long";
+/** Longest requestId (and action name) a reply echoes in full. */
+export const MAX_REQUEST_ID_LENGTH = 200;
+
+/** `s` cut to MAX_REQUEST_ID_LENGTH characters plus "…" when longer, so no reply echoes a huge field. */
+export function boundedEcho(s: string): string {
+  return s.length > MAX_REQUEST_ID_LENGTH ? `${s.slice(0, MAX_REQUEST_ID_LENGTH)}…` : s;
+}
 
 /** How a transport is wired. */
 export interface TransportOptions {
@@ -150,7 +163,7 @@ export class PostMessageTransport {
   public reply(request: WidgetApiRequest, body: Readonly<Record<string, unknown>>): void {
     if (this.stopped) return;
     try {
-      this.post({ ...request, response: body });
+      this.post({ ...request, action: boundedEcho(request.action), response: body });
     } catch (e) {
       // An uncloneable body (for example a driver returning a function) must not crash the host.
       this.logger.error("widget api: failed to post reply", e);
@@ -164,7 +177,8 @@ export class PostMessageTransport {
     message: string,
     extra: Readonly<Record<string, unknown>> = {},
   ): void {
-    this.reply(request, { error: { ...extra, message } });
+    // The request's data is not echoed: an error reply stays small whatever the widget sent.
+    this.reply({ ...request, data: {} }, { error: { ...extra, message } });
   }
 
   private post(message: unknown): void {
@@ -220,17 +234,23 @@ export class PostMessageTransport {
     if (api !== inbound) return;
     if (this.widgetIdValue === null) this.widgetIdValue = widgetId;
     if (widgetId !== this.widgetIdValue) return;
-    const envelope: WidgetApiRequest = { api: inbound, widgetId, requestId, action, data: {} };
+    const envelope: WidgetApiRequest = {
+      api: inbound,
+      widgetId,
+      requestId: boundedEcho(requestId),
+      action: boundedEcho(action),
+      data: {},
+    };
     if (exceedsSize(msg, this.maxBytes)) {
       this.replyError(envelope, PAYLOAD_TOO_LARGE);
       return;
     }
-    const data = own(msg, "data");
-    if (data !== undefined && !isRecord(data)) {
-      this.replyError(envelope, MALFORMED_REQUEST);
+    if (requestId.length > MAX_REQUEST_ID_LENGTH) {
+      this.replyError(envelope, REQUEST_ID_TOO_LONG);
       return;
     }
-    const request: WidgetApiRequest = { ...envelope, data: data ?? {} };
+    const data = own(msg, "data");
+    const request: WidgetApiRequest = { ...envelope, action, data: isRecord(data) ? data : {} };
     this.onRequest?.(request);
   }
 }

@@ -18,6 +18,7 @@ import {
 import type { RandomFn } from "./random";
 import { takeSignInState } from "./sign-in-state";
 import type { SignInStateStorage } from "./sign-in-state";
+import { USABLE_RESPONSE_MODES } from "./validate";
 import { exchangeCode } from "./tokens";
 import type { IdTokenClaims } from "./tokens";
 import type { BearerTokenResponse, ValidatedIssuerMetadata } from "./wire-types";
@@ -56,9 +57,34 @@ export interface StartAuthorizationParams {
   prompt?: string;
   /** A device id to sign in as; 10 random characters by default. */
   deviceId?: string;
+  /**
+   * Where the provider puts its answer: the query (the default when
+   * offered) or the fragment, which never reaches a server. Must be one the
+   * metadata lists, else 'Configured OIDC OP does not support required
+   * functions'.
+   */
+  responseMode?: ResponseMode;
   random?: RandomFn;
   /** Current time in ms since the epoch. */
   now?: () => number;
+}
+
+/** The response modes a sign-in can ask for (completeAuthorization reads either). */
+export type ResponseMode = (typeof USABLE_RESPONSE_MODES)[number];
+
+/** The mode to ask for: the requested one if offered, else query, else fragment. */
+function responseModeFor(
+  metadata: ValidatedIssuerMetadata,
+  requested: ResponseMode | undefined,
+): ResponseMode {
+  const offered = metadata.response_modes_supported ?? USABLE_RESPONSE_MODES;
+  const mode = requested ?? USABLE_RESPONSE_MODES.find((m) => offered.includes(m));
+  if (mode === undefined || !offered.includes(mode)) {
+    throw new OidcError("OpSupport", {
+      cause: new Error(`response mode ${mode ?? "query or fragment"} is not offered`),
+    });
+  }
+  return mode;
 }
 
 /** Where to send the browser, and what was generated for this sign-in. */
@@ -73,6 +99,7 @@ export interface AuthorizationRequest {
 export async function startAuthorization(params: StartAuthorizationParams): Promise<AuthorizationRequest> {
   const random = params.random ?? cryptoRandom;
   const now = params.now ?? Date.now;
+  const responseMode = responseModeFor(params.metadata, params.responseMode);
   const state = randomAlphanumeric(STATE_LENGTH, random);
   const nonce = randomAlphanumeric(NONCE_LENGTH, random);
   const codeVerifier = randomCodeVerifier(random);
@@ -82,7 +109,7 @@ export async function startAuthorization(params: StartAuthorizationParams): Prom
   const url = new URL(params.metadata.authorization_endpoint);
   const query: Record<string, string> = {
     response_type: "code",
-    response_mode: "query",
+    response_mode: responseMode,
     client_id: params.clientId,
     redirect_uri: params.redirectUri,
     scope,

@@ -5,8 +5,16 @@
  */
 export { OidcError, OidcErrorMessage } from "./errors";
 export type { OidcErrorCode } from "./errors";
-export { DISCOVERY_TIMEOUT_MS, discoverIssuer, discoverOidc, discoverProvider } from "./discover";
-export type { OidcDiscovery } from "./discover";
+export {
+  combineMetadata,
+  DISCOVERY_TIMEOUT_MS,
+  discoverHomeserverAuth,
+  discoverIssuer,
+  discoverOidc,
+  discoverProvider,
+  WELL_KNOWN_AUTHENTICATION_KEYS,
+} from "./discover";
+export type { HomeserverAuthentication, HomeserverDiscoveryOptions, OidcDiscovery } from "./discover";
 export { buildRegistrationBody, isOnClientHost, registerClient } from "./register";
 export type { ClientInformation } from "./register";
 export { buildLoginScope, completeAuthorization, MATRIX_SCOPES, startAuthorization } from "./authorize";
@@ -14,9 +22,10 @@ export type {
   AuthorizationRequest,
   CompleteAuthorizationParams,
   OidcSignInResult,
+  ResponseMode,
   StartAuthorizationParams,
 } from "./authorize";
-export { exchangeCode } from "./tokens";
+export { exchangeCode, ID_TOKEN_CLOCK_SKEW_S, verifyIdToken } from "./tokens";
 export type { ExchangeCodeParams, ExchangeCodeResult, IdTokenClaims } from "./tokens";
 export { REFRESH_TIMEOUT_MS, refreshAccessToken } from "./refresh";
 export type { RefreshedTokens, RefreshParams } from "./refresh";
@@ -29,7 +38,13 @@ export {
   WebSignInStateStorage,
 } from "./sign-in-state";
 export type { KeyValueStore, SignInState, SignInStateStorage } from "./sign-in-state";
-export { validateBearerTokenResponse, validateIssuerMetadata } from "./validate";
+export {
+  USABLE_RESPONSE_MODES,
+  validateBearerTokenResponse,
+  validateIssuerMetadata,
+  validateServerMetadata,
+} from "./validate";
+export type { MetadataCheck, ValidatedServerMetadata } from "./validate";
 export { isLoopbackUrl } from "./fetch";
 export type { OidcFetch, OidcRequestOptions } from "./fetch";
 export { CODE_VERIFIER_LENGTH, cryptoRandom, DEVICE_ID_LENGTH, NONCE_LENGTH, STATE_LENGTH } from "./random";

@@ -3,12 +3,18 @@
  * SPEC.md §9's 300 s request time-out. A provider that does not rotate
  * refresh tokens may leave refresh_token out: the old one stays valid.
  */
-import { None, processRefreshTokenResponse, refreshTokenGrantRequest } from "oauth4webapi";
+import {
+  getValidatedIdTokenClaims,
+  None,
+  processRefreshTokenResponse,
+  refreshTokenGrantRequest,
+} from "oauth4webapi";
 import type { AuthorizationServer } from "oauth4webapi";
 import { OidcError } from "./errors";
 import { oauthHttpOptions, readJson, withTimeout } from "./fetch";
 import type { OidcRequestOptions } from "./fetch";
-import { oauthClient } from "./tokens";
+import { oauthClient, verifyIdToken } from "./tokens";
+import type { IdTokenClaims } from "./tokens";
 import { validateBearerTokenResponse } from "./validate";
 import type { BearerTokenResponse, ValidatedIssuerMetadata } from "./wire-types";
 
@@ -28,13 +34,16 @@ export interface RefreshParams extends OidcRequestOptions {
 export interface RefreshedTokens {
   tokens: BearerTokenResponse;
   expiresAt: number;
+  /** The new ID token's verified claims, when the answer carried one. */
+  idTokenClaims?: IdTokenClaims;
 }
 
 /**
  * Exchanges the refresh token for new tokens. No answer within 300 s or an
  * error answer: RefreshFailed. A 2xx answer that is not a bearer token
  * response: 'Invalid bearer token response'. An ID token in the answer
- * that fails its checks: 'Invalid ID token'.
+ * that fails the sign-in checks (issuer, audience, expiry, JWKS signature,
+ * iat, tokens.ts's verifyIdToken): 'Invalid ID token'.
  */
 export async function refreshAccessToken(params: RefreshParams): Promise<RefreshedTokens> {
   const now = params.now ?? Date.now;
@@ -66,10 +75,21 @@ export async function refreshAccessToken(params: RefreshParams): Promise<Refresh
       });
     }
     const tokens = validateBearerTokenResponse(body, params.refreshToken);
+    let processed;
     try {
-      await processRefreshTokenResponse(as, client, response);
+      processed = await processRefreshTokenResponse(as, client, response);
     } catch (err) {
       throw new OidcError("InvalidIdToken", { cause: err });
+    }
+    // A new ID token is checked exactly as at sign-in: signature against the JWKS, unknown kid, iat.
+    if (tokens.id_token !== undefined) {
+      const idTokenClaims = await verifyIdToken(as, response, getValidatedIdTokenClaims(processed), {
+        ...params,
+        signal,
+        jwksUri: params.metadata.jwks_uri,
+        now: now(),
+      });
+      return { tokens, expiresAt: now() + tokens.expires_in * 1000, idTokenClaims };
     }
     return { tokens, expiresAt: now() + tokens.expires_in * 1000 };
   });

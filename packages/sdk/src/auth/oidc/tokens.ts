@@ -1,8 +1,9 @@
 /**
  * The code exchange (authorization code grant with PKCE) and the checks of
  * its answer: the bearer token response (validate.ts), then the ID token
- * through oauth4webapi (issuer, audience, nonce, expiry, issued-at) and its
- * signature against the issuer's JWKS.
+ * through oauth4webapi (issuer, audience, nonce, expiry), then its signature
+ * against the issuer's JWKS and its issued-at (verifyIdToken, which refresh
+ * uses too).
  */
 import {
   authorizationCodeGrantRequest,
@@ -22,6 +23,46 @@ import type { BearerTokenResponse, ValidatedIssuerMetadata } from "./wire-types"
 
 /** The validated claims of an ID token (iss, sub, aud, exp, iat, nonce, ...). */
 export type IdTokenClaims = IDToken;
+
+/**
+ * How far ahead of our clock an ID token's `iat` may be: 5 minutes, the
+ * usual allowance for clocks that drift. A token issued later than that is
+ * refused ('Invalid ID token'): it was minted for a future use, or the
+ * provider's clock cannot be trusted for `exp` either.
+ */
+export const ID_TOKEN_CLOCK_SKEW_S = 300;
+
+/**
+ * The checks every ID token gets, at sign-in and on refresh alike, after
+ * oauth4webapi has processed `response` (issuer, audience, exp, and the
+ * nonce at sign-in): its JWS signature against the issuer's JWKS (a `kid`
+ * the JWKS does not list, or another key, fails), and `iat` no more than
+ * ID_TOKEN_CLOCK_SKEW_S ahead of `now`. Any failure is 'Invalid ID token'.
+ */
+export async function verifyIdToken(
+  as: AuthorizationServer,
+  response: Response,
+  claims: IDToken | undefined,
+  options: OidcRequestOptions & { jwksUri: string; now: number },
+): Promise<IDToken> {
+  try {
+    await validateApplicationLevelSignature(
+      as,
+      response,
+      oauthHttpOptions(options.jwksUri, options, options.signal),
+    );
+    if (!claims) throw new Error("no validated ID token claims");
+    const nowS = Math.floor(options.now / 1000);
+    if (typeof claims.iat !== "number" || claims.iat > nowS + ID_TOKEN_CLOCK_SKEW_S) {
+      throw new Error(
+        `iat ${String(claims.iat)} is more than ${ID_TOKEN_CLOCK_SKEW_S} s after now (${nowS})`,
+      );
+    }
+    return claims;
+  } catch (err) {
+    throw new OidcError("InvalidIdToken", { cause: err });
+  }
+}
 
 /**
  * The oauth4webapi client for `clientId`, its clock moved to `now` (ms), so
@@ -91,20 +132,18 @@ export async function exchangeCode(params: ExchangeCodeParams): Promise<Exchange
   if (tokens.id_token === undefined) {
     throw new OidcError("InvalidIdToken", { cause: new Error("the token response has no id_token") });
   }
+  let processed;
   try {
-    const processed = await processAuthorizationCodeResponse(as, client, response, {
+    processed = await processAuthorizationCodeResponse(as, client, response, {
       expectedNonce: params.nonce,
       requireIdToken: true,
     });
-    await validateApplicationLevelSignature(
-      as,
-      response,
-      oauthHttpOptions(params.metadata.jwks_uri, params, params.signal),
-    );
-    const claims = getValidatedIdTokenClaims(processed);
-    if (!claims) throw new Error("no validated ID token claims");
-    return { tokens, idTokenClaims: claims };
   } catch (err) {
     throw new OidcError("InvalidIdToken", { cause: err });
   }
+  const claims = await verifyIdToken(as, response, getValidatedIdTokenClaims(processed), {
+    ...params,
+    jwksUri: params.metadata.jwks_uri,
+  });
+  return { tokens, idTokenClaims: claims };
 }

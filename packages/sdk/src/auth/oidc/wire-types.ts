@@ -20,8 +20,14 @@ export interface ValidatedIssuerMetadata {
   response_types_supported: string[];
   grant_types_supported: string[];
   code_challenge_methods_supported: string[];
+  /** Absent means RFC 8414's default, query and fragment. */
+  response_modes_supported?: string[];
   scopes_supported?: string[];
+  /** An http(s) URL; a value of another type is dropped by the checks. */
   account_management_uri?: string;
+  /** A list of strings; a value of another type is dropped by the checks. */
+  account_management_actions_supported?: string[];
+  prompt_values_supported?: string[];
   [key: string]: unknown;
 }
 

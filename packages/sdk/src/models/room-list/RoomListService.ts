@@ -4,13 +4,15 @@
  * (remove at the old place, binary-search the new one), so a batch costs
  * O(k log n) comparisons for k changed rooms out of n, not a re-sort; a
  * batch touching a large share of the rooms, or a new filter or sort,
- * rebuilds the list once (a reset diff).
+ * rebuilds the list once (a reset diff). A room upgraded to a joined room
+ * is left out; when its successor changes (joined, left) the old room is
+ * looked at again with it.
  */
 import { ObservableList } from "../../util/observable-list";
 import type { ReadonlyObservableList } from "../../util/observable-list";
 import type { RoomSnapshot } from "../room/Room";
 import type { Rooms } from "../room/Rooms";
-import { allOf, comparatorOf, visibleFilter } from "./filters";
+import { allOf, comparatorOf, notReplacedFilter, visibleFilter } from "./filters";
 import type { FilterContext, RoomFilter, RoomSort } from "./filters";
 
 export interface RoomListOptions {
@@ -30,6 +32,8 @@ export class RoomListService {
   private sortValue: RoomSort;
   private readonly unsubscribe: () => void;
   private readonly ctx: FilterContext;
+  /** Successor room id -> the rooms whose tombstone names it (to look at them again). */
+  private readonly replaces = new Map<string, Set<string>>();
 
   constructor(
     private readonly rooms: Rooms,
@@ -37,8 +41,8 @@ export class RoomListService {
   ) {
     this.filter = options.filter ?? (() => true);
     this.sortValue = options.sort ?? "recent";
-    this.compare = comparatorOf(this.sortValue);
     this.ctx = { room: (id) => rooms.find(id)?.getSnapshot() };
+    this.compare = comparatorOf(this.sortValue, this.ctx);
     this.unsubscribe = rooms.onChange((changed) => this.onChange(changed));
     this.rebuild();
   }
@@ -58,9 +62,15 @@ export class RoomListService {
     this.rebuild();
   }
 
+  /** Replaces filter and sort together, with one rebuild. */
+  setView(filter: RoomFilter | undefined, sort: RoomSort): void {
+    this.filter = filter ?? (() => true);
+    this.sortValue = sort;
+    this.rebuild();
+  }
+
   setSort(sort: RoomSort): void {
     this.sortValue = sort;
-    this.compare = comparatorOf(sort);
     this.rebuild();
   }
 
@@ -69,12 +79,21 @@ export class RoomListService {
   }
 
   private accepts(room: RoomSnapshot): boolean {
-    return allOf(visibleFilter, this.filter)(room, this.ctx);
+    const next = room.tombstone?.replacementRoom;
+    if (next !== undefined) {
+      let olds = this.replaces.get(next);
+      if (olds === undefined) this.replaces.set(next, (olds = new Set()));
+      olds.add(room.roomId);
+    }
+    return allOf(visibleFilter, notReplacedFilter, this.filter)(room, this.ctx);
   }
 
   private rebuild(): void {
     const out: RoomSnapshot[] = [];
     this.listed.clear();
+    this.replaces.clear();
+    // A space order reads the space's children now.
+    this.compare = comparatorOf(this.sortValue, this.ctx);
     for (const room of this.rooms.all.getSnapshot().values()) {
       const snap = room.getSnapshot();
       if (!this.accepts(snap)) continue;
@@ -93,8 +112,10 @@ export class RoomListService {
       this.rebuild();
       return;
     }
+    const touched = new Set(changed);
+    for (const id of changed) for (const old of this.replaces.get(id) ?? []) touched.add(old);
     this.list.batch(() => {
-      for (const id of changed) this.move(id);
+      for (const id of touched) this.move(id);
     });
   }
 

@@ -7,6 +7,7 @@
  * another version or shape and dropping malformed entries, so a corrupt
  * summary falls back to the full load.
  */
+import { ROOM_PREDECESSOR_EVENT } from "../../api/unstable";
 import type { BasicEvent, ClientEventWithoutRoomId } from "../../api/types/events";
 import type { ParsedSummary, UnreadCounts } from "../../sync/validate/types";
 import { isJsonObject } from "../json";
@@ -30,6 +31,9 @@ const LIST_STATE_TYPES = [
   "m.room.encryption",
   "m.space.child",
   "m.space.parent",
+  // Upgrades: a room replaced by a joined one is left out of the list from the first paint.
+  "m.room.tombstone",
+  ROOM_PREDECESSOR_EVENT.unstable,
 ] as const;
 
 const CATEGORIES: ReadonlySet<string> = new Set(["join", "invite", "leave", "knock"]);

@@ -23,6 +23,7 @@ import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { own } from "../json";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
+import { relationOf } from "../relations";
 import { roomAvatarUrl, roomName } from "../room-name";
 import type { RoomName } from "../room-name";
 import type { UnreadBreakdown } from "../push-rules/unread";
@@ -39,6 +40,7 @@ import type { Receipt } from "./receipts";
 import { RoomState } from "./RoomState";
 import type { RoomMember } from "./RoomState";
 import { replaceHeldEvent, summaryJson, tagsOf } from "./snapshot-parts";
+import type { RoomPredecessor, RoomTombstone } from "./upgrades";
 
 export { tagsOf } from "./snapshot-parts";
 
@@ -62,6 +64,10 @@ export interface RoomSnapshot {
   readonly directUserId?: string;
   readonly isDirect: boolean;
   readonly isSpace: boolean;
+  /** The room this one was upgraded from (m.room.create `predecessor`, or MSC3946). */
+  readonly predecessor?: RoomPredecessor;
+  /** The room this one was upgraded to (m.room.tombstone). */
+  readonly tombstone?: RoomTombstone;
   readonly isEncrypted: boolean;
   readonly summary: ParsedSummary;
   readonly unread: UnreadCounts;
@@ -90,6 +96,8 @@ export interface RoomContext {
   decryptor?: EventDecryptor;
   /** Loads the room's full state first when it is still seeded (Rooms' chunked load). */
   ensureLoaded?: (roomId: string) => void;
+  /** Where refused server data is reported (console by default). */
+  logger?: { warn(message: string, ...data: unknown[]): void };
 }
 
 interface Segment {
@@ -112,6 +120,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   private receipts = new RoomReceipts();
   private typing: readonly string[] = [];
   private latestEvent: ClientEventWithoutRoomId | undefined;
+  /** Kept events redacted here that were relations (event id -> rel_type), for timelines built later. */
+  private readonly redactedRelTypes = new Map<string, string>();
   /** The summary's name while the room is seeded (its state holds only a few members). */
   private seededName: RoomName | undefined;
 
@@ -126,6 +136,10 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   }
 
   getSnapshot = (): RoomSnapshot => this.value.getSnapshot();
+
+  /** State the room refuses (a second m.room.create) is logged, never applied. */
+  private readonly onIgnoredState = (message: string): void =>
+    (this.ctx.logger ?? console).warn(`${this.roomId}: ${message}`);
 
   subscribe = (listener: (value: RoomSnapshot) => void): (() => void) => this.value.subscribe(listener);
 
@@ -152,6 +166,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
         scheduler: this.ctx.scheduler,
         rules: () => this.state.rules,
         onMembers: (events) => this.addLazyMembers(events),
+        // Roots met by scrolling back or jumping carry their bundled thread summaries.
+        onPage: (events) => this.threads.addEvents(events, (id) => this.findEvent(id)),
         ...(this.ctx.decryptor !== undefined ? { decryptor: this.ctx.decryptor } : {}),
       },
       this.seed(),
@@ -191,8 +207,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     const timelineState = update.timeline.events.filter((e) => typeof e.state_key === "string");
     this.state =
       update.stateAfter !== undefined
-        ? this.state.withEvents(update.stateAfter)
-        : this.state.withEvents([...update.state, ...timelineState]);
+        ? this.state.withEvents(update.stateAfter, this.onIgnoredState)
+        : this.state.withEvents([...update.state, ...timelineState], this.onIgnoredState);
     if (update.summary !== undefined) this.summary = { ...this.summary, ...update.summary };
     const unread = local?.main ?? update.unreadNotifications;
     if (unread !== undefined) this.unread = unread;
@@ -237,7 +253,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   applyInvite(update: ParsedInvitedRoom): void {
     this.unseed();
     this.category = "invite";
-    this.state = this.state.withEvents(update.inviteState);
+    this.state = this.state.withEvents(update.inviteState, this.onIgnoredState);
     this.publish();
   }
 
@@ -245,7 +261,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   applyKnock(update: ParsedKnockedRoom): void {
     this.unseed();
     this.category = "knock";
-    this.state = this.state.withEvents(update.knockState);
+    this.state = this.state.withEvents(update.knockState, this.onIgnoredState);
     this.publish();
   }
 
@@ -256,8 +272,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     const timelineState = update.timeline.events.filter((e) => typeof e.state_key === "string");
     this.state =
       update.stateAfter !== undefined
-        ? this.state.withEvents(update.stateAfter)
-        : this.state.withEvents([...update.state, ...timelineState]);
+        ? this.state.withEvents(update.stateAfter, this.onIgnoredState)
+        : this.state.withEvents([...update.state, ...timelineState], this.onIgnoredState);
     this.applyAccountData(update.accountData);
     this.addTimeline(update.timeline.events, update.timeline.limited, update.timeline.prevBatch);
     this.publish();
@@ -271,7 +287,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     const known = this.state.ofType("m.room.member");
     const unknown = events.filter((e) => e.state_key !== undefined && !known.has(e.state_key));
     if (unknown.length === 0) return;
-    this.state = this.state.withEvents(unknown);
+    this.state = this.state.withEvents(unknown, this.onIgnoredState);
     this.publish();
   }
 
@@ -335,7 +351,11 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   }
 
   private seed(): TimelineSeed {
-    return { events: this.recentEvents, backToken: this.segments[0]?.prevBatch ?? null };
+    return {
+      events: this.recentEvents,
+      backToken: this.segments[0]?.prevBatch ?? null,
+      redactedRelTypes: this.redactedRelTypes,
+    };
   }
 
   private addTimeline(
@@ -372,6 +392,11 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     this.timelineSet?.addLive(fresh, limited, prevBatch);
   }
 
+  /** Every event the room holds now: the recent sync events and the open timeline's. */
+  knownEvents(): ClientEventWithoutRoomId[] {
+    return [...this.recentEvents, ...(this.timelineSet?.allEvents() ?? [])];
+  }
+
   /** An event the room holds now (recent sync events or the open timeline). */
   findEvent(eventId: string): ClientEventWithoutRoomId | undefined {
     for (const segment of this.segments) {
@@ -389,6 +414,9 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       const i = segment.events.findIndex((e) => e.event_id === target);
       const original = segment.events[i];
       if (original === undefined || isRedacted(original)) continue;
+      // Redaction strips m.relates_to: remember what it was, so a timeline built later still hides it.
+      const relType = relationOf(original)?.relType;
+      if (relType !== undefined) this.redactedRelTypes.set(target, relType);
       segment.events[i] = redactEvent(original, redaction, this.state.rules);
       if (this.latestEvent?.event_id === target) this.latestEvent = segment.events[i];
     }
@@ -399,7 +427,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       const ids = own(event.content, "user_ids");
       this.typing = Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
     } else if (event.type === "m.receipt") {
-      const receipts = parseReceiptEvent(event);
+      const receipts = parseReceiptEvent(event, this.ctx.userId);
       this.receipts = this.receipts.with(receipts);
       // The user's threaded receipts mark how far each thread was read.
       const own = new Map<string, string>();
@@ -440,6 +468,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       });
     const partnerAvatar = directUserId !== undefined ? members.get(directUserId)?.avatarUrl : undefined;
     const avatarUrl = roomAvatarUrl(state.content("m.room.avatar"), partnerAvatar);
+    const predecessor = state.predecessor;
+    const tombstone = state.tombstone;
     const inviter =
       this.category === "invite"
         ? (state.get("m.room.member", this.ctx.userId) as StrippedStateEvent | undefined)?.sender
@@ -454,6 +484,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       ...(directUserId !== undefined ? { directUserId } : {}),
       isDirect: directUserId !== undefined,
       isSpace: state.isSpace,
+      ...(predecessor !== undefined ? { predecessor } : {}),
+      ...(tombstone !== undefined ? { tombstone } : {}),
       isEncrypted: state.isEncrypted,
       summary: this.summary,
       unread: this.unread,

@@ -12,9 +12,24 @@ import { own, ownString } from "../json";
 import { PowerLevels } from "../power-levels";
 import { declaredDisplayName, disambiguatedNames } from "../room-name";
 import type { RoomVersionRules } from "../room-versions";
+import { orderSpaceChildren } from "../room-list/orders";
+import { predecessorOf, tombstoneOf } from "./upgrades";
+import type { RoomPredecessor, RoomTombstone } from "./upgrades";
 
 /** A state entry: a full event, or stripped state for invites and knocks. */
 export type StateEntry = ClientEventWithoutRoomId | StrippedStateEvent;
+
+const CREATE_TYPE = "m.room.create";
+
+function eventIdOf(entry: StateEntry): string | undefined {
+  const id = (entry as { event_id?: unknown }).event_id;
+  return typeof id === "string" ? id : undefined;
+}
+
+/** Only a stripped create (invite or knock state, no event id) gives way, and only to a full event. */
+function createMayReplace(current: StateEntry, next: StateEntry): boolean {
+  return eventIdOf(current) === undefined && eventIdOf(next) !== undefined;
+}
 
 /** Membership values of m.room.member. */
 export type Membership = "join" | "invite" | "leave" | "ban" | "knock";
@@ -44,6 +59,7 @@ export const ROOM_STATE_DEFAULTS = {
 export class RoomState {
   private membersCache: ReadonlyMap<string, RoomMember> | undefined;
   private powerLevelsCache: PowerLevels | undefined;
+  private spaceChildrenCache: readonly string[] | undefined;
 
   private constructor(private readonly byType: ReadonlyMap<string, ReadonlyMap<string, StateEntry>>) {}
 
@@ -56,12 +72,29 @@ export class RoomState {
    * A new state with `events` applied in order (later wins). Entries without
    * a string state_key are not state and are skipped. Returns `this` when
    * nothing changed.
+   *
+   * m.room.create is set once: it fixes the room version and, from room
+   * version 12, who has infinite power, so a later create (a server bug or
+   * a hostile server) is ignored and reported through `onIgnored`. Only an
+   * invite's or knock's stripped create (no event id, unsigned) gives way to
+   * the room's real one.
    */
-  withEvents(events: readonly StateEntry[]): RoomState {
+  withEvents(events: readonly StateEntry[], onIgnored?: (message: string) => void): RoomState {
     const touched = new Map<string, Map<string, StateEntry>>();
     for (const event of events) {
       if (typeof event.state_key !== "string" || typeof event.type !== "string") continue;
       let inner = touched.get(event.type);
+      if (event.type === CREATE_TYPE) {
+        const current = (inner ?? this.byType.get(CREATE_TYPE))?.get(event.state_key);
+        if (current !== undefined && !createMayReplace(current, event)) {
+          if (eventIdOf(current) !== eventIdOf(event)) {
+            onIgnored?.(
+              `Ignoring m.room.create ${eventIdOf(event) ?? "(stripped)"}: the room's create event is already ${eventIdOf(current) ?? "(stripped)"}`,
+            );
+          }
+          continue;
+        }
+      }
       if (inner === undefined) {
         inner = new Map(this.byType.get(event.type) ?? []);
         touched.set(event.type, inner);
@@ -185,18 +218,28 @@ export class RoomState {
     return ownString(this.content("m.room.create"), "type") === "m.space";
   }
 
+  /** The room this one was upgraded from (SPEC §5 version markers applied). */
+  get predecessor(): RoomPredecessor | undefined {
+    return predecessorOf(this);
+  }
+
+  /** The room this one was upgraded to, from an honoured m.room.tombstone. */
+  get tombstone(): RoomTombstone | undefined {
+    return tombstoneOf(this);
+  }
+
   /** Whether m.room.encryption is set. */
   get isEncrypted(): boolean {
     return this.get("m.room.encryption") !== undefined;
   }
 
-  /** Child room ids of a space (m.space.child with a non-empty via). */
-  get spaceChildren(): string[] {
-    const out: string[] = [];
-    for (const [stateKey, e] of this.ofType("m.space.child")) {
-      const via = own(e.content, "via");
-      if (Array.isArray(via) && via.length > 0) out.push(stateKey);
-    }
-    return out;
+  /**
+   * Child room ids of a space (m.space.child with a non-empty via), in the
+   * spec's order: valid `order` strings by code unit, then the child
+   * event's timestamp, then room id.
+   */
+  get spaceChildren(): readonly string[] {
+    this.spaceChildrenCache ??= orderSpaceChildren(this.ofType("m.space.child"));
+    return this.spaceChildrenCache;
   }
 }

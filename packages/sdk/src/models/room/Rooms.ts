@@ -65,6 +65,8 @@ export interface RoomsOptions {
   decryptor?: EventDecryptor;
   /** How the chunked load of a seeded start yields to the main thread (tests pass their own). */
   yieldToMain?: YieldFn;
+  /** Where refused server data (a second m.room.create) is reported; console by default. */
+  logger?: { warn(message: string, ...data: unknown[]): void };
 }
 
 export class Rooms {
@@ -157,7 +159,11 @@ export class Rooms {
     }
     const snap = room.getSnapshot();
     const push = pushContextOf(snap.state, this.options.userId, room.roomId, snap.summary);
-    return counter.apply(update, this.accountDataMap.get("m.push_rules")?.content, push);
+    // m.push_rules holds the ruleset under "global" (the only scope); the evaluator takes the ruleset.
+    const content = this.accountDataMap.get("m.push_rules")?.content;
+    const ruleset =
+      typeof content === "object" && content !== null ? (content as { global?: unknown }).global : undefined;
+    return counter.apply(update, ruleset, push);
   }
 
   /**
@@ -301,6 +307,7 @@ export class Rooms {
           ? { recentEventsKept: this.options.recentEventsKept }
           : {}),
         ...(this.options.decryptor !== undefined ? { decryptor: this.options.decryptor } : {}),
+        ...(this.options.logger !== undefined ? { logger: this.options.logger } : {}),
       });
       this.rooms.set(roomId, r);
     }

@@ -59,7 +59,9 @@ export class LocalUnread {
    * content; the spec's defaults without it) in the room's `push` context.
    */
   apply(room: ParsedJoinedRoom, pushRules: unknown, push: PushContext): UnreadBreakdown {
-    const receipts = room.ephemeral.flatMap((e) => (e.type === "m.receipt" ? parseReceiptEvent(e) : []));
+    const receipts = room.ephemeral.flatMap((e) =>
+      e.type === "m.receipt" ? parseReceiptEvent(e, this.userId) : [],
+    );
     const gap = room.timeline.limited && room.unreadNotifications ? { server: room.unreadNotifications } : {};
     return this.update(room.timeline.events, receipts, { pushRules, push, ...gap });
   }

@@ -24,8 +24,15 @@ function keyOf(r: { userId: string; type: string; threadId?: string | undefined 
   return `${r.type}\u0000${r.threadId ?? ""}\u0000${r.userId}`;
 }
 
-/** Parses an m.receipt event into receipts; malformed parts are skipped. */
-export function parseReceiptEvent(event: BasicEvent): Receipt[] {
+/** The receipt type only its owner ever sees: another user's is a server bug or a forgery. */
+export const PRIVATE_RECEIPT_TYPE = "m.read.private";
+
+/**
+ * Parses an m.receipt event into receipts; malformed parts are skipped, and
+ * so is an m.read.private of anyone but `ownUserId` (a private receipt is
+ * only ever the user's own, so another's must not be shown as theirs).
+ */
+export function parseReceiptEvent(event: BasicEvent, ownUserId: string): Receipt[] {
   const out: Receipt[] = [];
   if (event.type !== "m.receipt" || !isJsonObject(event.content)) return out;
   for (const [eventId, byType] of Object.entries(event.content)) {
@@ -33,6 +40,7 @@ export function parseReceiptEvent(event: BasicEvent): Receipt[] {
     for (const [type, byUser] of Object.entries(byType)) {
       if (!RECEIPT_TYPES.has(type) || !isJsonObject(byUser)) continue;
       for (const [userId, data] of Object.entries(byUser)) {
+        if (type === PRIVATE_RECEIPT_TYPE && userId !== ownUserId) continue;
         const ts = own(data, "ts");
         const threadId = own(data, "thread_id");
         out.push({

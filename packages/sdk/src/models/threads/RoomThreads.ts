@@ -5,12 +5,19 @@
  * sync, pagination and /relations; with the per-thread unread counts of
  * sync. Published as an ObservableList, most recent activity first. A late
  * decryption replaces the root or reply it names in place (`replaceEvent`).
+ *
+ * Counting: a bundle is the server's snapshot of the thread when it sent
+ * the root; the newest bundle (by its latest event) wins, even with a lower
+ * count (replies redacted since). Replies seen after the bundle's latest
+ * event are added to it; those at or before it are already counted. A
+ * redacted reply leaves the thread and its count.
  */
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import type { UnreadCounts } from "../../sync/validate/types";
 import { ObservableList } from "../../util/observable-list";
 import type { ReadonlyObservableList } from "../../util/observable-list";
 import { isJsonObject } from "../json";
+import { redactedEventId } from "../redaction";
 import { bundledThreadSummary, threadMembershipOf } from "../replies";
 import { RelationIndex } from "../timeline/RelationIndex";
 
@@ -37,6 +44,8 @@ interface ThreadRecord {
   bundledLatest?: ClientEventWithoutRoomId;
   /** Replies seen, with their timestamps. */
   seen: Map<string, ClientEventWithoutRoomId>;
+  /** Replies redacted (never taken in again). */
+  removed: Set<string>;
   unread: UnreadCounts;
   readUpTo?: string;
   snapshot: Thread;
@@ -218,11 +227,15 @@ export class RoomThreads {
     if (summary !== undefined) {
       const record = this.record(event.event_id);
       record.root = event;
-      record.bundledCount = Math.max(record.bundledCount, summary.count);
       record.bundledParticipated ||= summary.currentUserParticipated;
-      if (looksLikeEvent(summary.latestEvent)) {
-        record.bundledLatest = summary.latestEvent;
-        record.bundledLatestTs = Math.max(record.bundledLatestTs, summary.latestEvent.origin_server_ts);
+      const latest = looksLikeEvent(summary.latestEvent) ? summary.latestEvent : undefined;
+      if (latest === undefined) {
+        record.bundledCount = Math.max(record.bundledCount, summary.count);
+      } else if (latest.origin_server_ts >= record.bundledLatestTs && !record.removed.has(latest.event_id)) {
+        // The newer snapshot wins whole: its count goes with its latest event.
+        record.bundledCount = summary.count;
+        record.bundledLatest = latest;
+        record.bundledLatestTs = latest.origin_server_ts;
       }
       return event.event_id;
     }
@@ -231,13 +244,45 @@ export class RoomThreads {
       existing.root = event;
       return event.event_id;
     }
+    if (event.type === "m.room.redaction") return this.unthread(event);
     const rootId = threadMembershipOf(event).threadRootId;
     if (rootId === undefined) return undefined;
     const record = this.record(rootId);
-    if (record.seen.has(event.event_id)) return undefined;
+    if (record.seen.has(event.event_id) || record.removed.has(event.event_id)) return undefined;
     record.seen.set(event.event_id, event);
     for (const listener of [...this.replyListeners]) listener(rootId, event);
     return rootId;
+  }
+
+  /** A redacted reply leaves its thread: out of the seen replies, the count and the latest. */
+  private unthread(redaction: ClientEventWithoutRoomId): string | undefined {
+    const target = redactedEventId(redaction);
+    if (target === undefined) return undefined;
+    for (const [rootId, record] of this.records) {
+      const seen = record.seen.get(target);
+      const isLatest = record.bundledLatest?.event_id === target;
+      if ((seen === undefined && !isLatest) || record.removed.has(target)) continue;
+      record.removed.add(target);
+      // The bundle counted it when it is the bundle's latest or no newer than it.
+      const inBundle = isLatest || (seen !== undefined && seen.origin_server_ts <= record.bundledLatestTs);
+      if (inBundle && record.bundledCount > 0) record.bundledCount--;
+      record.seen.delete(target);
+      if (isLatest) delete record.bundledLatest;
+      return rootId;
+    }
+    return undefined;
+  }
+
+  /**
+   * Whether the client lacks a thread's summary from the server: no root
+   * yet, or a root without a bundled summary while replies are known (a
+   * server without /threads: fetch the root with /event or /context).
+   */
+  needsRoot(rootId: string): boolean {
+    const record = this.records.get(rootId);
+    if (record === undefined) return false;
+    if (record.root === undefined) return true;
+    return record.bundledLatest === undefined && record.bundledCount === 0 && record.seen.size > 0;
   }
 
   private record(rootId: string): ThreadRecord {
@@ -248,6 +293,7 @@ export class RoomThreads {
         bundledLatestTs: -Infinity,
         bundledParticipated: false,
         seen: new Map(),
+        removed: new Set(),
         unread: NO_UNREAD,
         snapshot: { rootId, replyCount: 0, participated: false, unread: NO_UNREAD },
       };

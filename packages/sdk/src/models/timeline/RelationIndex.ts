@@ -2,7 +2,11 @@
  * The relations of the events a timeline holds: edits (m.replace) and
  * reactions (m.annotation) by target, and which events were redacted. Fed as
  * events arrive in any order (sync, back-pagination, /context), it answers
- * which targets an arrival changes, so only those items are rebuilt.
+ * which targets an arrival changes, so only those items are rebuilt. It also
+ * remembers the relation type of every related event it saw before a
+ * redaction stripped it (redaction removes m.relates_to), so a redacted
+ * reaction, edit or thread reply is still known for what it was and never
+ * becomes an item of its own.
  */
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import { isRedacted, redactedEventId } from "../redaction";
@@ -18,6 +22,28 @@ export class RelationIndex {
   private readonly targetOf = new Map<string, string>();
   /** Redacted event id -> the redaction, also for targets not seen yet. */
   readonly redactions = new Map<string, ClientEventWithoutRoomId>();
+  /** Event id -> the rel_type it declared (any relation), kept past its redaction. */
+  private readonly relTypes = new Map<string, string>();
+
+  /**
+   * Notes the relation an event declares, before it may be redacted (an
+   * event placed after its redaction is stripped first: call this with the
+   * original).
+   */
+  remember(event: ClientEventWithoutRoomId): void {
+    const relType = relationOf(event)?.relType;
+    if (relType !== undefined && !isRedacted(event)) this.relTypes.set(event.event_id, relType);
+  }
+
+  /** Notes what a now-redacted event was (its holder saw it before the redaction). */
+  rememberRelType(eventId: string, relType: string): void {
+    this.relTypes.set(eventId, relType);
+  }
+
+  /** The rel_type an event declared when seen unredacted, if any. */
+  relTypeOf(eventId: string): string | undefined {
+    return this.relTypes.get(eventId);
+  }
 
   /**
    * Indexes one event. Returns the ids of events whose shown form changes:
@@ -35,6 +61,7 @@ export class RelationIndex {
       return changed;
     }
     if (isRedacted(event)) return [];
+    this.remember(event);
     const rel = relationOf(event);
     if (rel?.eventId === undefined || rel.relType === undefined || !AGGREGATED_REL_TYPES.has(rel.relType))
       return [];

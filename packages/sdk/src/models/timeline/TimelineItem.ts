@@ -8,7 +8,7 @@ import { isRedacted } from "../redaction";
 import type { ReactionGroup } from "../relations";
 import { aggregateReactions, applyEdits } from "../relations";
 import { replyTargetOf, threadMembershipOf } from "../replies";
-import { RelationIndex } from "./RelationIndex";
+import { AGGREGATED_REL_TYPES, RelationIndex } from "./RelationIndex";
 
 /** One shown event. */
 export interface TimelineItem {
@@ -33,13 +33,21 @@ export interface TimelineItem {
 /**
  * Whether an event gets an item of its own in the main timeline: edits,
  * reactions and redactions aggregate onto their targets, and thread replies
- * live in their thread's timeline.
+ * live in their thread's timeline. Redaction strips m.relates_to, so a
+ * redacted relation is recognised by what `relations` saw of it before (and
+ * a reaction by its type): a removed reaction, edit or thread reply never
+ * turns into an item of its own.
  */
-export function isShownInMain(event: ClientEventWithoutRoomId): boolean {
-  if (event.type === "m.room.redaction") return false;
+export function isShownInMain(event: ClientEventWithoutRoomId, relations?: RelationIndex): boolean {
+  if (event.type === "m.room.redaction" || event.type === "m.reaction") return false;
   if (threadMembershipOf(event).threadRootId !== undefined) return false;
-  return !RelationIndex.isAggregation(event);
+  if (RelationIndex.isAggregation(event)) return false;
+  const earlier = isRedacted(event) ? relations?.relTypeOf(event.event_id) : undefined;
+  return earlier === undefined || !HIDDEN_REL_TYPES.has(earlier);
 }
+
+/** Relation types whose events never stand alone in the main timeline. */
+const HIDDEN_REL_TYPES: ReadonlySet<string> = new Set([...AGGREGATED_REL_TYPES, "m.thread"]);
 
 /** Builds the item of `event` with the relations known so far. */
 export function buildItem(event: ClientEventWithoutRoomId, relations: RelationIndex): TimelineItem {

@@ -25,6 +25,8 @@ import { RelationIndex } from "./RelationIndex";
 import { buildItem } from "./TimelineItem";
 import { isUsableEvent, usableEvents } from "./validate";
 import type { TimelineItem } from "./TimelineItem";
+import { DEFAULT_VALIDATION_LIMITS } from "../../sync/validate/limits";
+import { isEchoableToken } from "../../sync/validate/tokens";
 
 export interface TimelineSetOptions {
   roomId: string;
@@ -38,12 +40,19 @@ export interface TimelineSetOptions {
   onMembers?: (events: ClientEventWithoutRoomId[]) => void;
   /** Decrypts fetched pages before they enter the set (crypto on). */
   decryptor?: EventDecryptor;
+  /**
+   * Every fetched page (/messages, /context), decrypted, before it is
+   * placed: the room's threads read the roots' bundled summaries from it.
+   */
+  onPage?: (events: readonly ClientEventWithoutRoomId[]) => void;
 }
 
 /** The live events a set starts from (the room's recent sync events). */
 export interface TimelineSeed {
   events: readonly ClientEventWithoutRoomId[];
   backToken: string | null;
+  /** Relation types of seed events that were redacted before the set existed (event id -> rel_type). */
+  redactedRelTypes?: ReadonlyMap<string, string>;
 }
 
 /** Events of a set's listeners. */
@@ -65,6 +74,7 @@ export class TimelineSet {
     seed: TimelineSeed = { events: [], backToken: null },
   ) {
     this.live = new EventChunk({ backToken: seed.backToken, live: true });
+    for (const [id, relType] of seed.redactedRelTypes ?? []) this.relations.rememberRelType(id, relType);
     this.place(this.live, "f", seed.events);
   }
 
@@ -90,6 +100,12 @@ export class TimelineSet {
     const chunk = this.index.get(eventId);
     if (chunk === undefined) return undefined;
     return chunk.events[chunk.indexOf(eventId)];
+  }
+
+  /** Every loaded event, chunk by chunk (each chunk oldest first). */
+  allEvents(): ClientEventWithoutRoomId[] {
+    const chunks = new Set(this.index.values());
+    return [...chunks].flatMap((c) => c.events);
   }
 
   /** The item of an event with the relations known now. */
@@ -152,6 +168,7 @@ export class TimelineSet {
     );
     this.reportMembers(own(page, "state"));
     const events = await this.decrypt(usableEvents(own(page, "chunk")));
+    this.options.onPage?.(events);
     // No end token, or an empty page, means this edge of the room is reached.
     const end = tokenOf(own(page, "end"));
     const next = events.length > 0 && end !== from ? end : null;
@@ -224,6 +241,7 @@ export class TimelineSet {
     const before = usableEvents(own(ctx, "events_before"));
     const after = usableEvents(own(ctx, "events_after"));
     const clear = await this.decrypt([event, ...before, ...after]);
+    this.options.onPage?.(clear);
     const again = this.index.get(eventId);
     if (again !== undefined) return again;
     const chunk = new EventChunk({
@@ -298,6 +316,7 @@ export class TimelineSet {
   /** Puts events at one end of a chunk, indexes them and applies their relations. */
   private place(chunk: EventChunk, end: "b" | "f", events: readonly ClientEventWithoutRoomId[]): void {
     if (events.length === 0) return;
+    for (const e of events) this.relations.remember(e);
     const prepared = events.map((e) => this.redactedIfKnown(e));
     if (end === "b") chunk.events.unshift(...prepared);
     else chunk.events.push(...prepared);
@@ -340,6 +359,7 @@ export class TimelineSet {
 
   /** Joins `earlier`, the events `between` and `later` into `later`. */
   private merge(earlier: EventChunk, later: EventChunk, between: readonly ClientEventWithoutRoomId[]): void {
+    for (const e of between) this.relations.remember(e);
     const prepared = between.map((e) => this.redactedIfKnown(e));
     const moved = [...earlier.events, ...prepared];
     later.events.unshift(...moved);
@@ -357,6 +377,7 @@ export class TimelineSet {
 }
 
 /** A pagination token from untrusted JSON, or null. */
+/** A pagination token to send back as `from`, or null: one that would not survive the query string ends pagination. */
 function tokenOf(value: unknown): string | null {
-  return typeof value === "string" && value !== "" ? value : null;
+  return isEchoableToken(value, DEFAULT_VALIDATION_LIMITS.maxStringLength) ? value : null;
 }

@@ -53,7 +53,7 @@ export class TimelineWindow {
     this.limit = options.limit ?? TIMELINE_WINDOW_LIMIT;
     this.initialLoad = options.initialLoad ?? TIMELINE_WINDOW_INITIAL_LOAD;
     this.maxPaginations = options.maxPaginationsPerStep ?? TIMELINE_WINDOW_MAX_PAGINATIONS;
-    this.shown = options.shown ?? ((item) => isShownInMain(item.event));
+    this.shown = options.shown ?? ((item) => isShownInMain(item.event, set.relations));
     this.onDispose = options.onDispose;
     this.chunk = set.live;
     this.unsubscribeSet = set.on((change) => this.onSetChange(change));

@@ -33,6 +33,8 @@ export interface SelectingSyncTransportOptions {
   mode?: SyncMode;
   v2: SyncTransport;
   sliding: SyncTransport;
+  /** Where the versions document comes from (the client's shared cache); defaults to a GET /versions. */
+  versions?: (signal: AbortSignal) => Promise<unknown>;
   logger?: SyncLogger;
 }
 
@@ -96,7 +98,10 @@ export class SelectingSyncTransport implements SyncTransport {
   private async choose(signal: AbortSignal): Promise<ActiveSyncMode> {
     let mode: ActiveSyncMode;
     try {
-      mode = advertisesSlidingSync(await getVersions(this.http, { signal })) ? "sliding" : "v2";
+      const versions = this.options.versions
+        ? await this.options.versions(signal)
+        : await getVersions(this.http, { signal });
+      mode = advertisesSlidingSync(versions) ? "sliding" : "v2";
     } catch (error) {
       if (!(error instanceof MatrixError)) throw error;
       mode = "v2";

@@ -2,8 +2,9 @@
  * The validation phase: turns an untrusted GET /sync answer into a typed
  * ParsedSync. Every room id, event and field is type-checked; bad items are
  * dropped with a log line naming why; unknown fields are ignored. It throws
- * only when the answer is not an object or has no usable next_batch, so the
- * loop fetches it again.
+ * only when the answer is not an object or has no next_batch, so the loop
+ * fetches it again; or, as SyncProtocolError, when its next_batch would not
+ * survive a round trip (tokens.ts), which stops the loop.
  */
 import type { BasicEvent, ClientEventWithoutRoomId, StrippedStateEvent } from "../../api/types/events";
 import type { DropLogger, ParseContext } from "./events";
@@ -18,6 +19,7 @@ import {
 import { isBoundedString, isCount, isJsonObject } from "./json";
 import type { ValidationLimits } from "./limits";
 import { DEFAULT_VALIDATION_LIMITS } from "./limits";
+import { isEchoableToken } from "./tokens";
 import { emptyParsedSync } from "./types";
 import type {
   ParsedJoinedRoom,
@@ -30,8 +32,23 @@ import type {
 
 /** The sync answer cannot be used at all (not an object, no next_batch). */
 export class SyncParseError extends Error {
-  override readonly name = "SyncParseError";
+  override readonly name: string = "SyncParseError";
   constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** SyncProtocolError's message: the server issued a token the client cannot send back unchanged. */
+export const UNUSABLE_NEXT_BATCH_MESSAGE = "Invalid sync response: next_batch does not survive a round trip";
+
+/**
+ * The server broke the protocol in a way a retry cannot mend: its
+ * next_batch would not reach it again unchanged (tokens.ts). The SyncLoop
+ * stops on it (kind "protocol") instead of fetching the batch again.
+ */
+export class SyncProtocolError extends SyncParseError {
+  override readonly name = "SyncProtocolError";
+  constructor(message: string = UNUSABLE_NEXT_BATCH_MESSAGE, options?: { cause?: unknown }) {
     super(message, options);
   }
 }
@@ -49,6 +66,7 @@ export function parseSyncResponse(raw: unknown, options: ParseSyncOptions): Pars
   if (!isBoundedString(nextBatch, limits.maxStringLength)) {
     throw new SyncParseError("Invalid sync response: missing next_batch");
   }
+  if (!isEchoableToken(nextBatch, limits.maxStringLength)) throw new SyncProtocolError();
   const drops = new DropLog(options.logger);
   const ctx: ParseContext = { limits, drops };
   const out = emptyParsedSync(nextBatch);
@@ -164,7 +182,9 @@ function parseTimeline(batch: unknown, ctx: ParseContext, roomId: string, seen: 
   if (isJsonObject(batch)) {
     timeline.limited = batch["limited"] === true;
     const prevBatch = batch["prev_batch"];
-    if (isBoundedString(prevBatch, ctx.limits.maxStringLength)) timeline.prevBatch = prevBatch;
+    if (isEchoableToken(prevBatch, ctx.limits.maxStringLength)) timeline.prevBatch = prevBatch;
+    else if (prevBatch !== undefined && prevBatch !== null)
+      ctx.drops.drop(`prev_batch of ${roomId}`, "not a token that survives a round trip");
   }
   return timeline;
 }

@@ -79,9 +79,12 @@ export function Composer({
     if (autoFocus) ref.current?.focus();
   }, [autoFocus, vm]);
 
+  // Keys read the view model's current state, not this render's: on a busy machine a key can
+  // arrive before React has rendered the last change (a list just closed, the text just cleared).
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
     if (e.nativeEvent.isComposing) return;
-    const open = completion !== null && completion.items.length > 0;
+    const current = vm.completion.getSnapshot();
+    const open = current !== null && current.items.length > 0;
     if (open && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
       e.preventDefault();
       vm.moveCompletion(e.key === "ArrowDown" ? 1 : -1);
@@ -91,7 +94,7 @@ export function Composer({
     } else if (e.key === "Escape") {
       if (picker) setPicker(false);
       else if (vm.cancel()) e.preventDefault();
-    } else if (e.key === "ArrowUp" && text === "" && !e.shiftKey) {
+    } else if (e.key === "ArrowUp" && vm.text.getSnapshot() === "" && !e.shiftKey) {
       if (vm.editLast()) e.preventDefault();
     } else if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();

@@ -5,8 +5,9 @@
  * spread), links get rel=noopener noreferrer and open in a new tab, images
  * become authenticated media fetches of their mxc URI, colours become inline
  * style values, spoilers a click-to-reveal element. Elements nested deeper
- * than MAX_NESTING_DEPTH are flattened to their text. Remote HTML is never
- * given to dangerouslySetInnerHTML.
+ * than MAX_NESTING_DEPTH are flattened to their text. With a render budget
+ * (renderBudget.ts), text and elements past it are left out and the budget
+ * says so. Remote HTML is never given to dangerouslySetInnerHTML.
  */
 import { createElement } from "react";
 import type { CSSProperties, ReactNode } from "react";
@@ -19,12 +20,16 @@ import {
   safeInteger,
   safeMxc,
 } from "./allowlist";
+import type { RenderBudget } from "./renderBudget";
+import { spendElement, spendText } from "./renderBudget";
 import { Spoiler } from "./Spoiler";
 
 /** How the converter renders what needs the app (media). */
 export interface HtmlRenderOptions {
   /** An inline image from an mxc URI, fetched with the session's authorisation. */
   renderImage(image: { mxc: string; alt: string; width?: number; height?: number; key: string }): ReactNode;
+  /** What the message may still show; absent: everything (an expanded message). */
+  budget?: RenderBudget;
 }
 
 const TAGS = new Set(ALLOWED_TAGS);
@@ -44,6 +49,10 @@ function convertChildren(parent: Node, depth: number, options: HtmlRenderOptions
   const out: ReactNode[] = [];
   let i = 0;
   for (let child = parent.firstChild; child !== null; child = child.nextSibling, i++) {
+    if (options.budget !== undefined && options.budget.chars <= 0) {
+      options.budget.truncated = true;
+      break;
+    }
     const node = convertNode(child, depth, options, `${path}.${i}`);
     if (node !== null) out.push(node);
   }
@@ -51,18 +60,19 @@ function convertChildren(parent: Node, depth: number, options: HtmlRenderOptions
 }
 
 function convertNode(node: Node, depth: number, options: HtmlRenderOptions, key: string): ReactNode {
-  if (node.nodeType === TEXT_NODE) return node.nodeValue ?? "";
+  if (node.nodeType === TEXT_NODE) return spendText(options.budget, node.nodeValue ?? "");
   if (node.nodeType !== ELEMENT_NODE) return null;
   const el = node as Element;
   const tag = el.nodeName.toLowerCase();
   // Too deep: keep the words, drop the structure (and the recursion).
-  if (depth >= MAX_NESTING_DEPTH) return el.textContent ?? "";
+  if (depth >= MAX_NESTING_DEPTH) return spendText(options.budget, el.textContent ?? "");
   if (!TAGS.has(tag)) return convertChildren(el, depth, options, key);
+  if (!spendElement(options.budget)) return null;
 
   if (tag === "img") {
     const mxc = safeMxc(el.getAttribute("src"));
     const alt = el.getAttribute("alt") ?? el.getAttribute("title") ?? "";
-    if (mxc === undefined) return alt;
+    if (mxc === undefined) return spendText(options.budget, alt);
     const width = safeInteger(el.getAttribute("width"), 4096);
     const height = safeInteger(el.getAttribute("height"), 4096);
     return options.renderImage({

@@ -31,5 +31,9 @@ export const shell = {
   welcome_title: "Welcome to Lattice",
   welcome_body: "Pick a room on the left to read it. Press Ctrl+K to search your rooms.",
   offline_unreachable: "Not syncing: cannot reach the homeserver.",
+  sync_refused: "Not syncing: the homeserver refused the request ({{said}}).",
+  sync_retry: "Try again",
+  sync_unusable: "Not syncing: the homeserver's answer cannot be used ({{said}}).",
+  sync_local_failure: "Not syncing: saving the latest changes on this device failed ({{said}}).",
   offline_since: "Not syncing: offline since {{when}}. Messages may be out of date.",
 };

@@ -14,6 +14,7 @@ export const timeline = {
   today: "Today",
   yesterday: "Yesterday",
   edited: "(edited)",
+  show_more: "Show more",
   deleted: "Message deleted",
   deleted_by: "Message deleted by {{name}}",
   deleted_reason: "Reason: {{reason}}",
