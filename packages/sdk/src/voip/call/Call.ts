@@ -168,7 +168,8 @@ export class Call implements CallPeerHost {
     }
     this.inviteSent = true;
     if (this.ended) return;
-    this.stateValue.set("invite_sent");
+    // The answer may have come back through sync before the send resolved.
+    if (this.stateValue.getSnapshot() === "create_offer") this.stateValue.set("invite_sent");
     this.outgoing.release();
     this.timers.after(CALL_TIMINGS.inviteLifetimeMs, () => {
       if (this.stateValue.getSnapshot() === "invite_sent") void this.hangup("invite_timeout");
