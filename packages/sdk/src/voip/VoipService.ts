@@ -18,7 +18,7 @@ import { CallError, isCallEventType } from "./call/types";
 import type { CallContent, CallEventTypeName, IncomingCallEvent } from "./call/types";
 import { GroupCall } from "./group/GroupCall";
 import { GROUP_CALL_EVENT, GROUP_CALL_MEMBER_EVENT, parseGroupCallContent } from "./group/types";
-import type { GroupCallContent, GroupCallIntent, GroupCallType } from "./group/types";
+import type { DataChannelOptions, GroupCallContent, GroupCallIntent, GroupCallType } from "./group/types";
 import type { MediaPlatform } from "./platform";
 import { runPreCallCheck } from "./precall";
 import type { PreCallCheckResult } from "./precall";
@@ -165,12 +165,20 @@ export class VoipService {
   /** Starts a mesh group call in the room: its state event is sent, the call is returned (not yet entered). */
   async createGroupCall(
     roomId: string,
-    kind: { type: GroupCallType; intent: GroupCallIntent; ptt?: boolean },
+    kind: {
+      type: GroupCallType;
+      intent: GroupCallIntent;
+      ptt?: boolean;
+      dataChannelsEnabled?: boolean;
+      dataChannelOptions?: DataChannelOptions;
+    },
   ): Promise<GroupCall> {
     const content = parseGroupCallContent({
       "m.type": kind.type,
       "m.intent": kind.intent,
       ...(kind.ptt ? { "io.element.ptt": true } : {}),
+      ...(kind.dataChannelsEnabled ? { dataChannelsEnabled: true } : {}),
+      ...(kind.dataChannelOptions ? { dataChannelOptions: { ...kind.dataChannelOptions } } : {}),
     });
     const groupCallId = newCallId(this.options.scheduler);
     await this.options.ports.sendState(roomId, GROUP_CALL_EVENT, groupCallId, { ...content });

@@ -300,4 +300,22 @@ describe("1:1 call", () => {
     expect(outbound.state.getSnapshot()).not.toBe("ended");
     expect(alice.sentOf("m.call.select_answer")).toHaveLength(1);
   });
+  it("takes an answer that arrives before the invite's send resolved", async () => {
+    const { alice, bob, scheduler } = setup();
+    // Alice's sends reach bob at once but resolve only when released.
+    alice.deferSends = true;
+    const placing = alice.router.placeCall(ROOM, bob.userId);
+    await flush();
+    const outbound = alice.router.calls.getSnapshot()[0] as Call;
+    const inbound = await ringing(bob);
+    await inbound.answer({ audio: true, video: false });
+    await flush();
+    expect(outbound.state.getSnapshot()).toBe("connecting");
+    alice.releaseSends();
+    await placing;
+    await scheduler.advance(2_000);
+    alice.releaseSends();
+    await scheduler.advance(2_000);
+    expect(outbound.state.getSnapshot()).toBe("connected");
+  });
 });

@@ -1,10 +1,10 @@
 /**
- * A fake media platform for the voip tests: tracks, streams, media devices,
- * an audio analyser with a settable level, and peer connections that talk
- * to each other through a FakeNetwork. The fake SDP is JSON (the m-lines'
- * mid, kind, direction and stream ids, and the peer's ufrag), so the answer
- * side creates transceivers and fires onTrack as a browser does, and two
- * peers that exchanged descriptions and candidates go ICE connected.
+ * A fake media platform for the voip tests: peer connections that talk to
+ * each other through a FakeNetwork. The fake SDP is JSON (the m-lines' mid,
+ * kind, direction and stream ids, and the peer's ufrag), so the answer side
+ * creates transceivers and fires onTrack as a browser does, and two peers
+ * that exchanged descriptions and candidates go ICE connected. Media fakes
+ * are in fake-media.ts.
  */
 import type {
   AudioAnalyser,
@@ -12,9 +12,6 @@ import type {
   IceCandidate,
   IceConnectionState,
   IceGatheringState,
-  MediaConstraints,
-  MediaDeviceInfo,
-  MediaDevices,
   MediaPlatform,
   MediaStream,
   MediaTrack,
@@ -28,78 +25,9 @@ import type {
   Transceiver,
   TransceiverDirection,
 } from "../../src/voip/platform";
+import { FakeAnalyser, FakeMediaDevices, FakeStream, FakeTrack, nextId } from "./fake-media";
 
-let ids = 0;
-const nextId = (prefix: string): string => `${prefix}${++ids}`;
-
-export class FakeTrack implements MediaTrack {
-  readonly id = nextId("track");
-  enabled = true;
-  stopped = false;
-  constructor(readonly kind: "audio" | "video") {}
-  stop(): void {
-    this.stopped = true;
-  }
-}
-
-export class FakeStream implements MediaStream {
-  private tracks: MediaTrack[];
-  constructor(
-    tracks: MediaTrack[] = [],
-    readonly id = nextId("stream"),
-  ) {
-    this.tracks = [...tracks];
-  }
-  getTracks(): MediaTrack[] {
-    return [...this.tracks];
-  }
-  getAudioTracks(): MediaTrack[] {
-    return this.tracks.filter((t) => t.kind === "audio");
-  }
-  getVideoTracks(): MediaTrack[] {
-    return this.tracks.filter((t) => t.kind === "video");
-  }
-  addTrack(track: MediaTrack): void {
-    if (!this.tracks.includes(track)) this.tracks.push(track);
-  }
-  removeTrack(track: MediaTrack): void {
-    this.tracks = this.tracks.filter((t) => t !== track);
-  }
-}
-
-export class FakeMediaDevices implements MediaDevices {
-  readonly requests: MediaConstraints[] = [];
-  readonly tracks: FakeTrack[] = [];
-  failUserMedia: Error | undefined;
-  failDisplayMedia: Error | undefined;
-
-  getUserMedia(constraints: MediaConstraints): Promise<MediaStream> {
-    this.requests.push(constraints);
-    if (this.failUserMedia) return Promise.reject(this.failUserMedia);
-    const tracks: FakeTrack[] = [];
-    if (constraints.audio) tracks.push(new FakeTrack("audio"));
-    if (constraints.video) tracks.push(new FakeTrack("video"));
-    this.tracks.push(...tracks);
-    return Promise.resolve(new FakeStream(tracks));
-  }
-  getDisplayMedia(): Promise<MediaStream> {
-    if (this.failDisplayMedia) return Promise.reject(this.failDisplayMedia);
-    const track = new FakeTrack("video");
-    this.tracks.push(track);
-    return Promise.resolve(new FakeStream([track]));
-  }
-  enumerateDevices(): Promise<MediaDeviceInfo[]> {
-    return Promise.resolve([
-      { deviceId: "mic", kind: "audioinput", label: "Fake microphone" },
-      { deviceId: "cam", kind: "videoinput", label: "Fake camera" },
-      { deviceId: "spk", kind: "audiooutput", label: "Fake speaker" },
-    ]);
-  }
-  /** Tracks captured and not stopped (a leak check). */
-  live(): FakeTrack[] {
-    return this.tracks.filter((t) => !t.stopped);
-  }
-}
+export { FakeAnalyser, FakeMediaDevices, FakeStream, FakeTrack } from "./fake-media";
 
 interface FakeMLine {
   mid: string;
@@ -437,24 +365,6 @@ export class FakePeer implements PeerConnection {
       this.setIceState("checking");
       this.setIceState("connected");
     });
-  }
-}
-
-export class FakeAnalyser implements AudioAnalyser {
-  readonly frequencyBinCount: number;
-  disposed = false;
-  constructor(
-    fftSize: number,
-    private readonly level: () => number,
-  ) {
-    this.frequencyBinCount = fftSize / 2;
-  }
-  getFloatFrequencyData(into: Float32Array): void {
-    into.fill(-100);
-    into[3] = this.level();
-  }
-  dispose(): void {
-    this.disposed = true;
   }
 }
 

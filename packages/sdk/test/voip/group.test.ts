@@ -29,6 +29,11 @@ describe("group call content and member devices", () => {
       "Invalid group call intent: m.call",
     );
   });
+  it("refuses dataChannelOptions that are not an object", () => {
+    expect(() =>
+      parseGroupCallContent({ "m.type": "m.voice", "m.intent": "m.room", dataChannelOptions: "fast" }),
+    ).toThrow("Invalid group call dataChannelOptions");
+  });
 
   it("counts a device only with string device_id and session_id, a future numeric expires_ts, a feeds array and a joined user", () => {
     const count = (d: unknown, joined = true) =>

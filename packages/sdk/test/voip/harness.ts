@@ -25,6 +25,9 @@ export interface Side {
   /** When true, sent events are recorded but not delivered. */
   hold: boolean;
   failSends: boolean;
+  /** When true, sends are delivered at once but resolve only on releaseSends(). */
+  deferSends: boolean;
+  releaseSends(): void;
   other?: Side;
   sentOf(type: string): Sent[];
 }
@@ -37,6 +40,7 @@ export function makeSide(
   platformOptions: { restartIce?: boolean; dtmf?: boolean } = {},
 ): Side {
   const platform = network.platform(platformOptions);
+  const deferred: Array<() => void> = [];
   const side: Side = {
     userId,
     deviceId,
@@ -44,6 +48,10 @@ export function makeSide(
     sent: [],
     hold: false,
     failSends: false,
+    deferSends: false,
+    releaseSends: () => {
+      for (const resolve of deferred.splice(0)) resolve();
+    },
     sentOf: (type) => side.sent.filter((s) => s.type === type),
     router: new CallRouter({
       userId,

@@ -130,6 +130,24 @@ describe("voip service", () => {
     expect(voip.groupCall(ROOM)?.groupCallId).toBe("good");
   });
 
+  it("puts push-to-talk and the data channel options into the state event", async () => {
+    const { voip, sent } = service();
+    const withData = await voip.createGroupCall(ROOM, {
+      type: "m.voice",
+      intent: "m.prompt",
+      ptt: true,
+      dataChannelsEnabled: true,
+      dataChannelOptions: { ordered: false, maxRetransmits: 0, protocol: "lattice" },
+    });
+    expect(sent.find((s) => s.key === withData.groupCallId)?.content).toEqual({
+      "m.type": "m.voice",
+      "m.intent": "m.prompt",
+      "io.element.ptt": true,
+      dataChannelsEnabled: true,
+      dataChannelOptions: { ordered: false, maxRetransmits: 0, protocol: "lattice" },
+    });
+  });
+
   it("routes to-device call events to the group call their conf_id names", async () => {
     const { voip, deliver, state, sent } = service();
     const group = await voip.createGroupCall(ROOM, { type: "m.voice", intent: "m.room" });

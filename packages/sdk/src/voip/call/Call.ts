@@ -14,11 +14,12 @@ import type { Scheduler } from "../../sync/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import type { CallFeed } from "../feed";
-import type { IceServer, MediaPlatform, MediaStream, PeerConnection } from "../platform";
+import type { MediaPlatform, MediaStream, PeerConnection } from "../platform";
 import { summariseStats } from "../stats";
 import type { CallStatsSummary } from "../stats";
 import { Emitter, newCallId, OwnedTimers } from "../timers";
 import { Connectivity } from "./ice";
+import type { CallEvents, CallOptions, CallParty } from "./options";
 import { NO_PARTY, OutgoingCandidates } from "./candidates";
 import { InboundSignalling } from "./signalling";
 import { CallMedia } from "./media";
@@ -45,42 +46,6 @@ import type {
   IncomingCallEvent,
   SdpStreamMetadata,
 } from "./types";
-
-/** Where the call's events go: a room (1:1) or a device (group calls). */
-export interface CallSignaller {
-  send(type: CallEventTypeName, content: CallContent): Promise<void>;
-}
-
-export interface CallOptions {
-  roomId: string;
-  userId: string;
-  /** Our party id; a call cannot start without one. */
-  deviceId: string | undefined;
-  /** The other user: the invitee of an outbound call, the sender of an inbound one. */
-  opponentUserId: string;
-  platform: MediaPlatform;
-  scheduler: Scheduler;
-  signaller: CallSignaller;
-  /** The ICE servers to use now (TURN, and the fallback STUN when allowed). */
-  iceServers: () => IceServer[];
-  /** Relay candidates only. */
-  forceTurn?: boolean;
-  callId?: string;
-  /** Whether to name the opponent as invitee (default true). */
-  sendInvitee?: boolean;
-  /** False when the local tracks are shared with other calls (mesh group calls): ending leaves them running. */
-  ownsLocalMedia?: boolean;
-}
-
-export type CallParty = "local" | "remote";
-
-export interface CallEvents extends Record<string, unknown> {
-  error: CallError;
-  /** This call lost glare (or was otherwise superseded) by `successor`. */
-  replaced: Call;
-  /** The opponent asked us to move to another call (m.call.replaces). */
-  transferRequested: CallContent;
-}
 
 export class Call implements CallPeerHost {
   readonly callId: string;
@@ -203,7 +168,8 @@ export class Call implements CallPeerHost {
     }
     this.inviteSent = true;
     if (this.ended) return;
-    this.stateValue.set("invite_sent");
+    // The answer may have come back through sync before the send resolved.
+    if (this.stateValue.getSnapshot() === "create_offer") this.stateValue.set("invite_sent");
     this.outgoing.release();
     this.timers.after(CALL_TIMINGS.inviteLifetimeMs, () => {
       if (this.stateValue.getSnapshot() === "invite_sent") void this.hangup("invite_timeout");
@@ -431,3 +397,4 @@ export class Call implements CallPeerHost {
 }
 
 export type { CallFeed };
+export type { CallEvents, CallOptions, CallParty, CallSignaller } from "./options";

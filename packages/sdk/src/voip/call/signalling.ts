@@ -71,7 +71,9 @@ export class InboundSignalling {
 
   private async onAnswer(c: CallContent): Promise<void> {
     const call = this.call;
-    if (call.opponentPartyId !== undefined || call.state.getSnapshot() !== "invite_sent") return;
+    const state = call.state.getSnapshot();
+    // create_offer: the invite reached the callee before our send resolved.
+    if (call.opponentPartyId !== undefined || (state !== "invite_sent" && state !== "create_offer")) return;
     call.opponentPartyId = c.party_id ?? NO_PARTY;
     call.opponentVersion = c.version;
     call.opponentCapabilities = c.capabilities ?? {};

@@ -88,6 +88,9 @@ export function parseGroupCallContent(content: Record<string, unknown>): GroupCa
     throw new GroupCallError("invalid_content", `Invalid group call type: ${String(type)}`);
   if (!(GROUP_CALL_INTENTS as readonly unknown[]).includes(intent))
     throw new GroupCallError("invalid_content", `Invalid group call intent: ${String(intent)}`);
+  const options = content["dataChannelOptions"];
+  if (options !== undefined && (typeof options !== "object" || options === null || Array.isArray(options)))
+    throw new GroupCallError("invalid_content", "Invalid group call dataChannelOptions");
   return content as GroupCallContent;
 }
 
