@@ -153,8 +153,18 @@ export class ThreadTimeline {
 
   private addLive(oldestFirst: readonly ClientEventWithoutRoomId[]): void {
     const fresh = oldestFirst.filter((e) => !this.ids.has(e.event_id));
-    for (const e of fresh) this.ids.add(e.event_id);
-    this.events.push(...fresh);
+    for (const e of fresh) {
+      this.ids.add(e.event_id);
+      // A reply the room met by scrolling its main timeline back may be older than ours: keep the order.
+      let at = this.events.length;
+      while (at > 0) {
+        const before = this.events[at - 1];
+        if (before === undefined || before.event_id === this.options.rootId) break;
+        if (before.origin_server_ts <= e.origin_server_ts) break;
+        at--;
+      }
+      this.events.splice(at, 0, e);
+    }
     this.afterChange(fresh);
   }
 

@@ -12,6 +12,7 @@ import { MatrixError } from "../../../src/http/errors";
 import { Rooms } from "../../../src/models/room/Rooms";
 import { RoomThreads } from "../../../src/models/threads/RoomThreads";
 import { ThreadList } from "../../../src/models/threads/ThreadList";
+import { ThreadTimeline } from "../../../src/models/threads/ThreadTimeline";
 import { FakeScheduler } from "../../support/fake-scheduler";
 import {
   ALICE,
@@ -203,5 +204,24 @@ describe("the thread list without /threads", () => {
     expect(http.count(/\/threads/)).toBe(0);
     expect(list.items.getSnapshot()[0]).toMatchObject({ rootId: "$root", replyCount: 2 });
     list.dispose();
+  });
+});
+
+describe("an open thread timeline and the main timeline's back-pagination", () => {
+  it("places a reply the main timeline met by scrolling back in time order", async () => {
+    const older = threadReply("$r1", "$root", 15, BOB);
+    const http = new FakeHttp()
+      .on(/\/relations\//, () => ({ chunk: [threadReply("$r2", "$root", 20, BOB)] }))
+      .on(/\/event\//, () => ({ ...msg("$root", 10), room_id: ROOM }))
+      .on(/\/messages$/, () => ({ start: "p0", end: "p1", chunk: [older, msg("$root", 10)] }));
+    const { room } = roomOf(http, [threadReply("$r2", "$root", 20, BOB), msg("$m", 30)]);
+    const thread = new ThreadTimeline({ room, rootId: "$root", http, scheduler: new FakeScheduler() });
+    await thread.load();
+    const window = room.openTimeline();
+    await window.load();
+    const order = thread.items.getSnapshot().map((i) => i.eventId);
+    expect(order.slice(order.indexOf("$r1"))).toEqual(["$r1", "$r2"]);
+    thread.dispose();
+    window.dispose();
   });
 });
