@@ -20,17 +20,11 @@ import type { LeftRoom, SetPresence } from "../api/types/sync";
 import type { MatrixError } from "../http/errors";
 import type { HttpApi } from "../http/types";
 import { MemoryStore } from "../store/MemoryStore";
-import type { JsonObject, Store, ToDeviceBatch } from "../store/Store";
+import type { JsonObject, Store } from "../store/Store";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import { CapabilitiesService } from "./capabilities";
-import {
-  clientOptionsFilterIdStore,
-  isCompatible,
-  storedFilterFor,
-  storedFilterId,
-  toStoredOptions,
-} from "./client-options";
+import { clientOptionsFilterIdStore, reconcileClientOptions } from "./client-options";
 import type { CacheOptions } from "./client-options";
 import { ClientNotRunningError, StoreInUseError } from "./errors";
 import type { SyncFailure } from "./errors";
@@ -386,7 +380,10 @@ export class SyncService {
       this.opened = true;
     }
     if (!this.guest) this.hooks.afterOpen?.();
-    const discarded = await this.checkClientOptions();
+    const discarded = await reconcileClientOptions(this.store, this.cacheOptions, {
+      logger: this.logger,
+      onDiscard: () => this.members.reset(),
+    });
     if (!this.guest) {
       await this.hooks.beforeRestore?.(discarded).catch((error: unknown) => {
         this.logger.warn("Sync: the start hook failed; restoring without it", error);
@@ -426,42 +423,6 @@ export class SyncService {
     this.runningValue.set(true);
     loop.start();
     this.capabilitiesService.start();
-  }
-
-  /**
-   * Discards the cache when it was written under other options (or under
-   * none: its provenance is unknown), then records this run's options,
-   * keeping the filter id when the options match. Returns whether it
-   * discarded the cache.
-   */
-  private async checkClientOptions(): Promise<boolean> {
-    const stored = await this.store.getClientOptions();
-    const compatible =
-      stored !== null ? isCompatible(stored, this.cacheOptions) : (await this.store.getSync()) === null;
-    if (!compatible) {
-      this.logger.info("Stored client options differ from this run's; discarding the cached sync");
-      await this.discardCache();
-    }
-    const filterId = compatible ? storedFilterId(stored) : undefined;
-    const filterFor = compatible ? storedFilterFor(stored) : undefined;
-    await this.store.storeClientOptions(toStoredOptions(this.cacheOptions, filterId, filterFor));
-    return !compatible;
-  }
-
-  /**
-   * Deletes the cache but keeps the to-device queue: queued batches are
-   * messages still to send (room keys), not cached server data.
-   */
-  private async discardCache(): Promise<void> {
-    const queued: ToDeviceBatch[] = [];
-    for (let batch = await this.store.nextToDevice(); batch; batch = await this.store.nextToDevice()) {
-      if (batch.id === undefined) break;
-      queued.push(batch);
-      await this.store.removeToDevice(batch.id);
-    }
-    await this.store.deleteAllData();
-    this.members.reset();
-    if (queued.length > 0) await this.store.queueToDevice(queued.map(({ id: _id, ...batch }) => batch));
   }
 
   private onUnknownToken(softLogout: boolean, error: MatrixError): void {

@@ -6,7 +6,7 @@
  * an option (it may change while the options stay the same) and is ignored
  * when comparing.
  */
-import type { JsonObject, Store } from "../store/Store";
+import type { JsonObject, Store, ToDeviceBatch } from "../store/Store";
 
 /** Bumped when the meaning of the stored options changes; a mismatch discards the cache. */
 export const CLIENT_OPTIONS_VERSION = 1;
@@ -81,4 +81,43 @@ export function clientOptionsFilterIdStore(store: Store, options: CacheOptions):
     },
     set: (filterId, filterFor) => store.storeClientOptions(toStoredOptions(options, filterId, filterFor)),
   };
+}
+
+/**
+ * Discards the cache when it was written under other options (or under
+ * none: its provenance is unknown), then records this run's options,
+ * keeping the filter id (and the definition it stands for) when the options
+ * match. Returns whether it discarded the cache.
+ */
+export async function reconcileClientOptions(
+  store: Store,
+  options: CacheOptions,
+  hooks: { logger: { info(message: string): void }; onDiscard: () => void },
+): Promise<boolean> {
+  const stored = await store.getClientOptions();
+  const compatible = stored !== null ? isCompatible(stored, options) : (await store.getSync()) === null;
+  if (!compatible) {
+    hooks.logger.info("Stored client options differ from this run's; discarding the cached sync");
+    await discardCache(store);
+    hooks.onDiscard();
+  }
+  const filterId = compatible ? storedFilterId(stored) : undefined;
+  const filterFor = compatible ? storedFilterFor(stored) : undefined;
+  await store.storeClientOptions(toStoredOptions(options, filterId, filterFor));
+  return !compatible;
+}
+
+/**
+ * Deletes the cache but keeps the to-device queue: queued batches are
+ * messages still to send (room keys), not cached server data.
+ */
+async function discardCache(store: Store): Promise<void> {
+  const queued: ToDeviceBatch[] = [];
+  for (let batch = await store.nextToDevice(); batch; batch = await store.nextToDevice()) {
+    if (batch.id === undefined) break;
+    queued.push(batch);
+    await store.removeToDevice(batch.id);
+  }
+  await store.deleteAllData();
+  if (queued.length > 0) await store.queueToDevice(queued.map(({ id: _id, ...batch }) => batch));
 }

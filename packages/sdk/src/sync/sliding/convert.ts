@@ -54,7 +54,9 @@ function sectionOf(room: SlidingRoom, userId: string | undefined): Section {
       ? ownMembershipIn(room.invite_state, userId) === "knock"
         ? "knock"
         : "invite"
-      : (ownMembershipIn(room.timeline, userId) ?? ownMembershipIn(room.required_state, userId)));
+      : Array.isArray(room.knock_state) && room.knock_state.length > 0
+        ? "knock"
+        : (ownMembershipIn(room.timeline, userId) ?? ownMembershipIn(room.required_state, userId)));
   switch (membership) {
     case "invite":
       return "invite";

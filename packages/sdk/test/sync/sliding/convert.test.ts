@@ -146,6 +146,22 @@ describe("toSyncResponse", () => {
     expect(out.rooms?.invite?.["!inv:x"]).not.toHaveProperty("account_data");
   });
 
+  it("takes a room without membership but with invite_state (or knock_state) as an invite (a knock), as Synapse sends them", () => {
+    const stripped = [{ type: "m.room.name", state_key: "", sender: "@b:x", content: { name: "I" } }];
+    const answer: SlidingSyncResponse = {
+      pos: "p2",
+      rooms: {
+        "!i:x": { invite_state: stripped },
+        "!k:x": { knock_state: stripped },
+        "!j:x": { timeline: [] },
+      },
+    };
+    const converted = toSyncResponse(answer, "p2");
+    expect(Object.keys(converted.rooms?.invite ?? {})).toEqual(["!i:x"]);
+    expect(Object.keys(converted.rooms?.knock ?? {})).toEqual(["!k:x"]);
+    expect(Object.keys(converted.rooms?.join ?? {})).toEqual(["!j:x"]);
+  });
+
   it("moves to-device, device lists and key counts where v2 has them", () => {
     expect(out.to_device?.events).toHaveLength(1);
     expect(out.device_lists).toEqual({ changed: ["@b:x"], left: [] });
