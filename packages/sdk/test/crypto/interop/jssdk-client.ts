@@ -1,7 +1,7 @@
 /**
  * A matrix-js-sdk 43 client for interop tests: its own Rust crypto with a
  * memory store (initRustCrypto({ useIndexedDB: false })), a quiet logger,
- * started against the test homeserver and resolved once its first sync is
+ * started against a homeserver and resolved once its first sync is
  * prepared. Node 20 lacks Promise.withResolvers, which the js-sdk calls:
  * polyfilled here as bench/sync/preload.ts does for the benchmark.
  */
@@ -46,10 +46,13 @@ export interface JsClientOptions {
   }) => Promise<[string, Uint8Array<ArrayBuffer>] | null>;
 }
 
-/** Creates, starts and waits for the first prepared sync of a js-sdk client. */
+/**
+ * Creates, starts and waits for the first prepared sync of a js-sdk client,
+ * on any homeserver (the test homeserver, or an interop server's URL).
+ */
 export async function startJsClient(
-  server: TestServerHandle,
-  account: Account,
+  server: Pick<TestServerHandle, "url">,
+  account: Pick<Account, "userId" | "deviceId" | "accessToken">,
   options: JsClientOptions = {},
 ): Promise<MatrixClient> {
   const sdk = await import("matrix-js-sdk");

@@ -280,10 +280,14 @@ function compute(
   const rooms: Record<string, JsonObject> = Object.create(null) as Record<string, JsonObject>;
   let news = false;
   for (const [roomId, { c, config }] of chosen) {
-    const sentUpTo = conn.get(roomId);
+    // A negative mark: the room was last sent as stripped state (invite, knock).
+    const mark = conn.get(roomId);
+    const sentUpTo = mark === undefined ? undefined : Math.abs(mark);
     const changed = sentUpTo === undefined || c.bump > sentUpTo || c.room.lastStream > sentUpTo;
     if (!changed) continue;
-    rooms[roomId] = roomBody(ctx, c, config, userId, deviceId, sentUpTo, now);
+    // Once joined (or left), a room sent only as stripped state is sent whole, as the first time.
+    const stripped = mark !== undefined && mark < 0 && c.membership !== "invite" && c.membership !== "knock";
+    rooms[roomId] = roomBody(ctx, c, config, userId, deviceId, stripped ? undefined : sentUpTo, now);
     news = true;
   }
   const ext = extensions(ctx, req, userId, deviceId, since, now, [...chosen.keys()]);
@@ -303,7 +307,8 @@ async function slidingSync(ctx: ServerContext, req: HandlerRequest): Promise<Jso
     const result = compute(ctx, request, conn, me.userId, me.deviceId, since, now);
     const remaining = deadline - Date.now();
     if (since === undefined || result.news || remaining <= 0 || req.signal.aborted) {
-      for (const roomId of Object.keys(result.body["rooms"] as object)) conn.set(roomId, now);
+      const sent = result.body["rooms"] as Record<string, JsonObject>;
+      for (const roomId of Object.keys(sent)) conn.set(roomId, "invite_state" in sent[roomId]! ? -now : now);
       rememberConnection(ctx, me.userId, me.deviceId, request.connId, String(result.body["pos"]), conn);
       return result.body;
     }
