@@ -213,6 +213,20 @@ describe("ID tokens", () => {
     expect(err.message).toBe("Invalid ID token");
   });
 
+  it("'Invalid ID token' on refresh when the new one names another subject than the sign-in's", async () => {
+    const first = await signIn(metadata, bad.url);
+    const params = {
+      metadata,
+      clientId: first.clientId,
+      refreshToken: first.tokens.refresh_token,
+      expectedSubject: first.idTokenClaims.sub,
+    };
+    bad.misbehave({ idTokenPatch: { sub: "@mallory:localhost" } });
+    expect((await failure(refreshAccessToken(params))).message).toBe("Invalid ID token");
+    bad.misbehave({});
+    expect((await refreshAccessToken(params)).idTokenClaims?.sub).toBe(first.idTokenClaims.sub);
+  });
+
   it("accepts a refresh whose new ID token verifies", async () => {
     const first = await signIn(metadata, bad.url);
     const refreshed = await refreshAccessToken({

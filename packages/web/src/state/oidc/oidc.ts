@@ -273,6 +273,6 @@ export async function completeOidcSignIn(
     accessToken: result.tokens.access_token,
     refreshToken: result.tokens.refresh_token,
     expiresAt: result.expiresAt,
-    oidc: { issuer: result.issuer, clientId: result.clientId },
+    oidc: { issuer: result.issuer, clientId: result.clientId, subject: result.idTokenClaims.sub },
   };
 }
