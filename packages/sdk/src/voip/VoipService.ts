@@ -196,7 +196,7 @@ export class VoipService {
   async dispose(): Promise<void> {
     for (const stop of this.teardown.splice(0)) stop();
     this.turn.stop();
-    await Promise.all([...this.groups.values()].map((g) => g.leave().catch(() => undefined)));
+    await Promise.all([...this.groups.values()].map((g) => g.dispose()));
     await this.router.dispose();
   }
 

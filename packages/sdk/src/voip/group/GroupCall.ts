@@ -197,6 +197,14 @@ export class GroupCall {
       });
   }
 
+  /** Leaves and lets go of every timer (the client is disposed). */
+  async dispose(): Promise<void> {
+    await this.leave().catch(() => undefined);
+    this.cancelExpiry();
+    this.timers.clear();
+    this.events.clear();
+  }
+
   /** Mutes the microphone everywhere; in push-to-talk an unmute lasts at most 20 s. */
   setMicrophoneMuted(muted: boolean): void {
     this.setMuted(muted);

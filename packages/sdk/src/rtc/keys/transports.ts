@@ -1,0 +1,154 @@
+/**
+ * The two key transports behind one switch. To-device (Olm-encrypted, to
+ * each member device) is on by default and the room transport off; the
+ * switch goes to room-only, for good, when a valid room key arrives or when
+ * the to-device send reports 'The widget driver does not support to-device
+ * encryption'. Sends are retried with backoff for about 5 s; a room key
+ * event that failed to decrypt is tried once more after 1 s.
+ */
+import type { Scheduler } from "../../sync/scheduler";
+import { ObservableValue } from "../../util/observable";
+import type { ReadonlyObservable } from "../../util/observable";
+import {
+  ENCRYPTION_KEYS_EVENT,
+  KEY_DECRYPT_RETRY_MS,
+  KEY_SEND_RETRY_BUDGET_MS,
+  TO_DEVICE_UNSUPPORTED,
+} from "../constants";
+import { readRoomKeys, readToDeviceKey, roomKeyContent, toDeviceKeyContent } from "./messages";
+import type { KeyContext, ReceivedKey, WireKey } from "./messages";
+
+export type KeyTransportMode = "to-device" | "room";
+
+export interface KeyTarget {
+  readonly userId: string;
+  readonly deviceId: string;
+}
+
+/** A room or to-device event as the transports see it (already decrypted when it could be). */
+export interface KeyEvent {
+  readonly type: string;
+  readonly sender: string;
+  readonly content: unknown;
+  readonly eventId?: string;
+  readonly roomId?: string;
+}
+
+export interface KeyTransportIo {
+  /** Olm-encrypts and sends `content` to each target; throws TO_DEVICE_UNSUPPORTED when it cannot. */
+  sendToDevice(targets: readonly KeyTarget[], content: Record<string, unknown>): Promise<void>;
+  /** Sends a room event `io.element.call.encryption_keys`. */
+  sendRoomEvent(content: Record<string, unknown>): Promise<void>;
+  /** Tries decrypting a room event again; the decrypted event, or undefined. */
+  redecrypt?(eventId: string): Promise<KeyEvent | undefined>;
+}
+
+export interface KeyTransportsOptions {
+  io: KeyTransportIo;
+  scheduler: Scheduler;
+  context: KeyContext;
+  /** Our member id, named in to-device messages (hashed identity mode). */
+  memberId?: string;
+  /** Start in room mode (the room transport on, to-device off). */
+  mode?: KeyTransportMode;
+  onKey: (key: ReceivedKey) => void;
+  warn?: (message: string, error?: unknown) => void;
+}
+
+/** First backoff step; doubled each retry while the total stays within the budget. */
+export const KEY_SEND_FIRST_BACKOFF_MS = 250;
+
+export class KeyTransports {
+  private readonly modeValue: ObservableValue<KeyTransportMode>;
+  private readonly closed = new AbortController();
+
+  constructor(private readonly options: KeyTransportsOptions) {
+    this.modeValue = new ObservableValue<KeyTransportMode>(options.mode ?? "to-device");
+  }
+
+  get mode(): ReadonlyObservable<KeyTransportMode> {
+    return this.modeValue;
+  }
+
+  private switchToRoom(): void {
+    this.modeValue.set("room");
+  }
+
+  /**
+   * Sends `key` (room mode: with `allKeys`, the room form carries a list) to
+   * `targets`; resolves false when every retry failed.
+   */
+  async send(
+    key: WireKey,
+    targets: readonly KeyTarget[],
+    allKeys: readonly WireKey[] = [key],
+  ): Promise<boolean> {
+    const { io, scheduler, context } = this.options;
+    let waited = 0;
+    for (let backoff = KEY_SEND_FIRST_BACKOFF_MS; ; backoff *= 2) {
+      const mode = this.modeValue.getSnapshot();
+      try {
+        if (mode === "room") await io.sendRoomEvent(roomKeyContent(context, allKeys, scheduler.now()));
+        else if (targets.length > 0)
+          await io.sendToDevice(
+            targets,
+            toDeviceKeyContent(context, key, scheduler.now(), this.options.memberId),
+          );
+        return true;
+      } catch (error) {
+        if (mode === "to-device" && error instanceof Error && error.message === TO_DEVICE_UNSUPPORTED) {
+          this.options.warn?.(TO_DEVICE_UNSUPPORTED);
+          this.switchToRoom();
+          continue;
+        }
+        if (waited + backoff > KEY_SEND_RETRY_BUDGET_MS || this.closed.signal.aborted) {
+          this.options.warn?.("Could not send the call encryption key", error);
+          return false;
+        }
+        try {
+          await scheduler.sleep(backoff, this.closed.signal);
+        } catch {
+          return false;
+        }
+        waited += backoff;
+      }
+    }
+  }
+
+  /** A decrypted to-device event from the sync batch. */
+  receiveToDevice(event: KeyEvent): void {
+    if (event.type !== ENCRYPTION_KEYS_EVENT) return;
+    const key = readToDeviceKey(this.options.context, event.sender, event.content);
+    if (key !== null) this.options.onKey(key);
+  }
+
+  /** A room timeline event; one still encrypted is tried again once after 1 s. */
+  receiveRoomEvent(event: KeyEvent, retried = false): void {
+    if (event.type === "m.room.encrypted") {
+      if (!retried) void this.retryDecrypt(event);
+      return;
+    }
+    if (event.type !== ENCRYPTION_KEYS_EVENT) return;
+    const keys = readRoomKeys(this.options.context, event.roomId, event.sender, event.content);
+    if (keys.length === 0) return;
+    this.switchToRoom();
+    for (const key of keys) this.options.onKey(key);
+  }
+
+  private async retryDecrypt(event: KeyEvent): Promise<void> {
+    const { io, scheduler } = this.options;
+    if (io.redecrypt === undefined || event.eventId === undefined) return;
+    try {
+      await scheduler.sleep(KEY_DECRYPT_RETRY_MS, this.closed.signal);
+      const again = await io.redecrypt(event.eventId);
+      if (again !== undefined) this.receiveRoomEvent({ ...again, roomId: event.roomId }, true);
+    } catch {
+      // Closed, or still undecryptable: the key is lost and the sender's next rotation brings another.
+    }
+  }
+
+  /** Stops retries and pending decryption attempts. */
+  close(): void {
+    this.closed.abort();
+  }
+}

@@ -1,0 +1,3 @@
+/** Ringing: notification and decline events, and the ring tracker. */
+export * from "./notification";
+export * from "./RingTracker";
