@@ -200,6 +200,7 @@ export class TokenRefresher implements HttpApi {
         clientId: oidc.clientId,
         refreshToken,
         now: this.now,
+        ...(oidc.subject !== undefined ? { expectedSubject: oidc.subject } : {}),
       });
     } catch (err) {
       const refused =

@@ -26,6 +26,8 @@ export interface SessionData {
 export interface OidcSessionInfo {
   issuer: string;
   clientId: string;
+  /** The sign-in ID token's `sub`: a refreshed ID token must name the same (OIDC Core 12.2). */
+  subject?: string;
 }
 
 /** Persistence of one session. Methods may be synchronous or asynchronous. */
@@ -134,7 +136,9 @@ export function parseSessionData(value: unknown): SessionData | null {
   if (typeof oidc === "object" && oidc !== null && !Array.isArray(oidc)) {
     const issuer = optString(oidc as Record<string, unknown>, "issuer");
     const clientId = optString(oidc as Record<string, unknown>, "clientId");
-    if (issuer !== undefined && clientId !== undefined) out.oidc = { issuer, clientId };
+    const subject = optString(oidc as Record<string, unknown>, "subject");
+    if (issuer !== undefined && clientId !== undefined)
+      out.oidc = { issuer, clientId, ...(subject !== undefined ? { subject } : {}) };
   }
   return out;
 }

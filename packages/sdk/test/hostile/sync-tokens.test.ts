@@ -16,6 +16,7 @@ import { MemoryStore } from "../../src/store/MemoryStore";
 import { SyncProcessor } from "../../src/sync/processor/SyncProcessor";
 import { SyncLoop } from "../../src/sync/SyncLoop";
 import type { SyncRequest, SyncTransport } from "../../src/sync/SyncLoop";
+import { encodeSlidingToken } from "../../src/sync/sliding/token";
 import { HttpSyncTransport } from "../../src/sync/transport";
 import { parseSyncResponse, SyncParseError, SyncProtocolError } from "../../src/sync/validate/parseSync";
 import { FakeScheduler, flush } from "../support/fake-scheduler";
@@ -195,5 +196,35 @@ describe("a stored since that would not survive a round trip", () => {
     expect(transport.requests).toEqual([]);
     expect(loop.state.getSnapshot()).toBe("error");
     expect(loop.failure.getSnapshot()).toMatchObject({ kind: "protocol", message: UNUSABLE_MESSAGE });
+  });
+});
+
+describe("simplified sliding sync positions", () => {
+  it("a pos or to-device token that would not survive a round trip is the same protocol error", async () => {
+    for (const position of [{ pos: LONE_HIGH }, { pos: "p1", toDeviceSince: LONE_LOW }]) {
+      const thrown = (() => {
+        try {
+          return encodeSlidingToken(position);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(thrown).toBeInstanceOf(SyncProtocolError);
+      expect((thrown as Error).message).toBe(UNUSABLE_MESSAGE);
+    }
+    expect(encodeSlidingToken({ pos: "p 😀~", toDeviceSince: "t" })).toBe("msc4186:p%20%F0%9F%98%80%7E~t");
+    // Thrown from a transport, it stops the loop as the v2 check does.
+    const transport = new ScriptedTransport([]);
+    transport.sync = () => Promise.reject(new SyncProtocolError());
+    const loop = new SyncLoop({
+      transport,
+      handler: () => Promise.resolve(),
+      scheduler: new FakeScheduler(),
+      logger: quiet(),
+    });
+    loop.start();
+    await flush();
+    expect(loop.failure.getSnapshot()?.kind).toBe("protocol");
+    expect(loop.isRunning).toBe(false);
   });
 });

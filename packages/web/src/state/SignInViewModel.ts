@@ -82,7 +82,7 @@ export class SignInViewModel {
     this.server.set({ kind: "checking", input });
     try {
       const info = await resolveHomeserver(input, this.options.fetch);
-      const oidc = await this.checkOidc(info.baseUrl);
+      const oidc = await this.checkOidc(info.baseUrl, info.wellKnown);
       if (ticket === this.check) this.server.set({ kind: "ready", info, oidc });
     } catch (err) {
       if (ticket === this.check)
@@ -91,10 +91,10 @@ export class SignInViewModel {
   }
 
   /** The homeserver's OIDC provider, when OIDC sign-in is wired in. */
-  private async checkOidc(baseUrl: string): Promise<OidcStatus> {
+  private async checkOidc(baseUrl: string, wellKnown: unknown): Promise<OidcStatus> {
     if (this.options.oidcStorage === undefined) return { kind: "none" };
     try {
-      const offer = await discoverOffer(baseUrl, this.options.fetch);
+      const offer = await discoverOffer(baseUrl, this.options.fetch, wellKnown);
       return offer === null ? { kind: "none" } : { kind: "offered", offer };
     } catch (err) {
       return { kind: "error", message: describeError(err, "sign-in") };

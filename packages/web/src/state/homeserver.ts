@@ -29,6 +29,12 @@ export interface HomeserverInfo {
   password: boolean;
   /** null when the server offers no SSO; [] for SSO without named providers. */
   sso: SsoProvider[] | null;
+  /**
+   * The /.well-known/matrix/client that named this homeserver, when one
+   * did: OIDC discovery reads its legacy m.authentication (MSC2965) when
+   * the homeserver serves no auth_metadata.
+   */
+  wellKnown?: unknown;
 }
 
 const UNUSABLE = "This is not a homeserver address. Enter a server name like example.org or a URL.";
@@ -49,6 +55,7 @@ export async function resolveHomeserver(input: string, fetch?: FetchFn): Promise
     ...(fetch ? { fetch } : {}),
   });
   let baseUrl: string;
+  let wellKnown: unknown;
   let discovery;
   try {
     discovery = await discoverHomeserver(http, typed, { timeoutMs: 15_000 });
@@ -57,6 +64,7 @@ export async function resolveHomeserver(input: string, fetch?: FetchFn): Promise
   }
   if (discovery.homeserver.state === "SUCCESS" && discovery.homeserver.baseUrl !== null) {
     baseUrl = discovery.homeserver.baseUrl;
+    wellKnown = discovery.wellKnown ?? undefined;
   } else if (isUrl || discovery.homeserver.state === "IGNORE" || discovery.homeserver.state === "PROMPT") {
     // No usable well-known: the server is what the user typed (a typed URL needs none at all).
     const name = typed.startsWith("@") ? typed.slice(typed.indexOf(":") + 1) : typed;
@@ -78,5 +86,11 @@ export async function resolveHomeserver(input: string, fetch?: FetchFn): Promise
         sso.push({ id: idp.id, name: idp.name });
     }
   }
-  return { baseUrl, input: typed, password: types.has("m.login.password"), sso };
+  return {
+    baseUrl,
+    input: typed,
+    password: types.has("m.login.password"),
+    sso,
+    ...(wellKnown !== undefined ? { wellKnown } : {}),
+  };
 }

@@ -28,6 +28,11 @@ export interface RefreshParams extends OidcRequestOptions {
   refreshToken: string;
   /** Current time in ms since the epoch. */
   now?: () => number;
+  /**
+   * The sign-in ID token's `sub`: a new ID token must name the same one
+   * (OIDC Core 12.2), else 'Invalid ID token'.
+   */
+  expectedSubject?: string;
 }
 
 /** Fresh tokens, and when the new access token expires (ms since the epoch). */
@@ -89,6 +94,13 @@ export async function refreshAccessToken(params: RefreshParams): Promise<Refresh
         jwksUri: params.metadata.jwks_uri,
         now: now(),
       });
+      if (params.expectedSubject !== undefined && idTokenClaims.sub !== params.expectedSubject) {
+        throw new OidcError("InvalidIdToken", {
+          cause: new Error(
+            `the refreshed ID token names ${idTokenClaims.sub}, not ${params.expectedSubject}`,
+          ),
+        });
+      }
       return { tokens, expiresAt: now() + tokens.expires_in * 1000, idTokenClaims };
     }
     return { tokens, expiresAt: now() + tokens.expires_in * 1000 };

@@ -7,6 +7,10 @@
  * its own. A token without the tag is a v2 token.
  */
 
+import { DEFAULT_VALIDATION_LIMITS } from "../validate/limits";
+import { SyncProtocolError } from "../validate/parseSync";
+import { isEchoableToken } from "../validate/tokens";
+
 /** The prefix that marks a sliding sync token. */
 export const SLIDING_TOKEN_TAG = "msc4186:";
 
@@ -16,8 +20,15 @@ export interface SlidingPosition {
   toDeviceSince?: string;
 }
 
-/** Percent-encodes a part, "~" included (encodeURIComponent leaves it, and it separates the parts). */
+/**
+ * Percent-encodes a part, "~" included (encodeURIComponent leaves it, and it
+ * separates the parts). A part that would not survive a round trip (a lone
+ * surrogate: encodeURIComponent throws a URIError on it) is the server's
+ * protocol error, as an unusable v2 next_batch is: the loop stops on it.
+ */
 function encodePart(part: string): string {
+  if (part !== "" && !isEchoableToken(part, DEFAULT_VALIDATION_LIMITS.maxStringLength))
+    throw new SyncProtocolError();
   return encodeURIComponent(part).replaceAll("~", "%7E");
 }
 

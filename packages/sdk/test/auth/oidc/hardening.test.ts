@@ -14,6 +14,7 @@ import type { Misbehaviour, MisbehavingProvider } from "@lattice/testserver/oidc
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   completeAuthorization,
+  discoverOidc,
   ID_TOKEN_CLOCK_SKEW_S,
   MemorySignInStateStorage,
   OidcError,
@@ -22,6 +23,7 @@ import {
   startAuthorization,
 } from "../../../src/auth/oidc";
 import type { ValidatedIssuerMetadata } from "../../../src/auth/oidc";
+import { createHttpClient } from "../../../src/http/client";
 import { discover, followAuthorization, REDIRECT_URI, signIn, signInUntilCallback } from "./support";
 
 let bad: MisbehavingProvider;
@@ -211,6 +213,20 @@ describe("ID tokens", () => {
     expect(err.message).toBe("Invalid ID token");
   });
 
+  it("'Invalid ID token' on refresh when the new one names another subject than the sign-in's", async () => {
+    const first = await signIn(metadata, bad.url);
+    const params = {
+      metadata,
+      clientId: first.clientId,
+      refreshToken: first.tokens.refresh_token,
+      expectedSubject: first.idTokenClaims.sub,
+    };
+    bad.misbehave({ idTokenPatch: { sub: "@mallory:localhost" } });
+    expect((await failure(refreshAccessToken(params))).message).toBe("Invalid ID token");
+    bad.misbehave({});
+    expect((await refreshAccessToken(params)).idTokenClaims?.sub).toBe(first.idTokenClaims.sub);
+  });
+
   it("accepts a refresh whose new ID token verifies", async () => {
     const first = await signIn(metadata, bad.url);
     const refreshed = await refreshAccessToken({
@@ -245,6 +261,16 @@ describe("the legacy m.authentication well-known", () => {
   ])("'OIDC authentication not supported' when the well-known %s", async (_why, wellKnown) => {
     bad.misbehave({ homeserver: "well-known-only", wellKnown });
     expect((await failure(discover(bad))).message).toBe("OIDC authentication not supported");
+  });
+
+  it("reads the well-known document the caller already has (the server name's) instead of fetching one", async () => {
+    bad.misbehave({ homeserver: "well-known-only", wellKnown: "absent" });
+    const http = createHttpClient({ baseUrl: bad.url, retry: false });
+    const { issuer } = await discoverOidc(http, {
+      wellKnown: { "m.authentication": { issuer: bad.issuer } },
+    });
+    expect(issuer).toBe(bad.issuer);
+    expect(bad.requests).not.toContain("GET /.well-known/matrix/client");
   });
 
   it("'OIDC is misconfigured' when m.authentication names no valid issuer", async () => {

@@ -72,7 +72,7 @@ async function signIn(): Promise<SessionData> {
     accessToken: result.tokens.access_token,
     refreshToken: result.tokens.refresh_token,
     expiresAt: result.expiresAt,
-    oidc: { issuer: result.issuer, clientId: result.clientId },
+    oidc: { issuer: result.issuer, clientId: result.clientId, subject: result.idTokenClaims.sub },
   };
 }
 
@@ -93,6 +93,14 @@ describe("an OIDC session", () => {
       ),
     );
     expect(data?.oidc).toEqual({ issuer: "http://127.0.0.1:2", clientId: "c" });
+    // The sign-in's ID token subject, which a refreshed ID token must repeat (OIDC Core 12.2).
+    const withSubject = { homeserverUrl: "h", userId: "u", deviceId: "d" };
+    expect(
+      parseSessionData({ ...withSubject, oidc: { issuer: "i", clientId: "c", subject: "s" } })?.oidc,
+    ).toEqual({ issuer: "i", clientId: "c", subject: "s" });
+    expect(
+      parseSessionData({ ...withSubject, oidc: { issuer: "i", clientId: "c", subject: 7 } })?.oidc,
+    ).toEqual({ issuer: "i", clientId: "c" });
     expect(
       parseSessionData({ homeserverUrl: "h", userId: "u", deviceId: "d", oidc: { issuer: 3 } })?.oidc,
     ).toBe(undefined);

@@ -6,7 +6,11 @@
  * client kept), the SPEC §8 messages of a denied consent and of a lost state,
  * and the soft-logout resume through the provider with the same device.
  */
-import { driveProviderLogin, startOidcTestbed } from "../../../../testserver/src/oidc/index";
+import {
+  driveProviderLogin,
+  startMisbehavingProvider,
+  startOidcTestbed,
+} from "../../../../testserver/src/oidc/index";
 import type { OidcTestbed } from "../../../../testserver/src/oidc/index";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../../../../testserver/src/index";
@@ -18,6 +22,7 @@ import type { ServerStatus } from "../SignInViewModel";
 import {
   clientIdFor,
   completeOidcSignIn,
+  discoverOffer,
   isClientKnown,
   isOidcCallback,
   OIDC_CLIENTS_KEY,
@@ -280,5 +285,19 @@ describe("soft logout of an OIDC session", () => {
       [bed.provider.issuer]: { clientId },
     });
     expect(url.searchParams.get("scope")).toContain("urn:matrix:client:device:ERINDEVICE");
+  });
+});
+
+describe("the legacy m.authentication fallback", () => {
+  it("offers the provider named by the well-known homeserver discovery read, without fetching another", async () => {
+    const bad = await startMisbehavingProvider();
+    try {
+      bad.misbehave({ homeserver: "well-known-only", wellKnown: "absent" });
+      expect(await discoverOffer(bad.url)).toBeNull();
+      const offer = await discoverOffer(bad.url, undefined, { "m.authentication": { issuer: bad.issuer } });
+      expect(offer?.issuer).toBe(bad.issuer);
+    } finally {
+      await bad.stop();
+    }
   });
 });

@@ -49,13 +49,19 @@ export function offerOf(metadata: ValidatedIssuerMetadata): OidcOffer {
 /**
  * The homeserver's OIDC provider, or null when it advertises none ('OIDC
  * authentication not supported'). Any other failure is thrown as the SDK's
- * OidcError, whose message is SPEC's.
+ * OidcError, whose message is SPEC's. `wellKnown`: the
+ * /.well-known/matrix/client homeserver discovery read, for the legacy
+ * m.authentication fallback.
  */
-export async function discoverOffer(homeserverUrl: string, fetch?: FetchFn): Promise<OidcOffer | null> {
+export async function discoverOffer(
+  homeserverUrl: string,
+  fetch?: FetchFn,
+  wellKnown?: unknown,
+): Promise<OidcOffer | null> {
   const { discoverOidc, OidcError } = await loadOidc();
   const http = createHttpClient({ baseUrl: homeserverUrl, retry: false, ...(fetch ? { fetch } : {}) });
   try {
-    return offerOf((await discoverOidc(http)).metadata);
+    return offerOf((await discoverOidc(http, wellKnown !== undefined ? { wellKnown } : {})).metadata);
   } catch (err) {
     if (err instanceof OidcError && err.code === "NotSupported") return null;
     throw err;
@@ -267,6 +273,6 @@ export async function completeOidcSignIn(
     accessToken: result.tokens.access_token,
     refreshToken: result.tokens.refresh_token,
     expiresAt: result.expiresAt,
-    oidc: { issuer: result.issuer, clientId: result.clientId },
+    oidc: { issuer: result.issuer, clientId: result.clientId, subject: result.idTokenClaims.sub },
   };
 }
