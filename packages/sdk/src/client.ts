@@ -60,6 +60,8 @@ import { SyncService } from "./sync/SyncService";
 import type { SyncServiceOptions } from "./sync/SyncService";
 import type { SyncLogger } from "./sync/SyncLoop";
 import type { ServerFeatures } from "./sync/server-features";
+import { RtcService } from "./rtc/RtcService";
+import type { RtcTransport } from "./rtc/membership/types";
 
 export * from "./client/index";
 
@@ -97,6 +99,8 @@ export interface CreateClientOptions {
   typingTimeoutMs?: number;
   /** Backoff before the second account data write attempt; defaults to 1000 ms. */
   accountDataRetryBaseMs?: number;
+  /** MatrixRTC: the LiveKit transports to offer when the server names none. */
+  rtcTransports?: readonly RtcTransport[];
 }
 
 /** A wired client: the services, and the lifecycle. */
@@ -124,6 +128,8 @@ export interface Client {
   readonly search: SearchService;
   readonly directory: DirectoryService;
   readonly urlPreviews: UrlPreviewService;
+  /** MatrixRTC calls: sessions per room, join, leave, ring, decline, participants and their keys. */
+  readonly rtc: RtcService;
   /**
    * To-device events of each network batch, Olm-decrypted when crypto is on
    * (call signalling, widgets, verification); returns the unsubscribe.
@@ -325,10 +331,42 @@ export function createClient(options: CreateClientOptions): Client {
       if (state.kind === "signed_out") void stop();
     }) ?? ((): void => undefined);
 
+  const onToDevice = (listener: (events: readonly ToDeviceEvent[]) => void): (() => void) =>
+    processor?.subscribe((batch) => {
+      if (!batch.fromCache && batch.toDevice.length > 0) listener(batch.toDevice);
+    }) ?? ((): void => undefined);
+  const rtc = new RtcService({
+    http,
+    userId,
+    deviceId: deviceId ?? "",
+    scheduler,
+    roomState: (roomId) => rooms.find(roomId)?.getSnapshot().state,
+    onSyncBatch: (listener) => processor?.subscribe(listener) ?? ((): void => undefined),
+    onToDevice,
+    serverFeatures: () => sync.serverInfo.serverFeatures(),
+    ...(lazy
+      ? {
+          sendToDevice: async (type, targets, content) => {
+            await crypto.sendToDevice(type, targets, content);
+          },
+        }
+      : {}),
+    sendRoomEvent: async (roomId, type, content) => {
+      const pending = sendQueue.send(roomId, type, content);
+      const settled = await sendQueue.whenSettled(pending.txnId);
+      return settled?.eventId;
+    },
+    ...(options.rtcTransports ? { transports: options.rtcTransports } : {}),
+    ...(options.logger
+      ? { warn: (message: string, error?: unknown) => options.logger?.warn(message, error) }
+      : {}),
+  });
+
   let tornDown: Promise<void> | undefined;
   const dispose = async (disposeOptions: DisposeOptions = {}): Promise<void> => {
     tornDown ??= (async () => {
       endSessionWatch();
+      rtc.dispose();
       await stop();
       sendQueue.dispose();
       toDevice.dispose();
@@ -382,15 +420,10 @@ export function createClient(options: CreateClientOptions): Client {
     search: new SearchService({ http, rooms, ...(lazy ? { decryptor: lazy } : {}) }),
     directory: new DirectoryService({ http, versions: getServerVersions }),
     urlPreviews: new UrlPreviewService({ http, rooms, now: () => scheduler.now() }),
+    rtc,
     versions: getServerVersions,
     serverFeatures: () => sync.serverInfo.serverFeatures(),
-    onToDevice(listener) {
-      return (
-        processor?.subscribe((batch) => {
-          if (!batch.fromCache && batch.toDevice.length > 0) listener(batch.toDevice);
-        }) ?? ((): void => undefined)
-      );
-    },
+    onToDevice,
     async start() {
       await sync.start();
       await sendQueue.start();
