@@ -45,6 +45,9 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // expect.poll waits on an outcome; its 1 s default bound is too short for a page on a loaded
+          // machine (a sync round trip, a render), so a slow pass would read as a failure.
+          expect: { poll: { timeout: 20_000 } },
           fileParallelism: false,
         },
       },

@@ -60,8 +60,11 @@ import { SyncService } from "./sync/SyncService";
 import type { SyncServiceOptions } from "./sync/SyncService";
 import type { SyncLogger } from "./sync/SyncLoop";
 import type { ServerFeatures } from "./sync/server-features";
-import { RtcService } from "./rtc/RtcService";
+import { createRtc } from "./client/rtc";
+import type { RtcService } from "./rtc/RtcService";
 import type { RtcTransport } from "./rtc/membership/types";
+import { createVoip } from "./client/voip";
+import type { VoipOptions, VoipService } from "./voip/VoipService";
 
 export * from "./client/index";
 
@@ -101,6 +104,8 @@ export interface CreateClientOptions {
   accountDataRetryBaseMs?: number;
   /** MatrixRTC: the LiveKit transports to offer when the server names none. */
   rtcTransports?: readonly RtcTransport[];
+  /** Calls: the media platform (the web app's), and the fallback STUN permission. */
+  voip?: VoipOptions;
 }
 
 /** A wired client: the services, and the lifecycle. */
@@ -130,6 +135,8 @@ export interface Client {
   readonly urlPreviews: UrlPreviewService;
   /** MatrixRTC calls: sessions per room, join, leave, ring, decline, participants and their keys. */
   readonly rtc: RtcService;
+  /** 1:1 calls and mesh group calls (docs/architecture/0012-voip.md). */
+  readonly voip: VoipService;
   /**
    * To-device events of each network batch, Olm-decrypted when crypto is on
    * (call signalling, widgets, verification); returns the unsubscribe.
@@ -189,7 +196,7 @@ function lazyCryptoOf(options: CreateClientOptions, identity: Identity): LazyCry
             ...(options.cryptoStore ? { store: options.cryptoStore } : {}),
             ...(logger ? { logger } : {}),
           });
-  return new LazyCrypto(factory, logger ? { logger } : {});
+  return new LazyCrypto(factory, { userId, ...(logger ? { logger } : {}) });
 }
 
 interface Identity {
@@ -321,7 +328,14 @@ export function createClient(options: CreateClientOptions): Client {
     scheduler,
     ...(options.typingTimeoutMs !== undefined ? { timeoutMs: options.typingTimeoutMs } : {}),
   });
+  const state = new StateService({ http, actor, rooms, running: sync });
+  const voip = createVoip({
+    ...{ userId, deviceId, http, scheduler, rooms, sendQueue, toDevice, crypto, state },
+    batches: processor,
+    options: options.voip,
+  });
   const stop = async (): Promise<void> => {
+    voip.turn.stop();
     typing.dispose();
     await sync.stop();
   };
@@ -335,31 +349,12 @@ export function createClient(options: CreateClientOptions): Client {
     processor?.subscribe((batch) => {
       if (!batch.fromCache && batch.toDevice.length > 0) listener(batch.toDevice);
     }) ?? ((): void => undefined);
-  const rtc = new RtcService({
-    http,
-    userId,
-    deviceId: deviceId ?? "",
-    scheduler,
-    roomState: (roomId) => rooms.find(roomId)?.getSnapshot().state,
-    onSyncBatch: (listener) => processor?.subscribe(listener) ?? ((): void => undefined),
-    onToDevice,
+  const rtc = createRtc({
+    ...{ userId, deviceId, http, scheduler, rooms, sendQueue, onToDevice, logger: options.logger },
+    crypto: lazy ? crypto : undefined,
+    batches: processor,
     serverFeatures: () => sync.serverInfo.serverFeatures(),
-    ...(lazy
-      ? {
-          sendToDevice: async (type, targets, content) => {
-            await crypto.sendToDevice(type, targets, content);
-          },
-        }
-      : {}),
-    sendRoomEvent: async (roomId, type, content) => {
-      const pending = sendQueue.send(roomId, type, content);
-      const settled = await sendQueue.whenSettled(pending.txnId);
-      return settled?.eventId;
-    },
-    ...(options.rtcTransports ? { transports: options.rtcTransports } : {}),
-    ...(options.logger
-      ? { warn: (message: string, error?: unknown) => options.logger?.warn(message, error) }
-      : {}),
+    transports: options.rtcTransports,
   });
 
   let tornDown: Promise<void> | undefined;
@@ -368,6 +363,7 @@ export function createClient(options: CreateClientOptions): Client {
       endSessionWatch();
       rtc.dispose();
       await stop();
+      await voip.dispose();
       sendQueue.dispose();
       toDevice.dispose();
       summary?.dispose();
@@ -394,7 +390,8 @@ export function createClient(options: CreateClientOptions): Client {
     sendQueue,
     toDevice,
     crypto,
-    state: new StateService({ http, actor, rooms, running: sync }),
+    state,
+    voip,
     receipts: new ReceiptService({
       http,
       actor,
@@ -419,8 +416,18 @@ export function createClient(options: CreateClientOptions): Client {
     moderation: new ModerationService({ http, actor, rooms, running: sync }),
     search: new SearchService({ http, rooms, ...(lazy ? { decryptor: lazy } : {}) }),
     directory: new DirectoryService({ http, versions: getServerVersions }),
-    urlPreviews: new UrlPreviewService({ http, rooms, now: () => scheduler.now() }),
     rtc,
+    urlPreviews: new UrlPreviewService({
+      http,
+      rooms,
+      now: () => scheduler.now(),
+      // v1 media only where the server says it has it; unknown (no answer) tries v1, then v3.
+      authenticatedMedia: () =>
+        sync.serverInfo.serverFeatures().then(
+          (features) => features.authenticatedMedia,
+          () => undefined,
+        ),
+    }),
     versions: getServerVersions,
     serverFeatures: () => sync.serverInfo.serverFeatures(),
     onToDevice,
@@ -428,6 +435,8 @@ export function createClient(options: CreateClientOptions): Client {
       await sync.start();
       await sendQueue.start();
       toDevice.start();
+      // TURN credentials are fetched only where calls can happen.
+      if (voip.hasPlatform) void voip.start();
     },
     stop,
     dispose,

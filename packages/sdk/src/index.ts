@@ -12,5 +12,7 @@ export * as auth from "./auth";
 export * from "./models";
 export * from "./send";
 export * from "./crypto";
+export * as voip from "./voip";
+export * as rtc from "./rtc";
 export * as api from "./api";
 export * from "./client";

@@ -3,7 +3,7 @@
  * server, not a production homeserver):
  *
  *   npx tsx packages/testserver/src/cli.ts [--port 8008] [--demo] [--seed N] [--server-name NAME]
- *     [--oidc] [--oidc-port PORT]
+ *     [--oidc] [--oidc-port PORT] [--profile current|legacy]
  *
  * Starts the server on 127.0.0.1, optionally seeds the demo data (and the
  * demo widget page), prints the URL and how to sign in, and stops on
@@ -19,9 +19,10 @@ import { startWidgetPage } from "./demo/widget-page";
 import { startOidcTestbed } from "./oidc/testbed";
 import { startTestServer } from "./server";
 import type { TestServerHandle } from "./server";
+import type { ServerProfile } from "./core/legacy";
 
 const USAGE =
-  "Usage: cli.ts [--port 8008] [--demo] [--seed N] [--server-name localhost] [--oidc] [--oidc-port 8009]";
+  "Usage: cli.ts [--port 8008] [--demo] [--seed N] [--server-name localhost] [--oidc] [--oidc-port 8009] [--profile current|legacy]";
 
 function portOf(name: string, value: string): number {
   const port = Number(value);
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
       "server-name": { type: "string" },
       oidc: { type: "boolean", default: false },
       "oidc-port": { type: "string" },
+      // "legacy" imitates Synapse 1.67 (core/legacy.ts), to try the app against an old server.
+      profile: { type: "string", default: "current" },
       help: { type: "boolean", default: false },
     },
   });
@@ -49,8 +52,11 @@ async function main(): Promise<void> {
   // Next to the homeserver by default (8008 -> 8009); a random homeserver port gets a random one.
   const oidcPort = portOf("oidc-port", values["oidc-port"] ?? String(port === 0 ? 0 : port + 1));
 
+  const profile: ServerProfile = values.profile === "legacy" ? "legacy" : "current";
+  if (values.profile !== profile) throw new Error(`Invalid --profile: ${values.profile}`);
   const options = {
     port,
+    profile,
     seed: values.seed ?? (values.demo ? "lattice-demo" : undefined),
     serverName: values["server-name"],
     validate: false,

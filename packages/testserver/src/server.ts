@@ -14,6 +14,7 @@ import { resolveConfig } from "./core/config";
 import type { TestServerOptions } from "./core/config";
 import type { ServerContext } from "./core/context";
 import { IdGenerator } from "./core/ids";
+import { missingInLegacy } from "./core/legacy";
 import { Context } from "./core/server-context";
 import { errors, MatrixHttpError } from "./http/errors";
 import { FaultInjector } from "./http/faults";
@@ -110,10 +111,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       }
     }
 
-    const match = router.match(method, url.pathname);
+    const legacy = config.profile === "legacy";
+    const match = legacy && missingInLegacy(url.pathname) ? undefined : router.match(method, url.pathname);
     if (match === undefined || match === "method") {
       await drain(req);
-      sendError(res, errors.unrecognized(match === "method" ? 405 : 404));
+      // Synapse 1.67 answers every unknown endpoint with 400 M_UNRECOGNIZED; today's servers 404 / 405.
+      sendError(res, errors.unrecognized(legacy ? 400 : match === "method" ? 405 : 404));
       return;
     }
     const abort = new AbortController();

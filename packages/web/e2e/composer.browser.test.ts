@@ -144,7 +144,7 @@ describe("the composer", () => {
     expect(emojiRequests).toEqual([]);
     await page.getByRole("button", { name: "Emoji" }).click();
     const picker = page.getByRole("dialog", { name: "Emoji" });
-    await picker.getByRole("button", { name: "grinning face", exact: true }).waitFor({ timeout: 15_000 });
+    await picker.getByRole("button", { name: "grinning face", exact: true }).waitFor({ timeout: 30_000 });
     expect(emojiRequests.length).toBeGreaterThan(0);
     await picker.getByRole("searchbox", { name: "Search emoji" }).fill("party popper");
     await picker.getByRole("button", { name: "party popper" }).click();
@@ -282,7 +282,7 @@ describe("the composer", () => {
     await dark
       .getByRole("dialog", { name: "Emoji" })
       .getByRole("button", { name: "grinning face", exact: true })
-      .waitFor({ timeout: 15_000 });
+      .waitFor({ timeout: 30_000 });
     await dark.screenshot({ path: `${SHOTS}composer-emoji-dark.png` });
     expect(errors).toEqual([]);
   }, 60_000);

@@ -163,7 +163,7 @@ describe("threads", () => {
     await bob.getByTestId("thread-view").getByText("first reply in the thread").waitFor();
     await expect.poll(() => agrees(0), { timeout: 30_000 }).toBe(true);
     await bob.getByRole("button", { name: "Back to threads" }).click();
-    await expect.poll(() => row.getAttribute("data-unread"), { timeout: 10_000 }).toBe("none");
+    await expect.poll(() => row.getAttribute("data-unread"), { timeout: 30_000 }).toBe("none");
     await bob.screenshot({ path: `${SHOTS}threads-read-dark.png` });
     expect(errors).toEqual([]);
   }, 90_000);

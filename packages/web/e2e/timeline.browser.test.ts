@@ -121,7 +121,7 @@ describe("the timeline", () => {
     await bob.typing.setTyping(lounge, false);
 
     // Each page reads the newest message: the other sees the receipt avatar under it.
-    await message(bobPage, fromAlice).getByTestId("receipts").waitFor({ timeout: 15_000 });
+    await message(bobPage, fromAlice).getByTestId("receipts").waitFor({ timeout: 30_000 });
     await alicePage.screenshot({ path: `${SHOTS}timeline-light.png` });
     await bobPage.screenshot({ path: `${SHOTS}timeline-dark.png` });
   }, 120_000);

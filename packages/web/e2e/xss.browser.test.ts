@@ -13,6 +13,8 @@ import { launchChromium, serveWebApp } from "./browser";
 
 let browser: Browser;
 let app: { url: string; close(): Promise<void> };
+/** The id of the element `settled` adds; its CSP report is the sign, not a finding. */
+const MARKER = "lattice-xss-marker";
 
 beforeAll(async () => {
   app = await serveWebApp({ VITE_LATTICE_HOMESERVER: "http://127.0.0.1:9" });
@@ -36,18 +38,39 @@ async function openCorpus(): Promise<Watch> {
     const url = req.url();
     if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) foreign.push(url);
   });
-  await page.addInitScript(() => {
-    const w = window as unknown as { __cspViolations: string[] };
+  await page.addInitScript((marker) => {
+    const w = window as unknown as { __cspViolations: string[]; __latticeMarkerSeen: boolean };
     w.__cspViolations = [];
+    w.__latticeMarkerSeen = false;
     document.addEventListener("securitypolicyviolation", (e) => {
-      w.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
+      if (e.target instanceof Element && e.target.id === marker) w.__latticeMarkerSeen = true;
+      else w.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
     });
-  });
+  }, MARKER);
   await page.goto(`${app.url}e2e/xss/index.html`);
   await page.waitForFunction(
     () => (window as unknown as { __latticeRendered?: boolean }).__latticeRendered === true,
   );
   return { page, foreign };
+}
+
+/**
+ * Waits until the page has dealt with what was done to it: a marker element whose inline handler
+ * the CSP blocks is added last, and its violation report is awaited. Reports are delivered in the
+ * order the violations happen, so one from anything earlier would have arrived before it. (A fixed
+ * pause proved nothing on a loaded machine.)
+ */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate((id) => {
+    const img = document.createElement("img");
+    img.id = id;
+    img.setAttribute("onerror", "void 0");
+    img.src = "x";
+    document.body.appendChild(img);
+  }, MARKER);
+  await page.waitForFunction(
+    () => (window as unknown as { __latticeMarkerSeen: boolean }).__latticeMarkerSeen,
+  );
 }
 
 const state = (page: Page): Promise<{ xss: unknown; violations: string[]; media: string[] }> =>
@@ -73,7 +96,7 @@ it("renders every hostile payload inert", async () => {
   for (const el of await page.locator("main *").all()) await el.dispatchEvent("mouseover");
   for (const spoiler of await page.locator('[role="button"]').all()) await spoiler.click();
   for (const summary of await page.locator("summary").all()) await summary.click();
-  await page.waitForTimeout(300);
+  await settled(page);
 
   const result = await state(page);
   expect(result.xss).toBeUndefined();
@@ -113,7 +136,11 @@ it("control: the same payloads through raw innerHTML are caught by the detectors
     div.innerHTML = `<img src="x" onerror="window.__latticeXss=1">`;
     document.body.appendChild(div);
   });
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() =>
+    (window as unknown as { __cspViolations: string[] }).__cspViolations.some((v) =>
+      v.startsWith("script-src"),
+    ),
+  );
   const result = await state(page);
   // CSP blocks the inline handler and reports it: the flag stays unset but the violation listener fires.
   expect(result.xss).toBeUndefined();

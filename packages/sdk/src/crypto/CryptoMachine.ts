@@ -109,7 +109,7 @@ export class CryptoMachine {
   ) {
     this.userId = options.userId;
     this.deviceId = options.deviceId;
-    this.rooms = options.rooms ?? new RoomCryptoState();
+    this.rooms = options.rooms ?? new RoomCryptoState({ ownUserId: options.userId });
     this.logger = options.logger ?? silentCryptoLogger;
     this.txnIds = options.txnIds ?? createTxnIdGenerator();
     this.outgoing = new OutgoingRequests(engine, machine, http, this.logger);
@@ -223,6 +223,8 @@ export class CryptoMachine {
     roomId: string,
     events: readonly ClientEventWithoutRoomId[],
   ): Promise<ClientEventWithoutRoomId[]> {
+    // Own membership events of a page extend the history membershipAt reads.
+    this.rooms.recordHistory(roomId, events);
     const out: ClientEventWithoutRoomId[] = [];
     for (const event of events) {
       out.push(event.type === "m.room.encrypted" ? (await this.decryptEvent(roomId, event)).event : event);
@@ -232,7 +234,9 @@ export class CryptoMachine {
 
   /** Decrypts one event; a failure waiting for a key is remembered for a late retry. */
   async decryptEvent(roomId: string, event: ClientEventWithoutRoomId): Promise<RoomEventDecryption> {
-    const result = await decryptRoomEvent(this.engine, this.machine, roomId, event);
+    const result = await decryptRoomEvent(this.engine, this.machine, roomId, event, (e) =>
+      this.rooms.membershipAt(roomId, e.origin_server_ts),
+    );
     const sessionId = sessionIdOf(event);
     if (sessionId !== undefined) {
       if (result.info.failure && waitsForKey(result.info.failure)) this.pending.add(roomId, sessionId, event);

@@ -62,6 +62,8 @@ export function deviceNeedsKeys(batch: ParsedSync): boolean {
 export interface LazyCryptoOptions {
   /** Where a failed background load or catch-up is reported. */
   logger?: CryptoLogger;
+  /** The own user: its membership history answers "not joined" without MSC4115. */
+  userId?: string;
 }
 
 /**
@@ -82,7 +84,7 @@ async function withBundledRepliesDecrypted(machine: CryptoMachine, batch: Parsed
 
 /** Owns the machine once created; until then only the room facts. */
 export class LazyCrypto {
-  readonly rooms = new RoomCryptoState();
+  readonly rooms: RoomCryptoState;
   private machine: CryptoMachine | undefined;
   private creating: Promise<CryptoMachine> | undefined;
   private readonly createdListeners = new Set<(machine: CryptoMachine) => void>();
@@ -98,6 +100,7 @@ export class LazyCrypto {
     options: LazyCryptoOptions = {},
   ) {
     this.logger = options.logger ?? silentCryptoLogger;
+    this.rooms = new RoomCryptoState(options.userId !== undefined ? { ownUserId: options.userId } : {});
   }
 
   /** The machine, when it exists. */

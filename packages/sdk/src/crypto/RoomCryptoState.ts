@@ -5,6 +5,12 @@
  * membership. The encryptor reads it to pick the key recipients; the lazy
  * loader reads it to decide when the engine is first needed. Pure and cheap,
  * so it runs on every batch even before the WebAssembly is loaded.
+ *
+ * It also keeps the history of the own user's membership (each m.room.member
+ * event for them, with its time and previous membership), so the decryptor
+ * can tell "we were not in the room when this was sent" on servers that do
+ * not put the viewer's membership in `unsigned.membership` (MSC4115, v1.11;
+ * Synapse 1.67 never does).
  */
 import type { ClientEventWithoutRoomId, StrippedStateEvent } from "../api/types/events";
 import type { ParsedSync } from "../sync/validate/types";
@@ -26,6 +32,23 @@ interface RoomEntry {
   historyVisibility: string;
   /** user id to membership (join, invite, leave, ban, knock). */
   members: Map<string, string>;
+  /** The own user's membership changes, oldest first. */
+  own?: OwnMembership[];
+}
+
+/** One m.room.member event of the own user. */
+interface OwnMembership {
+  eventId: string;
+  ts: number;
+  membership: string;
+  /** unsigned.prev_content.membership, when the server sent it. */
+  prev?: string;
+}
+
+/** Options of RoomCryptoState. */
+export interface RoomCryptoStateOptions {
+  /** The user whose membership history is kept (for membershipAt). */
+  ownUserId?: string;
 }
 
 /** What one batch changed, so the caller tracks new users only. */
@@ -60,6 +83,11 @@ export function parseEncryptionContent(content: unknown): RoomEncryptionSettings
 /** Room facts for the crypto layer, fed by `ingest` with each batch. */
 export class RoomCryptoState {
   private readonly rooms = new Map<string, RoomEntry>();
+  private readonly ownUserId: string | undefined;
+
+  constructor(options: RoomCryptoStateOptions = {}) {
+    this.ownUserId = options.ownUserId;
+  }
 
   /** Applies a batch's state (state, state_after, timeline, invite state). */
   ingest(batch: ParsedSync): RoomStateChanges {
@@ -112,11 +140,65 @@ export class RoomCryptoState {
     } else if (event.type === "m.room.member") {
       const membership = (content as Record<string, unknown>)["membership"];
       if (typeof membership !== "string") return;
+      this.recordOwn(roomId, event, membership);
       const entry = this.entry(roomId);
       if (entry.members.get(event.state_key) === membership) return;
       entry.members.set(event.state_key, membership);
       if (entry.encryption) changes?.memberChanges.add(event.state_key);
     }
+  }
+
+  /**
+   * Adds own membership events seen outside sync (a /messages or /context
+   * page) to the history, without touching the current members.
+   */
+  recordHistory(roomId: string, events: readonly ClientEventWithoutRoomId[]): void {
+    for (const event of events) {
+      if (event.type !== "m.room.member") continue;
+      const membership = (event.content as Record<string, unknown>)["membership"];
+      if (typeof membership === "string") this.recordOwn(roomId, event, membership);
+    }
+  }
+
+  private recordOwn(roomId: string, event: StateLike, membership: string): void {
+    if (this.ownUserId === undefined || event.state_key !== this.ownUserId) return;
+    const full = event as Partial<ClientEventWithoutRoomId>;
+    if (typeof full.event_id !== "string" || typeof full.origin_server_ts !== "number") return;
+    const entry = this.entry(roomId);
+    const own = (entry.own ??= []);
+    if (own.some((m) => m.eventId === full.event_id)) return;
+    const prevContent: unknown = full.unsigned?.prev_content;
+    const prev =
+      typeof prevContent === "object" && prevContent !== null
+        ? (prevContent as Record<string, unknown>)["membership"]
+        : undefined;
+    own.push({
+      eventId: full.event_id,
+      ts: full.origin_server_ts,
+      membership,
+      ...(typeof prev === "string" ? { prev } : {}),
+    });
+    own.sort((a, b) => a.ts - b.ts);
+  }
+
+  /**
+   * The own user's membership when an event was sent (at `ts`), from the
+   * room's own state history: the last own membership event at or before
+   * it; before the first one known, that event's previous membership
+   * ("leave" for a join without one: nobody is a member before joining).
+   * Undefined when nothing is known.
+   */
+  membershipAt(roomId: string, ts: number): string | undefined {
+    const own = this.rooms.get(roomId)?.own;
+    if (own === undefined || own.length === 0) return undefined;
+    let at: string | undefined;
+    for (const change of own) {
+      if (change.ts > ts) break;
+      at = change.membership;
+    }
+    if (at !== undefined) return at;
+    const first = own[0] as OwnMembership;
+    return first.prev ?? (first.membership === "join" ? "leave" : undefined);
   }
 
   /** Whether the room has m.room.encryption. */

@@ -89,13 +89,16 @@ const CODE_NAMES: readonly DecryptionFailureCode[] = [
 /**
  * Classifies a decryption error. A missing key is expected when the key was
  * withheld, when the event is older than this device (the "historical"
- * case), or when the server says we were not joined at the event (MSC4115).
+ * case), or when we were not joined at the event: as the server says
+ * (MSC4115 `unsigned.membership`), else as `membershipAtEvent` (the room's
+ * own state history) says.
  */
 export function classifyFailure(
   engine: Pick<Engine, "MegolmDecryptionError" | "DecryptionErrorCode">,
   error: unknown,
   event: ClientEventWithoutRoomId,
   deviceCreatedAtMs: number,
+  membershipAtEvent?: string,
 ): DecryptionFailure {
   if (!(error instanceof engine.MegolmDecryptionError)) {
     const message = error instanceof Error ? error.message : String(error);
@@ -111,7 +114,8 @@ export function classifyFailure(
     if (event.origin_server_ts < deviceCreatedAtMs) {
       return { code: "historical_message", reason: REASON_HISTORICAL, expected: true };
     }
-    const membership = event.unsigned?.membership;
+    const told = event.unsigned?.membership;
+    const membership = typeof told === "string" ? told : membershipAtEvent;
     if (typeof membership === "string" && membership !== "join") {
       return { code: "not_joined", reason: REASON_NOT_JOINED, expected: true };
     }
@@ -169,6 +173,8 @@ export async function decryptRoomEvent(
   machine: OlmMachine,
   roomId: string,
   event: ClientEventWithoutRoomId,
+  /** The viewer's membership at the event from the room's history, for servers without MSC4115. */
+  membershipAt?: (event: ClientEventWithoutRoomId) => string | undefined,
 ): Promise<RoomEventDecryption> {
   let decrypted;
   try {
@@ -179,7 +185,10 @@ export async function decryptRoomEvent(
       settings,
     );
   } catch (error) {
-    return undecryptableEvent(event, classifyFailure(engine, error, event, machine.deviceCreationTimeMs));
+    return undecryptableEvent(
+      event,
+      classifyFailure(engine, error, event, machine.deviceCreationTimeMs, membershipAt?.(event)),
+    );
   }
   try {
     const clear = objectOrEmpty(JSON.parse(decrypted.event));

@@ -217,6 +217,8 @@ export class SyncLoop {
       const since = this.since;
       let requested = false;
       try {
+        // A stored token from before tokens were checked: sending it would send another token.
+        if (since !== undefined && !isEchoableToken(since, MAX_TOKEN_LENGTH)) throw new SyncProtocolError();
         const response = await this.options.transport.sync({
           ...(since !== undefined ? { since } : {}),
           timeout,

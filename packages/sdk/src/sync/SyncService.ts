@@ -206,6 +206,7 @@ export class SyncService {
       }),
       sliding: new SlidingSyncTransport({
         http: options.http,
+        userId: options.userId,
         timelineLimit: initialSyncLimit,
         lazyLoadMembers,
         logger: this.logger,

@@ -8,13 +8,13 @@
  *
  * A failed fetch is not cached (the next call asks again) and keeps the
  * last good document. `serverFeatures()` never rejects for an error answer:
- * a server that will not serve /versions has no optional feature; only a
- * request that got no answer (network, abort) rejects, so the sync loop
- * counts it as a connection failure.
+ * a server that will not serve /versions has no optional feature (nor one
+ * that answers junk); only a request that got no answer (network, abort)
+ * rejects, so the sync loop counts it as a connection failure.
  */
 import { getVersions } from "../api/versions";
 import type { VersionsResponse } from "../api/types/server";
-import { MatrixError } from "../http/errors";
+import { MatrixError, ResponseFormatError } from "../http/errors";
 import type { HttpApi } from "../http/types";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
@@ -76,7 +76,7 @@ export class ServerInfo {
     try {
       await this.versions(signal);
     } catch (error) {
-      if (!(error instanceof MatrixError)) throw error;
+      if (!(error instanceof MatrixError || error instanceof ResponseFormatError)) throw error;
       this.logger.warn("The server answered /versions with an error; using no optional feature", error);
       return serverFeaturesOf(null, this.options.capabilities.value.getSnapshot());
     }
@@ -86,10 +86,13 @@ export class ServerInfo {
   /** Fetches the versions document now; concurrent calls share one request. */
   refresh(signal?: AbortSignal): Promise<VersionsResponse> {
     this.inFlight ??= getVersions(this.options.http, signal ? { signal } : {})
-      .then((versions) => {
-        this.doc.set(versions);
+      .then((versions: unknown) => {
+        // Junk is no document: the last good one stays (the features read any object safely).
+        if (typeof versions !== "object" || versions === null || Array.isArray(versions))
+          throw new ResponseFormatError("The versions answer is not an object", 200);
+        this.doc.set(versions as VersionsResponse);
         this.recompute();
-        return versions;
+        return versions as VersionsResponse;
       })
       .catch((error: unknown) => {
         this.logger.info("Fetching /versions failed; keeping the last known document", error);

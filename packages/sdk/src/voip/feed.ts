@@ -23,6 +23,8 @@ export interface CallFeedOptions {
   deviceId?: string;
   purpose: FeedPurpose;
   isLocal: boolean;
+  /** A local feed stops its tracks when disposed unless they are shared (mesh group calls); default true. */
+  ownsTracks?: boolean;
   audioMuted?: boolean;
   videoMuted?: boolean;
   scheduler: Scheduler;
@@ -137,6 +139,6 @@ export class CallFeed {
     if (this.disposed) return;
     this.disposed = true;
     this.stopMeasuring();
-    if (this.isLocal) for (const t of this.stream.getTracks()) t.stop();
+    if (this.isLocal && this.options.ownsTracks !== false) for (const t of this.stream.getTracks()) t.stop();
   }
 }

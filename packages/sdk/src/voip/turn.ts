@@ -84,9 +84,12 @@ export class TurnServers {
     try {
       const res = await this.fetchTurn();
       if (!this.started) return;
+      // A server without TURN answers {}: no servers, checked again later.
+      const uris = Array.isArray(res.uris) ? res.uris : [];
       const servers: IceServer[] =
-        res.uris.length > 0 ? [{ urls: res.uris, username: res.username, credential: res.password }] : [];
-      this.state.set({ servers, expiresAt: this.options.scheduler.now() + res.ttl * 1000, stopped: false });
+        uris.length > 0 ? [{ urls: uris, username: res.username, credential: res.password }] : [];
+      const ttlMs = typeof res.ttl === "number" ? res.ttl * 1000 : 0;
+      this.state.set({ servers, expiresAt: this.options.scheduler.now() + ttlMs, stopped: false });
     } catch (error) {
       if (error instanceof MatrixError && error.httpStatus === 403) {
         this.stop();

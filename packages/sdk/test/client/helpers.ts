@@ -55,10 +55,10 @@ export async function startClient(
   return client;
 }
 
-/** Resolves with the first truthy value of `probe`, polling; fails after `timeoutMs`. */
+/** Resolves with the first truthy value of `probe`, polling; fails after `timeoutMs` (`what`, or what it returns then, says what was awaited). */
 export async function waitFor<T>(
   probe: () => T | undefined | null | false,
-  what: string,
+  what: string | (() => string),
   timeoutMs = 10_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -70,7 +70,8 @@ export async function waitFor<T>(
       value = undefined;
     }
     if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out waiting for ${typeof what === "function" ? what() : what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -81,10 +82,12 @@ export function waitForMembership(
   roomId: string,
   userId: string,
   membership: string,
+  timeoutMs?: number,
 ): Promise<true> {
   return waitFor(
     () => client.rooms.find(roomId)?.getSnapshot().state.membershipOf(userId) === membership,
     `${userId} ${membership} in ${roomId} as seen by ${client.userId}`,
+    timeoutMs,
   );
 }
 

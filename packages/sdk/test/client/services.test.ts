@@ -289,15 +289,22 @@ describe("UrlPreviewService", () => {
     expect(http.requests).toHaveLength(2);
   });
 
-  it("never previews links in encrypted rooms and does not cache failures", async () => {
+  it("never previews links in encrypted rooms; remembers a failure per URL for an hour", async () => {
     const http = new FakeHttp();
     http.answers.push(serverError(502), { "og:title": "ok" });
     const rooms = lookup({ "!enc:test": { isEncrypted: true }, "!plain:test": { isEncrypted: false } });
-    const previews = new UrlPreviewService({ http, rooms, now: () => 0 });
+    let now = 0;
+    const previews = new UrlPreviewService({ http, rooms, now: () => now });
     expect(await previews.preview("http://x.test/", "!enc:test")).toBeNull();
     expect(http.requests).toHaveLength(0);
     await expect(previews.preview("http://x.test/", "!plain:test")).rejects.toBeInstanceOf(MatrixError);
+    // Asked again (the room shown again, minutes later): the same error, no request.
+    now += 5 * 60_000;
+    await expect(previews.preview("http://x.test/", "!plain:test")).rejects.toBeInstanceOf(MatrixError);
+    expect(http.requests).toHaveLength(1);
+    now += 60 * 60_000;
     expect(await previews.preview("http://x.test/", "!plain:test")).toEqual({ "og:title": "ok" });
+    expect(http.requests).toHaveLength(2);
     await expect(previews.preview("http://x.test/", "!nope:test")).rejects.toThrow("Unknown room");
   });
 });

@@ -191,6 +191,54 @@ describe("classifyFailure", () => {
       expected: false,
     });
   });
+
+  it("reads the membership from the room's history when the server sends no unsigned.membership", () => {
+    const missing = new FakeDecryptionError(0, "missing");
+    expect(classifyFailure(fakeEngine, missing, event(2000), 1000, "leave")).toEqual({
+      code: "not_joined",
+      reason: "You were not a member of the room when this message was sent.",
+      expected: true,
+    });
+    expect(classifyFailure(fakeEngine, missing, event(2000), 1000, "join")).toMatchObject({
+      code: "missing_room_key",
+    });
+    // What the server says wins over the local history.
+    expect(classifyFailure(fakeEngine, missing, event(2000, "join"), 1000, "leave")).toMatchObject({
+      code: "missing_room_key",
+    });
+  });
+});
+
+describe("RoomCryptoState.membershipAt", () => {
+  const member = (id: string, ts: number, membership: string, prev?: string): ClientEventWithoutRoomId => ({
+    event_id: id,
+    type: "m.room.member",
+    state_key: "@me:x",
+    sender: "@me:x",
+    origin_server_ts: ts,
+    content: { membership },
+    ...(prev ? { unsigned: { prev_content: { membership: prev } } } : {}),
+  });
+
+  it("answers from the own user's membership events: before the join, between leave and rejoin", () => {
+    const rooms = new RoomCryptoState({ ownUserId: "@me:x" });
+    expect(rooms.membershipAt("!r:x", 5)).toBeUndefined();
+    rooms.ingest(batch("!r:x", [member("$j", 100, "join")]));
+    expect(rooms.membershipAt("!r:x", 50)).toBe("leave");
+    expect(rooms.membershipAt("!r:x", 100)).toBe("join");
+    expect(rooms.membershipAt("!r:x", 150)).toBe("join");
+    rooms.ingest(batch("!r:x", [member("$l", 200, "leave", "join"), member("$j2", 300, "join", "leave")]));
+    expect(rooms.membershipAt("!r:x", 250)).toBe("leave");
+    expect(rooms.membershipAt("!r:x", 350)).toBe("join");
+    // An older page adds its own events; an invite before the first join is not membership.
+    rooms.recordHistory("!r:x", [member("$i", 80, "invite", "leave")]);
+    expect(rooms.membershipAt("!r:x", 90)).toBe("invite");
+    expect(rooms.membershipAt("!r:x", 10)).toBe("leave");
+    // Other users' events are not the viewer's history.
+    const other = new RoomCryptoState({ ownUserId: "@other:x" });
+    other.ingest(batch("!r:x", [member("$j", 100, "join")]));
+    expect(other.membershipAt("!r:x", 50)).toBeUndefined();
+  });
 });
 
 describe("OutgoingRequests", () => {

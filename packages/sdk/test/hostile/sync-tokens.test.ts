@@ -179,3 +179,21 @@ describe("over HTTP", () => {
     }
   });
 });
+
+describe("a stored since that would not survive a round trip", () => {
+  it("is never sent: the loop stops at once with the protocol error", async () => {
+    const transport = new ScriptedTransport([{ next_batch: "s2" }]);
+    const loop = new SyncLoop({
+      transport,
+      handler: () => Promise.resolve(),
+      scheduler: new FakeScheduler(),
+      logger: quiet(),
+      since: LONE_HIGH,
+    });
+    loop.start();
+    await flush();
+    expect(transport.requests).toEqual([]);
+    expect(loop.state.getSnapshot()).toBe("error");
+    expect(loop.failure.getSnapshot()).toMatchObject({ kind: "protocol", message: UNUSABLE_MESSAGE });
+  });
+});

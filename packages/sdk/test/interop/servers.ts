@@ -16,7 +16,7 @@ import { startSynapse } from "@lattice/testserver/synapse";
 import { registerUser as registerOnTestServer } from "../../../testserver/test/helpers";
 
 /** Which homeserver implementation a scenario runs against. */
-export type InteropServerKind = "testserver" | "synapse" | "synapse-1.67";
+export type InteropServerKind = "testserver" | "testserver-legacy" | "synapse" | "synapse-1.67";
 
 /** A user registered on an interop server, signed in on one device. */
 export interface InteropUser {
@@ -87,20 +87,54 @@ export const INTEROP_SERVERS: readonly InteropServerDef[] = [
   synapseDef("synapse-1.67", "1.67"),
 ];
 
-/** The servers `LATTICE_INTEROP_SERVERS` (comma-separated names) selects; all when unset. */
-export function selectedServers(): InteropServerDef[] {
+/**
+ * The test homeserver's legacy profile (Synapse 1.67's behaviour, see
+ * packages/testserver/src/core/legacy.ts): the fast stand-in for the old
+ * server. Not in INTEROP_SERVERS; old-server scenarios take OLD_SERVERS.
+ */
+export const LEGACY_TESTSERVER: InteropServerDef = {
+  name: "testserver-legacy",
+  kind: "testserver-legacy",
+  async start() {
+    const s = await startTestServer({ profile: "legacy" });
+    return {
+      url: s.url,
+      serverName: s.serverName,
+      stop: () => s.stop(),
+      async registerUser(localpart, options = {}) {
+        const password = options.password ?? `password-${localpart}`;
+        const user = await registerOnTestServer(s, localpart, password);
+        if (options.admin) s.makeAdmin(user.userId);
+        return { ...user, password, localpart };
+      },
+    };
+  },
+};
+
+/** The old-server profiles: the legacy test homeserver and Synapse 1.67. */
+export const OLD_SERVERS: readonly InteropServerDef[] = [
+  LEGACY_TESTSERVER,
+  ...INTEROP_SERVERS.filter((s) => s.kind === "synapse-1.67"),
+];
+
+/**
+ * The servers `LATTICE_INTEROP_SERVERS` (comma-separated names) selects
+ * from `from` (all interop servers by default); all of them when unset.
+ */
+export function selectedServers(from: readonly InteropServerDef[] = INTEROP_SERVERS): InteropServerDef[] {
+  const known = [...INTEROP_SERVERS, LEGACY_TESTSERVER];
   const wanted = process.env["LATTICE_INTEROP_SERVERS"]
     ?.split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  if (!wanted || wanted.length === 0) return [...INTEROP_SERVERS];
-  const unknown = wanted.filter((w) => !INTEROP_SERVERS.some((s) => s.name === w));
+  if (!wanted || wanted.length === 0) return [...from];
+  const unknown = wanted.filter((w) => !known.some((s) => s.name === w));
   if (unknown.length > 0) {
     throw new Error(
-      `LATTICE_INTEROP_SERVERS names unknown servers: ${unknown.join(", ")} (known: ${INTEROP_SERVERS.map((s) => s.name).join(", ")})`,
+      `LATTICE_INTEROP_SERVERS names unknown servers: ${unknown.join(", ")} (known: ${known.map((s) => s.name).join(", ")})`,
     );
   }
-  return INTEROP_SERVERS.filter((s) => wanted.includes(s.name));
+  return from.filter((s) => wanted.includes(s.name));
 }
 
 /** What a scenario sees of its server: the running server, its kind, and unique users. */
@@ -125,12 +159,17 @@ export function uniqueLocalpart(prefix: string): string {
 const START_TIMEOUT_MS = 180_000;
 
 /**
- * Declares `fn`'s tests once per selected server, inside a describe titled
+ * Declares `fn`'s tests once per selected server (of `servers`, all the
+ * interop servers by default; OLD_SERVERS for old-server rows), inside a describe titled
  * `${title} (${server})`; the server starts once (beforeAll) and stops after
  * the block.
  */
-export function describeEachServer(title: string, fn: (ctx: ServerContext) => void): void {
-  describe.each(selectedServers())(`${title} ($name)`, (def) => {
+export function describeEachServer(
+  title: string,
+  fn: (ctx: ServerContext) => void,
+  servers: readonly InteropServerDef[] = INTEROP_SERVERS,
+): void {
+  describe.each(selectedServers(servers))(`${title} ($name)`, (def) => {
     let running: InteropServer | undefined;
     const ctx: ServerContext = {
       name: def.name,

@@ -1,16 +1,20 @@
 /**
- * Interop: signing in with a password and the first sync, on every server
- * of the fixture. A user made on the server signs in through the SDK's
- * password login, a client starts on that session, and its first sync
- * brings the room the user was already in, with its name.
+ * Interop: registration through interactive auth, signing in with a
+ * password and the first sync, on every server of the fixture. A user made
+ * on the server signs in through the SDK's password login, a client starts
+ * on that session, and its first sync brings the room the user was already
+ * in, with its name.
  */
 import { afterEach, expect, it } from "vitest";
+import { whoami } from "../../src/api/account";
 import { createRoom } from "../../src/api/rooms";
 import { loginWithPassword } from "../../src/auth/login";
+import { registerAccount } from "../../src/auth/register";
 import { createClient, type Client } from "../../src/client";
 import { createHttpClient } from "../../src/http";
 import { waitFor } from "../client/helpers";
-import { describeEachServer } from "./servers";
+import { SYNC_WAIT_MS } from "./clients";
+import { describeEachServer, uniqueLocalpart } from "./servers";
 
 const quiet = {
   debug: () => undefined,
@@ -51,10 +55,33 @@ describeEachServer("sign-in and initial sync", (ctx) => {
     await client.start();
     const room = await waitFor(
       () => client.rooms.find(roomId),
-      `room ${roomId} after the first sync`,
-      30_000,
+      `room ${roomId} after the first sync (sync state: ${client.sync.state.getSnapshot()})`,
+      SYNC_WAIT_MS,
     );
-    await waitFor(() => room.getSnapshot().name.name === "Interop lobby", "the room's name", 30_000);
+    await waitFor(() => room.getSnapshot().name.name === "Interop lobby", "the room's name", SYNC_WAIT_MS);
     expect(client.sync.state.getSnapshot()).toMatch(/^(prepared|syncing)$/);
+  });
+
+  it("registers through interactive auth (the dummy stage) and the new session works", async () => {
+    const username = uniqueLocalpart("reg");
+    const seen: string[] = [];
+    const anon = createHttpClient({
+      baseUrl: ctx.server.url,
+      retry: false,
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        seen.push(`${init.method ?? "GET"} ${res.status}`);
+        return res;
+      },
+    });
+    const data = await registerAccount(anon, { username, password: `password-${username}` });
+    expect(data.userId).toBe(`@${username}:${ctx.server.serverName}`);
+    // The first request learns the flows (401 with a session), the second completes m.login.dummy.
+    expect(seen).toEqual(["POST 401", "POST 200"]);
+    const http = createHttpClient({ baseUrl: ctx.server.url, accessToken: data.accessToken, retry: false });
+    await expect(whoami(http)).resolves.toMatchObject({ user_id: data.userId, device_id: data.deviceId });
+    // The password works for a later sign-in.
+    const again = await loginWithPassword(anon, { userId: username }, `password-${username}`);
+    expect(again.userId).toBe(data.userId);
   });
 });

@@ -4,7 +4,8 @@
  * sends (SPEC §3, §4, §8).
  */
 import { describe, expect, it } from "vitest";
-import type { Call } from "../../src/voip/call/Call";
+import { Call } from "../../src/voip/call/Call";
+import { CallRouter } from "../../src/voip/call/router";
 import type { CallState } from "../../src/voip/call/types";
 import { flush, ROOM, setup } from "./harness";
 import type { Side } from "./harness";
@@ -204,17 +205,53 @@ describe("1:1 call", () => {
   });
 
   it("needs a device id", async () => {
-    const { alice, bob } = setup();
-    const { CallRouter } = await import("../../src/voip/call/router");
+    const { alice, bob, scheduler } = setup();
     const router = new CallRouter({
       userId: alice.userId,
       deviceId: undefined,
       platform: alice.platform,
-      scheduler: (await import("../support/fake-scheduler")).FakeScheduler.prototype,
+      scheduler,
       iceServers: () => [],
       signallerFor: () => ({ send: () => Promise.resolve() }),
     });
     await expect(router.placeCall(ROOM, bob.userId)).rejects.toThrow("A call needs a device id");
+    // Nor does an invite ring on a client without one.
+    await alice.router.placeCall(ROOM, bob.userId);
+    const sent = alice.sentOf("m.call.invite")[0];
+    if (!sent) throw new Error("no invite");
+    await router.handleRoomEvents(ROOM, [
+      { type: sent.type, sender: alice.userId, content: { ...sent.content, invitee: undefined } },
+    ]);
+    expect(router.calls.getSnapshot()).toEqual([]);
+  });
+
+  it("honours a reject that arrives while an inbound call is still fledgling", async () => {
+    const { alice, bob, scheduler } = setup();
+    alice.hold = true;
+    await alice.router.placeCall(ROOM, bob.userId);
+    const sent = alice.sentOf("m.call.invite")[0];
+    if (!sent) throw new Error("no invite");
+    const call = new Call({
+      roomId: ROOM,
+      userId: bob.userId,
+      deviceId: bob.deviceId,
+      opponentUserId: alice.userId,
+      platform: bob.platform,
+      scheduler,
+      signaller: { send: () => Promise.resolve() },
+      iceServers: () => [],
+      callId: sent.content.call_id,
+    });
+    const init = call.initWithInvite({ type: sent.type, sender: alice.userId, content: sent.content });
+    expect(call.state.getSnapshot()).toBe("fledgling");
+    await call.handleEvent({
+      type: "m.call.reject",
+      sender: alice.userId,
+      content: { call_id: call.callId, party_id: "ALICE", version: "1" },
+    });
+    await init;
+    expect(call.state.getSnapshot()).toBe("ended");
+    expect(call.hangupParty).toBe("remote");
   });
 
   it("ends answered_elsewhere when the caller selects another device's answer", async () => {

@@ -2,6 +2,7 @@
  * Options of the test homeserver and their defaults.
  */
 import type { Clock } from "./clock";
+import type { ServerProfile } from "./legacy";
 
 export interface TestServerOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
@@ -31,6 +32,11 @@ export interface TestServerOptions {
   oidcIssuer?: string;
   /** Populate demo users and rooms (for `npm start`). */
   demo?: boolean;
+  /**
+   * Which homeserver to imitate: "current" (default, today's spec) or
+   * "legacy" (Synapse 1.67, spec v1.2: see core/legacy.ts).
+   */
+  profile?: ServerProfile;
 }
 
 export interface ServerConfig {
@@ -42,6 +48,7 @@ export interface ServerConfig {
   turnSecret: string;
   oidcIssuer?: string;
   validate: boolean;
+  profile: ServerProfile;
 }
 
 export function resolveConfig(options: TestServerOptions): ServerConfig {
@@ -53,6 +60,7 @@ export function resolveConfig(options: TestServerOptions): ServerConfig {
     turnUris: options.turnUris ?? ["turn:127.0.0.1:3478?transport=udp", "turn:127.0.0.1:3478?transport=tcp"],
     turnSecret: options.turnSecret ?? "lattice-turn-secret",
     oidcIssuer: options.oidcIssuer,
+    profile: options.profile ?? "current",
     validate:
       options.validate ?? (process.env["VITEST"] !== undefined || process.env["LATTICE_VALIDATE"] === "1"),
   };

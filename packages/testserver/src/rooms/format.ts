@@ -50,7 +50,9 @@ export function formatEvent(
   if (ev.txn && ev.txn.userId === viewer.userId && ev.txn.deviceId === viewer.deviceId) {
     unsigned["transaction_id"] = ev.txn.txnId;
   }
-  unsigned["membership"] = membershipAtEvent(room, viewer.userId, ev) ?? "leave";
+  // MSC4115 (v1.11); the legacy profile (Synapse 1.67) never sends it.
+  if (ctx.config.profile !== "legacy")
+    unsigned["membership"] = membershipAtEvent(room, viewer.userId, ev) ?? "leave";
   const replaced = room.replaces.get(ev.event_id);
   if (replaced !== undefined) unsigned["replaces_state"] = replaced;
   if (ev.state_key !== undefined && ev.prevContent !== undefined) {

@@ -4,6 +4,7 @@
  */
 import type { ServerContext } from "../core/context";
 import type { Router } from "../http/router";
+import { LEGACY_UNSTABLE_FEATURES, LEGACY_VERSIONS } from "../core/legacy";
 
 /** The spec versions this server speaks, as current Synapse advertises them. */
 export const SUPPORTED_VERSIONS = [
@@ -27,10 +28,10 @@ export function registerServerRoutes(router: Router, ctx: ServerContext): void {
     "GET",
     "",
     "/_matrix/client/versions",
-    () => ({
-      versions: SUPPORTED_VERSIONS,
-      unstable_features: Object.fromEntries(ctx.unstableFeatures),
-    }),
+    () =>
+      ctx.config.profile === "legacy"
+        ? { versions: LEGACY_VERSIONS, unstable_features: { ...LEGACY_UNSTABLE_FEATURES } }
+        : { versions: SUPPORTED_VERSIONS, unstable_features: Object.fromEntries(ctx.unstableFeatures) },
     { auth: "none" },
   );
   router.add(

@@ -141,6 +141,8 @@ export class UserDataStore {
     stateKey: string | undefined,
     query: URLSearchParams,
   ): { delay_id: string } | undefined {
+    // The legacy profile (Synapse 1.67) does not know the parameters: the event is sent at once.
+    if (this.ctx.config.profile === "legacy") return undefined;
     const delay = parseDelayQuery(query);
     if (!delay) return undefined;
     return this.scheduleDelayedEvent(

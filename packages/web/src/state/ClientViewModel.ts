@@ -136,7 +136,9 @@ export class ClientViewModel {
       },
     });
     this.roomList = new RoomListViewModel(this.client.rooms, this.scope.child(), this.client);
-    this.media = new MediaLoader(session, options.fetch, this.client.http);
+    this.media = new MediaLoader(session, options.fetch, this.client.http, () =>
+      this.client.serverFeatures().then((features) => features.authenticatedMedia),
+    );
     this.scope.add(() => this.media.dispose());
     this.verification = new VerificationCenter(this.client, this.scope.child());
 

@@ -1,12 +1,15 @@
 /**
- * Authenticated media for the page: an mxc URI is fetched from the
- * homeserver's /_matrix/client/v1/media endpoints with the session's
- * Authorization header (never a token in a URL), and shown through an
- * object URL. Loads are shared and cached per URL; dispose() revokes every
+ * Media for the page: an mxc URI is fetched from the homeserver's
+ * authenticated /_matrix/client/v1/media endpoints with the session's
+ * Authorization header (never a token in a URL) when the server has them
+ * (ServerFeatures.authenticatedMedia: v1.11 or MSC3916), else from the
+ * legacy /_matrix/media/v3 endpoints with no credentials at all; and shown
+ * through an object URL. Loads are shared and cached per URL; dispose() revokes every
  * object URL. Only mxc URIs are accepted: remote HTML cannot make the app
  * request anything else. Encrypted attachments (content.file) are
  * downloaded and decrypted by the SDK's attachment helpers, then shown the
- * same way.
+ * same way. Every blob gets a media type only (image, video, audio, never
+ * SVG): anything else becomes application/octet-stream.
  */
 import { downloadEncryptedAttachment } from "../sdk";
 import type { FetchFn, HttpApi, Session } from "../sdk";
@@ -29,6 +32,11 @@ export class MediaLoader {
     private readonly fetchFn: FetchFn = (input, init) => fetch(input, init),
     /** The client's HTTP API, for encrypted attachments. */
     private readonly http?: HttpApi,
+    /**
+     * Whether the server has authenticated media (the client's
+     * ServerFeatures); undefined (or no answer) tries v1 with the header.
+     */
+    private readonly authenticatedMedia: () => Promise<boolean | undefined> = () => Promise.resolve(true),
   ) {}
 
   /**
@@ -43,9 +51,9 @@ export class MediaLoader {
     const key = `encrypted:${url}`;
     let pending = this.cache.get(key);
     if (pending === undefined) {
-      pending = downloadEncryptedAttachment(http, file).then((data) =>
-        this.keep(URL.createObjectURL(new Blob([data], { type: safeType(mimetype) }))),
-      );
+      pending = this.mediaChoice()
+        .then((choice) => downloadEncryptedAttachment(http, file, choice))
+        .then((data) => this.keep(URL.createObjectURL(new Blob([data], { type: safeType(mimetype) }))));
       this.cache.set(key, pending);
       pending.catch(() => this.cache.delete(key));
     }
@@ -55,23 +63,36 @@ export class MediaLoader {
   /** An object URL for the media; rejects for anything that is not an mxc URI. */
   load(request: MediaRequest): Promise<string> {
     if (!MXC.test(request.mxc)) return Promise.reject(new Error("Not an mxc URI"));
-    const url = this.session.mediaUrl(
-      request.mxc,
-      request.thumbnail ? { thumbnail: { ...request.thumbnail, method: "scale" } } : {},
-    );
-    let pending = this.cache.get(url);
+    const key = `${request.mxc} ${request.thumbnail ? `${request.thumbnail.width}x${request.thumbnail.height}` : ""}`;
+    let pending = this.cache.get(key);
     if (pending === undefined) {
-      pending = this.fetchObjectUrl(url);
-      this.cache.set(url, pending);
-      pending.catch(() => this.cache.delete(url));
+      pending = this.mediaChoice().then(({ authenticatedMedia }) => {
+        const url = this.session.mediaUrl(request.mxc, {
+          ...(request.thumbnail ? { thumbnail: { ...request.thumbnail, method: "scale" as const } } : {}),
+          ...(authenticatedMedia === false ? { authenticatedMedia: false } : {}),
+        });
+        return this.fetchObjectUrl(url, authenticatedMedia !== false);
+      });
+      this.cache.set(key, pending);
+      pending.catch(() => this.cache.delete(key));
     }
     return pending;
   }
 
-  private async fetchObjectUrl(url: string): Promise<string> {
-    const res = await this.fetchFn(url, { headers: this.session.authorizationFor(url) });
+  private async mediaChoice(): Promise<{ authenticatedMedia?: boolean }> {
+    const known = await this.authenticatedMedia().catch(() => undefined);
+    return known !== undefined ? { authenticatedMedia: known } : {};
+  }
+
+  private async fetchObjectUrl(url: string, authenticated: boolean): Promise<string> {
+    // Legacy media needs no credentials: they are sent only to the authenticated endpoints.
+    const res = await this.fetchFn(url, authenticated ? { headers: this.session.authorizationFor(url) } : {});
     if (!res.ok) throw new Error(`Media request failed (${res.status})`);
-    return this.keep(URL.createObjectURL(await res.blob()));
+    const blob = await res.blob();
+    // The server's (or uploader's) content type is not trusted: an object URL is same-origin, so
+    // one typed text/html or SVG would be a page of ours if opened; only media types are kept.
+    const type = safeType(blob.type);
+    return this.keep(URL.createObjectURL(type === blob.type ? blob : new Blob([blob], { type })));
   }
 
   private keep(objectUrl: string): string {

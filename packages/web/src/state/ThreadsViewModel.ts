@@ -4,7 +4,9 @@
  * the SDK's ThreadList) and the summaries shown under thread roots in the
  * timeline (reply count, last reply, participants, unread state), live from
  * the room's RoomThreads. One per RoomViewModel (`threadsOf`), ended with
- * the room's scope.
+ * the room's scope. The list asks /threads only of a server whose /versions
+ * says it has it (Matrix v1.4); elsewhere the SDK builds it from what the
+ * client knows, fetching roots known only by their replies.
  */
 import { ObservableValue, realScheduler, ThreadList } from "../sdk";
 import type { Client, Room, Thread, ThreadListInclude } from "../sdk";

@@ -171,7 +171,7 @@ describe("TimelineViewModel", () => {
   });
 
   it("toggles a reaction, deletes a message, and shows an edit with its history", async () => {
-    const vm = timeline();
+    let vm = timeline();
     const target = await send("react to me");
     await until(() => vm.find(target) !== undefined, "the message");
     vm.actions.toggleReaction(target, "👍");
@@ -181,8 +181,24 @@ describe("TimelineViewModel", () => {
     );
     const item = vm.find(target);
     expect(item !== undefined && vm.actions.hasReacted(item, "👍")).toBe(true);
+    const reactionId = vm.find(target)?.reactions[0]?.events[0]?.event_id ?? "";
     vm.actions.toggleReaction(target, "👍");
     await until(() => vm.find(target)?.reactions.length === 0, "reaction removed");
+    // The removed (redacted) reaction is no item of its own, in the SDK's window or the rows.
+    expect(vm.find(reactionId)).toBeUndefined();
+    expect(vm.rows.getSnapshot().some((r) => r.kind === "message" && r.item.eventId === reactionId)).toBe(
+      false,
+    );
+    // Nor in a timeline opened afresh from the room's kept events (the reaction now redacted there).
+    alice.roomList.select(null);
+    alice.roomList.select(roomId);
+    await until(() => timeline() !== vm && !timeline().loading.getSnapshot(), "the reopened timeline");
+    vm = timeline();
+    await until(() => vm.find(target) !== undefined, "the message again");
+    expect(vm.find(reactionId)).toBeUndefined();
+    expect(vm.find(target)?.reactions).toEqual([]);
+    // Back to the start again, as the later tests expect of the open timeline.
+    for (let i = 0; i < 10 && !vm.atStart.getSnapshot(); i++) await vm.loadOlder();
 
     // Alice created nothing here but bob's room gives moderators the power; alice may delete her own.
     const own = alice.client.sendQueue.send(roomId, "m.room.message", {

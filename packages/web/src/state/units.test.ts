@@ -3,7 +3,7 @@
  * choice, the connection banner's mapping and text, error sentences, the
  * media loader's mxc-only and header-only rules, and the page's CSP.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { contentSecurityPolicy } from "../../csp";
 import { offlineText, refusedText } from "../features/shell/ConnectionBanner";
 import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
@@ -190,6 +190,72 @@ describe("MediaLoader", () => {
     expect(calls[0]?.url.startsWith("https://hs.example/_matrix/client/v1/media/")).toBe(true);
     expect(calls[0]?.url).not.toContain("secret");
     expect(calls[0]?.headers).toEqual({ Authorization: "Bearer secret" });
+    loader.dispose();
+  });
+
+  it("uses legacy /_matrix/media/v3 with no credentials when the server has no authenticated media", async () => {
+    const session = new Session(new MemorySessionStorage(), {
+      homeserverUrl: "https://hs.example",
+      userId: "@a:hs.example",
+      deviceId: "D",
+      accessToken: "secret",
+    });
+    const calls: Array<{ url: string; init: RequestInit }> = [];
+    const loader = new MediaLoader(
+      session,
+      (url, init) => {
+        calls.push({ url, init });
+        return Promise.resolve(new Response(new Blob(["x"])));
+      },
+      undefined,
+      () => Promise.resolve(false),
+    );
+    await loader.load({ mxc: "mxc://hs.example/abc" });
+    await loader.load({ mxc: "mxc://hs.example/abc", thumbnail: { width: 32, height: 32 } });
+    expect(calls.map((c) => c.url)).toEqual([
+      "https://hs.example/_matrix/media/v3/download/hs.example/abc",
+      "https://hs.example/_matrix/media/v3/thumbnail/hs.example/abc?width=32&height=32&method=scale",
+    ]);
+    for (const call of calls) {
+      expect(call.url).not.toContain("secret");
+      expect(JSON.stringify(call.init)).not.toContain("secret");
+    }
+    loader.dispose();
+  });
+
+  it("gives blobs only media types: HTML or SVG from the server becomes application/octet-stream", async () => {
+    const session = new Session(new MemorySessionStorage(), {
+      homeserverUrl: "https://hs.example",
+      userId: "@a:hs.example",
+      deviceId: "D",
+      accessToken: "secret",
+    });
+    const types = new Map([
+      ["html", "text/html"],
+      ["svg", "image/svg+xml"],
+      ["png", "image/png"],
+      ["xml", "application/xhtml+xml"],
+    ]);
+    const made: string[] = [];
+    const spy = vi.spyOn(URL, "createObjectURL").mockImplementation((blob) => {
+      made.push((blob as Blob).type);
+      return `blob:test/${made.length}`;
+    });
+    const loader = new MediaLoader(session, (url) =>
+      Promise.resolve(
+        new Response(new Blob(["<script>x</script>"]), {
+          headers: { "content-type": types.get(url.split("/").pop() ?? "") ?? "text/plain" },
+        }),
+      ),
+    );
+    for (const id of types.keys()) await loader.load({ mxc: `mxc://hs.example/${id}` });
+    expect(made).toEqual([
+      "application/octet-stream",
+      "application/octet-stream",
+      "image/png",
+      "application/octet-stream",
+    ]);
+    spy.mockRestore();
     loader.dispose();
   });
 });

@@ -6,9 +6,12 @@
  * to-widget pushes (events, to-device, state, theme, language, visibility,
  * screenshots, modal notifications).
  *
- * A requestId is handled once: a replay while the first is in flight, or
- * within REPLAY_WINDOW_MS of its reply, is dropped (the widget already has,
- * or will get, the one reply), so a replayed send_event is sent once.
+ * A requestId is handled once (replay.ts): a replay while the first is in
+ * flight is dropped (the widget will get the one reply), and the same
+ * request again within REPLAY_WINDOW_MS of its reply gets that reply again
+ * without being handled, so a replayed send_event is sent once. The same id
+ * with another action or data is a new request: matrix-widget-api reuses an
+ * id once its request is answered.
  */
 import { ACTION_HANDLERS } from "../actions/registry";
 import { CapabilitySet } from "../capabilities/CapabilitySet";
@@ -26,7 +29,9 @@ import { WidgetActionError, WidgetApiError } from "../util/errors";
 import { isRecord, isStringArray } from "../util/narrow";
 import type { ActionContext, HostWidget } from "./ActionContext";
 import type { NegotiationState } from "./lifecycle";
-import { CONTENT_LOADED_WAIT_MS, LIFECYCLE_ERRORS, REPLAY_WINDOW_MS, unknownAction } from "./lifecycle";
+import { CONTENT_LOADED_WAIT_MS, LIFECYCLE_ERRORS, unknownAction } from "./lifecycle";
+import { ReplayGuard } from "./replay";
+import type { Reply } from "./replay";
 import { StatePusher } from "./StatePusher";
 import { TurnPoller } from "./TurnPoller";
 import type { WidgetDriver } from "./WidgetDriver";
@@ -75,8 +80,7 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
   private viewedRoom: string | null = null;
   private stopped = false;
   private readonly afterReplies = new Map<WidgetApiRequest, () => void>();
-  /** requestIds in flight or answered within the replay window (ids are at most 200 characters). */
-  private readonly seenRequestIds = new Set<string>();
+  private readonly replays: ReplayGuard;
 
   public constructor(opts: ClientWidgetApiOptions) {
     super();
@@ -124,6 +128,7 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
       renegotiate: (requested) => this.renegotiate(requested),
       afterReply: (request, fn) => this.afterReplies.set(request, fn),
     };
+    this.replays = new ReplayGuard(this.clock);
     this.transport.onRequest = (request) => this.handleRequest(request);
     this.transport.start();
   }
@@ -253,46 +258,50 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
 
   private handleRequest(request: WidgetApiRequest): void {
     if (this.stopped) return;
-    if (this.seenRequestIds.has(request.requestId)) {
-      this.logger.warn(`widget api: dropped a replayed request (${request.action})`);
-      return;
-    }
-    this.seenRequestIds.add(request.requestId);
     this.emit("action", request);
     if (request.action === FromWidgetAction.ContentLoaded) {
       this.handleContentLoaded(request);
-      this.forgetRequestIdLater(request.requestId);
       return;
     }
     const handler = ACTION_HANDLERS.get(request.action);
     if (!handler) {
       this.transport.replyError(request, unknownAction(request.action));
-      this.forgetRequestIdLater(request.requestId);
+      return;
+    }
+    const seen = this.replays.check(request);
+    if (seen.kind === "in-flight") {
+      this.logger.warn(`widget api: dropped a replayed request (${request.action})`);
+      return;
+    }
+    if (seen.kind === "answered") {
+      this.sendReply(request, seen.reply);
       return;
     }
     Promise.resolve()
       .then(() => handler(this.ctx, request))
       .then(
-        (body) => this.transport.reply(request, body),
-        (e: unknown) => {
-          if (e instanceof WidgetActionError) this.transport.replyError(request, e.message, e.extra);
-          else {
-            this.logger.error(`widget api: ${request.action} failed`, e);
-            this.transport.replyError(request, "Unexpected error handling the request");
-          }
+        (body): Reply => ({ body }),
+        (e: unknown): Reply => {
+          if (e instanceof WidgetActionError) return { error: e.message, extra: e.extra };
+          this.logger.error(`widget api: ${request.action} failed`, e);
+          return { error: "Unexpected error handling the request", extra: {} };
         },
       )
+      .then((reply) => {
+        this.replays.answered(request, seen.fingerprint, reply);
+        this.sendReply(request, reply);
+      })
       .catch((e: unknown) => this.logger.error("widget api: reply failed", e))
       .finally(() => {
-        this.forgetRequestIdLater(request.requestId);
         const after = this.afterReplies.get(request);
         this.afterReplies.delete(request);
         after?.();
       });
   }
 
-  private forgetRequestIdLater(requestId: string): void {
-    this.clock.setTimeout(() => this.seenRequestIds.delete(requestId), REPLAY_WINDOW_MS);
+  private sendReply(request: WidgetApiRequest, reply: Reply): void {
+    if ("body" in reply) this.transport.reply(request, reply.body);
+    else this.transport.replyError(request, reply.error, reply.extra);
   }
 
   private handleContentLoaded(request: WidgetApiRequest): void {

@@ -25,9 +25,3 @@ export const LIFECYCLE_ERRORS = {
 export function unknownAction(action: string): string {
   return `Unknown or unsupported action: ${boundedEcho(action)}`;
 }
-
-/**
- * How long a handled requestId is remembered after its reply: a replay
- * within this window is dropped, as is one while the first is in flight.
- */
-export const REPLAY_WINDOW_MS = 30_000;

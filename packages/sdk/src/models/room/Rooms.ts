@@ -159,7 +159,11 @@ export class Rooms {
     }
     const snap = room.getSnapshot();
     const push = pushContextOf(snap.state, this.options.userId, room.roomId, snap.summary);
-    return counter.apply(update, this.accountDataMap.get("m.push_rules")?.content, push);
+    // m.push_rules holds the ruleset under "global" (the only scope); the evaluator takes the ruleset.
+    const content = this.accountDataMap.get("m.push_rules")?.content;
+    const ruleset =
+      typeof content === "object" && content !== null ? (content as { global?: unknown }).global : undefined;
+    return counter.apply(update, ruleset, push);
   }
 
   /**

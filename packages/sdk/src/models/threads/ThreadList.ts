@@ -26,6 +26,8 @@ import type { Thread } from "./RoomThreads";
 import { isUsableEvent, usableEvents } from "../timeline/validate";
 import type { ThreadSupport } from "./support";
 import { patchList } from "./patch-list";
+import { DEFAULT_VALIDATION_LIMITS } from "../../sync/validate/limits";
+import { isEchoableToken } from "../../sync/validate/tokens";
 
 const rootIdOf = (thread: Thread): string => thread.rootId;
 
@@ -41,7 +43,7 @@ export interface ThreadListOptions {
    * /threads; the others build the list locally. A promise is awaited by
    * the first load. Absent: /threads is tried and its refusal detected.
    */
-  support?: ThreadSupport | Promise<ThreadSupport>;
+  support?: ThreadSupport | Promise<ThreadSupport | undefined>;
   pageSize?: number;
 }
 
@@ -115,7 +117,7 @@ export class ThreadList {
     const roots = await room.decryptEvents(usableEvents(own(page, "chunk")));
     room.threads.addEvents(roots, (id) => room.findEvent(id));
     const next = own(page, "next_batch");
-    this.token = typeof next === "string" && next !== "" ? next : null;
+    this.token = isEchoableToken(next, DEFAULT_VALIDATION_LIMITS.maxStringLength) ? next : null;
     if (this.token === null) this.done = true;
   }
 
@@ -141,7 +143,8 @@ export class ThreadList {
     const events = await room.decryptEvents(usableEvents(own(page, "chunk")));
     room.threads.addEvents(events, (id) => room.findEvent(id));
     const end = own(page, "end");
-    this.token = events.length > 0 && typeof end === "string" && end !== "" ? end : null;
+    this.token =
+      events.length > 0 && isEchoableToken(end, DEFAULT_VALIDATION_LIMITS.maxStringLength) ? end : null;
     if (this.token === null) this.done = true;
     await this.fetchMissingRoots();
   }

@@ -26,6 +26,8 @@ import { buildItem } from "../timeline/TimelineItem";
 import { isUsableEvent, usableEvents } from "../timeline/validate";
 import type { TimelineItem } from "../timeline/TimelineItem";
 import { patchList } from "./patch-list";
+import { DEFAULT_VALIDATION_LIMITS } from "../../sync/validate/limits";
+import { isEchoableToken } from "../../sync/validate/tokens";
 
 export interface ThreadTimelineOptions {
   room: Room;
@@ -116,7 +118,8 @@ export class ThreadTimeline {
     }
     const chunk = await room.decryptEvents(usableEvents(own(page, "chunk")));
     const next = own(page, "next_batch");
-    this.token = typeof next === "string" && next !== "" && chunk.length > 0 ? next : null;
+    this.token =
+      isEchoableToken(next, DEFAULT_VALIDATION_LIMITS.maxStringLength) && chunk.length > 0 ? next : null;
     this.addOlder(chunk);
     return this.token !== null;
   }

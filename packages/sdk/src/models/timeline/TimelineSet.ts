@@ -25,6 +25,8 @@ import { RelationIndex } from "./RelationIndex";
 import { buildItem } from "./TimelineItem";
 import { isUsableEvent, usableEvents } from "./validate";
 import type { TimelineItem } from "./TimelineItem";
+import { DEFAULT_VALIDATION_LIMITS } from "../../sync/validate/limits";
+import { isEchoableToken } from "../../sync/validate/tokens";
 
 export interface TimelineSetOptions {
   roomId: string;
@@ -375,6 +377,7 @@ export class TimelineSet {
 }
 
 /** A pagination token from untrusted JSON, or null. */
+/** A pagination token to send back as `from`, or null: one that would not survive the query string ends pagination. */
 function tokenOf(value: unknown): string | null {
-  return typeof value === "string" && value !== "" ? value : null;
+  return isEchoableToken(value, DEFAULT_VALIDATION_LIMITS.maxStringLength) ? value : null;
 }

@@ -47,6 +47,8 @@ export interface SlidingSyncTransportOptions {
   pageSize?: number;
   connId?: string;
   logger?: SyncLogger;
+  /** The syncing user: tells the room's section from their own member event when the server omits `membership`. */
+  userId?: string;
 }
 
 /** Whether an error is the server's "unknown pos". */
@@ -124,7 +126,7 @@ export class SlidingSyncTransport implements SyncTransport {
       pos: newPos,
       ...(toDeviceSince !== undefined ? { toDeviceSince } : {}),
     });
-    return toSyncResponse(typed, token);
+    return toSyncResponse(typed, token, this.options.userId);
   }
 
   /** One more page of the list next time, while the server has rooms past its end. */

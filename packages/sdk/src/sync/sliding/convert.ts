@@ -4,7 +4,8 @@
  * the models work unchanged whichever protocol fetched the batch.
  *
  * Mapping: `membership` picks the section (invite, knock, leave/ban, else
- * join); `required_state` becomes `state` (the processor then applies the
+ * join), or, where the server leaves it out (Synapse), the stripped state and
+ * the user's own member event do; `required_state` becomes `state` (the processor then applies the
  * timeline's state events, which the current state already ends with);
  * counts become `unread_notifications` and `summary`; heroes become
  * `m.heroes`; the receipts and typing extensions become each room's
@@ -27,8 +28,36 @@ import type { SlidingRoom, SlidingSyncResponse } from "./types";
 
 type Section = "join" | "invite" | "knock" | "leave";
 
-function sectionOf(room: SlidingRoom): Section {
-  switch (room.membership) {
+/** The user's own membership in the newest m.room.member event of `events` about them. */
+function ownMembershipIn(events: unknown, userId: string | undefined): string | undefined {
+  if (userId === undefined || !Array.isArray(events)) return undefined;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e: unknown = events[i];
+    if (!isRecord(e) || e["type"] !== "m.room.member" || e["state_key"] !== userId) continue;
+    const membership = isRecord(e["content"]) ? e["content"]["membership"] : undefined;
+    if (typeof membership === "string") return membership;
+  }
+  return undefined;
+}
+
+/**
+ * The room's section. `membership` says it where the server sends it; Synapse
+ * does not, so without it: stripped state means an invite (a knock when the
+ * user's own stripped member event says so), and otherwise the user's own
+ * newest member event (timeline, then required_state) tells a kick, ban or
+ * leave from a join.
+ */
+function sectionOf(room: SlidingRoom, userId: string | undefined): Section {
+  const membership =
+    room.membership ??
+    (Array.isArray(room.invite_state) && room.invite_state.length > 0
+      ? ownMembershipIn(room.invite_state, userId) === "knock"
+        ? "knock"
+        : "invite"
+      : Array.isArray(room.knock_state) && room.knock_state.length > 0
+        ? "knock"
+        : (ownMembershipIn(room.timeline, userId) ?? ownMembershipIn(room.required_state, userId)));
+  switch (membership) {
     case "invite":
       return "invite";
     case "knock":
@@ -90,13 +119,13 @@ function bumpOf(room: unknown): number {
 }
 
 /** Rooms of the answer as v2 sections, most recent first. */
-function convertRooms(rooms: Record<string, SlidingRoom>): Required<SyncRooms> {
+function convertRooms(rooms: Record<string, SlidingRoom>, userId: string | undefined): Required<SyncRooms> {
   const out: Required<SyncRooms> = { join: {}, invite: {}, knock: {}, leave: {} };
   // Room ids are data: own keys only, never the prototype ("__proto__" is a valid id).
   const entries = Object.entries(rooms).sort(([, a], [, b]) => bumpOf(b) - bumpOf(a));
   for (const [roomId, room] of entries) {
     if (typeof room !== "object" || room === null || Array.isArray(room)) continue;
-    const section = sectionOf(room);
+    const section = sectionOf(room, userId);
     let converted: JoinedRoom | InvitedRoom | KnockedRoom | LeftRoom;
     if (section === "invite") converted = { invite_state: { events: list(room.invite_state) } };
     else if (section === "knock") converted = { knock_state: { events: list(room.knock_state) } };
@@ -162,8 +191,12 @@ function addRoomAccountData(rooms: Required<SyncRooms>, byRoom: unknown): void {
 }
 
 /** The v2-shaped response of one sliding sync answer; `nextBatch` is the loop token to continue from. */
-export function toSyncResponse(answer: SlidingSyncResponse, nextBatch: string): SyncResponse {
-  const rooms = convertRooms(isRecord(answer.rooms) ? answer.rooms : {});
+export function toSyncResponse(
+  answer: SlidingSyncResponse,
+  nextBatch: string,
+  userId?: string,
+): SyncResponse {
+  const rooms = convertRooms(isRecord(answer.rooms) ? answer.rooms : {}, userId);
   const ext = isRecord(answer.extensions) ? answer.extensions : {};
   const out: SyncResponse = { next_batch: nextBatch };
   if (isRecord(ext.receipts)) addEphemeral(rooms, ext.receipts.rooms);

@@ -66,8 +66,10 @@ export interface CallOptions {
   /** Relay candidates only. */
   forceTurn?: boolean;
   callId?: string;
-  /** Whether to name the opponent as invitee (1:1 calls do). */
+  /** Whether to name the opponent as invitee (default true). */
   sendInvitee?: boolean;
+  /** False when the local tracks are shared with other calls (mesh group calls): ending leaves them running. */
+  ownsLocalMedia?: boolean;
 }
 
 export type CallParty = "local" | "remote";
@@ -147,6 +149,9 @@ export class Call implements CallPeerHost {
   }
   get scheduler(): Scheduler {
     return this.options.scheduler;
+  }
+  get ownsLocalMedia(): boolean {
+    return this.options.ownsLocalMedia !== false;
   }
   get userId(): string {
     return this.options.userId;

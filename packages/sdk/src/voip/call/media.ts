@@ -48,6 +48,7 @@ export class CallMedia {
       userId: this.call.userId,
       purpose,
       isLocal: true,
+      ownsTracks: this.call.ownsLocalMedia,
       audioMuted: false,
       videoMuted: stream.getVideoTracks().length === 0,
       scheduler: this.call.scheduler,

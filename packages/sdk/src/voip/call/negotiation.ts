@@ -26,6 +26,7 @@ export interface CallPeerHost {
   readonly scheduler: Scheduler;
   readonly timers: OwnedTimers;
   readonly userId: string;
+  readonly ownsLocalMedia: boolean;
   readonly opponentUserId: string;
   sendEvent(type: CallEventTypeName, content: Partial<CallContent>): Promise<void>;
   localDescriptionContent(): { type: "offer" | "answer"; sdp: string };

@@ -145,6 +145,10 @@ describe("OIDC sign-in against oidc-provider", () => {
       refreshToken: result.tokens.refresh_token,
     });
     expect(refreshed.tokens.access_token).not.toBe(result.tokens.access_token);
+    // oidc-provider sends a new ID token on refresh: verified against its JWKS as at sign-in.
+    expect(refreshed.tokens.id_token).toBeDefined();
+    expect(refreshed.idTokenClaims?.sub).toBe(result.idTokenClaims.sub);
+    expect(refreshed.idTokenClaims?.iss).toBe(result.idTokenClaims.iss);
 
     const hsRefreshed = createHttpClient({
       baseUrl: bed.homeserver.url,

@@ -9,6 +9,7 @@ import { RoomModelError, UNKNOWN_ROOM_MESSAGE } from "../../../src/models/room/e
 import { Rooms } from "../../../src/models/room/Rooms";
 import { ROOM_STATE_DEFAULTS } from "../../../src/models/room/RoomState";
 import type { SyncBatchListener } from "../../../src/sync/processor/types";
+import { encodeSlidingToken } from "../../../src/sync/sliding/token";
 import { emptyParsedSync } from "../../../src/sync/validate/types";
 import {
   ALICE,
@@ -254,6 +255,49 @@ describe("Room snapshot", () => {
     expect(snap.threadUnread.size).toBe(0);
     expect(snap.receipts.of(ME, "m.read")?.eventId).toBe("$2");
     expect(changed.at(-1)).toEqual(["!r:hs"]);
+  });
+
+  it("counts unread events locally (sliding sync) with the user's own push rules from m.push_rules", () => {
+    const { rooms, emit } = setup();
+    const room = (ruleId: string) => ({
+      rule_id: ruleId,
+      default: false,
+      enabled: true,
+      actions: [],
+    });
+    // m.push_rules holds the ruleset under "global"; a room rule with no actions mutes !muted:hs.
+    const pushRules = {
+      type: "m.push_rules",
+      content: {
+        global: {
+          override: [],
+          content: [],
+          room: [room("!muted:hs")],
+          sender: [],
+          underride: [
+            {
+              rule_id: ".m.rule.message",
+              default: true,
+              enabled: true,
+              conditions: [{ kind: "event_match", key: "type", pattern: "m.room.message" }],
+              actions: ["notify"],
+            },
+          ],
+        },
+      },
+    };
+    const sliding = encodeSlidingToken({ pos: "1" });
+    emit(
+      batch(
+        {
+          "!muted:hs": joined({ events: [msg("$m1", 1), msg("$m2", 2)] }),
+          "!loud:hs": joined({ events: [msg("$l1", 1)] }),
+        },
+        { accountData: [pushRules], nextBatch: sliding },
+      ),
+    );
+    expect(rooms.get("!muted:hs").getSnapshot().unread.notificationCount).toBe(0);
+    expect(rooms.get("!loud:hs").getSnapshot().unread.notificationCount).toBe(1);
   });
 
   it("keeps only the recent events while no timeline is open, and strips a late redaction's target", () => {

@@ -115,14 +115,19 @@ const plannedBatch: fc.Arbitrary<PlannedBatch> = fc.record({
   wrongTypes: fc.boolean(),
 });
 
-/** Builds the JSON text of one planned answer; returns it parsed, with the good event ids it carries. */
+/**
+ * Builds the JSON text of one planned answer; returns it parsed, with the good event ids it
+ * carries and how many hostile events and room keys it really holds (a room planned twice is
+ * built once, so the second plan's hostile events never go out).
+ */
 function build(
   plan: PlannedBatch,
   n: number,
   counter: { next: number },
-): { answer: unknown; good: string[] } {
-  if (plan.garbage !== undefined) return { answer: plan.garbage, good: [] };
+): { answer: unknown; good: string[]; hostile: number } {
+  if (plan.garbage !== undefined) return { answer: plan.garbage, good: [], hostile: 0 };
   const good: string[] = [];
+  let hostile = plan.hostileRoomKeys.length;
   const join: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const usedRooms = new Set<number>();
   for (const r of plan.rooms) {
@@ -144,6 +149,7 @@ function build(
     for (let d = 0; d < Math.min(r.dupes, ids.length); d++)
       events.push({ ...(events[d] as object), content: { body: "dupe" } });
     events.push(...r.hostile);
+    hostile += r.hostile.length;
     good.push(...ids);
     join[ROOMS[r.room] as string] = { timeline: { events, limited: plan.wrongTypes ? "yes" : false } };
   }
@@ -157,22 +163,18 @@ function build(
   const body: Record<string, unknown> = { next_batch: `s${n}`, rooms: { join } };
   if (plan.wrongTypes)
     Object.assign(body, { presence: "x", account_data: { events: 5 }, to_device: [], device_lists: 3 });
-  return { answer: JSON.parse(JSON.stringify(body)) as unknown, good };
+  return { answer: JSON.parse(JSON.stringify(body)) as unknown, good, hostile };
 }
 
 describe("processor under hostile sync answers", () => {
   it("keeps the loop running, drops bad events with a log line and delivers every good one once", async () => {
+    // Once failed (seed -551650181): room 2 planned twice, the hostile event only in the plan not built.
     await fc.assert(
       fc.asyncProperty(fc.array(plannedBatch, { minLength: 1, maxLength: 6 }), async (plans) => {
         const counter = { next: 0 };
         const built = plans.map((p, i) => build(p, i, counter));
         const expected = built.flatMap((b) => b.good);
-        const hostileCount = plans
-          .filter((p) => p.garbage === undefined)
-          .reduce(
-            (sum, p) => sum + p.hostileRoomKeys.length + p.rooms.reduce((s, r) => s + r.hostile.length, 0),
-            0,
-          );
+        const hostileCount = built.reduce((sum, b) => sum + b.hostile, 0);
         const logger = recordingLogger();
         const processor = new SyncProcessor({ store: new MemoryStore(), logger });
         const seen: string[] = [];

@@ -97,6 +97,35 @@ describe("toSyncResponse", () => {
     expect(Object.keys(out.rooms?.leave ?? {})).toEqual(["!banned:x"]);
   });
 
+  it("without a membership field (Synapse sends none), reads it from stripped state and the user's own member event", () => {
+    const me = "@a:x";
+    const kick = { ...member(me, "leave"), sender: "@mod:x" };
+    const bare: SlidingSyncResponse = {
+      pos: "p2",
+      rooms: {
+        "!joined:x": { required_state: [member(me, "join")], timeline: [message("$j")] },
+        "!kicked:x": { required_state: [member(me, "join")], timeline: [message("$k"), kick] },
+        "!banned:x": { required_state: [member(me, "ban")], timeline: [] },
+        "!invited:x": {
+          invite_state: [
+            { type: "m.room.member", state_key: me, sender: "@b:x", content: { membership: "invite" } },
+          ],
+        },
+        "!knocked:x": {
+          invite_state: [
+            { type: "m.room.member", state_key: me, sender: me, content: { membership: "knock" } },
+          ],
+        },
+        "!other-left:x": { required_state: [member(me, "join")], timeline: [member("@b:x", "leave")] },
+      },
+    };
+    const rooms = toSyncResponse(bare, "msc4186:p2", me).rooms;
+    expect(Object.keys(rooms?.join ?? {}).sort()).toEqual(["!joined:x", "!other-left:x"]);
+    expect(Object.keys(rooms?.leave ?? {}).sort()).toEqual(["!banned:x", "!kicked:x"]);
+    expect(Object.keys(rooms?.invite ?? {})).toEqual(["!invited:x"]);
+    expect(Object.keys(rooms?.knock ?? {})).toEqual(["!knocked:x"]);
+  });
+
   it("maps state, timeline, summary, heroes and counts of a joined room", () => {
     expect(out.rooms?.join?.["!new:x"]).toEqual({
       state: { events: [member("@a:x", "join")] },
@@ -115,6 +144,22 @@ describe("toSyncResponse", () => {
     expect(out.rooms?.leave?.["!banned:x"]).not.toHaveProperty("ephemeral");
     expect(out.rooms?.leave?.["!banned:x"]?.account_data?.events?.[0]?.type).toBe("m.tag");
     expect(out.rooms?.invite?.["!inv:x"]).not.toHaveProperty("account_data");
+  });
+
+  it("takes a room without membership but with invite_state (or knock_state) as an invite (a knock), as Synapse sends them", () => {
+    const stripped = [{ type: "m.room.name", state_key: "", sender: "@b:x", content: { name: "I" } }];
+    const answer: SlidingSyncResponse = {
+      pos: "p2",
+      rooms: {
+        "!i:x": { invite_state: stripped },
+        "!k:x": { knock_state: stripped },
+        "!j:x": { timeline: [] },
+      },
+    };
+    const converted = toSyncResponse(answer, "p2");
+    expect(Object.keys(converted.rooms?.invite ?? {})).toEqual(["!i:x"]);
+    expect(Object.keys(converted.rooms?.knock ?? {})).toEqual(["!k:x"]);
+    expect(Object.keys(converted.rooms?.join ?? {})).toEqual(["!j:x"]);
   });
 
   it("moves to-device, device lists and key counts where v2 has them", () => {

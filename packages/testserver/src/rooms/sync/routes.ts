@@ -4,10 +4,12 @@
  */
 import type { ServerContext } from "../../core/context";
 import type { JsonObject } from "../../core/events";
-import { errors } from "../../http/errors";
+import { legacyFilterError } from "../../core/legacy";
+import { errors, MatrixHttpError } from "../../http/errors";
 import type { Router } from "../../http/router";
 import { CLIENT_V3 } from "../../http/router";
 import type { HandlerRequest } from "../../http/types";
+import { isJsonObject } from "../../http/types";
 import { parseSyncFilter, readFilterParam } from "../filter";
 import { boolQuery, intQuery, requester } from "../routes/util";
 import { parseToken } from "../tokens";
@@ -35,11 +37,17 @@ async function sync(ctx: ServerContext, req: HandlerRequest): Promise<JsonObject
   const since = sinceRaw === null || sinceRaw === "" ? undefined : parseToken(sinceRaw, "since");
   if (since !== undefined && since > ctx.notifier.position) throw errors.invalidParam("Invalid since token");
   const rawFilter = readFilterParam(req.query.get("filter"), (id) => ctx.userData.filter(me.userId, id));
+  if (ctx.config.profile === "legacy" && isJsonObject(rawFilter)) {
+    const refusal = legacyFilterError(rawFilter);
+    if (refusal !== undefined) throw new MatrixHttpError(400, "M_UNKNOWN", refusal);
+  }
   const filter = parseSyncFilter(rawFilter ?? {});
   const timeout = intQuery(req, "timeout", 0, 0, MAX_SYNC_TIMEOUT_MS);
   const fullState = boolQuery(req, "full_state");
+  // The legacy profile (Synapse 1.67) does not know the parameter and ignores it.
   const useStateAfter =
-    boolQuery(req, "use_state_after") || boolQuery(req, "org.matrix.msc4222.use_state_after");
+    ctx.config.profile !== "legacy" &&
+    (boolQuery(req, "use_state_after") || boolQuery(req, "org.matrix.msc4222.use_state_after"));
   const setPresence = req.query.get("set_presence");
   if (setPresence !== null) {
     if (!PRESENCE.has(setPresence))

@@ -5,7 +5,8 @@
  */
 import type { ServerContext } from "../../core/context";
 import type { JsonObject } from "../../core/events";
-import { errors } from "../../http/errors";
+import { legacyFilterError } from "../../core/legacy";
+import { errors, MatrixHttpError } from "../../http/errors";
 import { CLIENT_V3 } from "../../http/router";
 import type { Router } from "../../http/router";
 import { isJsonObject } from "../../http/types";
@@ -63,6 +64,9 @@ export function registerFilterRoutes(router: Router, ctx: ServerContext): void {
       const userId = req.params["userId"] ?? "";
       requireSelf(req, userId, "Can only create filters for your own user");
       const filter = requireObject(req.body);
+      // Synapse 1.67's schema refuses any field it does not know, with its jsonschema message.
+      const refusal = ctx.config.profile === "legacy" ? legacyFilterError(filter) : undefined;
+      if (refusal !== undefined) throw new MatrixHttpError(400, "M_UNKNOWN", refusal);
       validateFilter(filter);
       return { filter_id: ctx.userData.filters.add(userId, filter) };
     },

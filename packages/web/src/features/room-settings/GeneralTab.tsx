@@ -2,7 +2,8 @@
  * Settings, General: name, topic and picture (each saved on its own, or
  * disabled when the power levels forbid it), and the addresses: the main
  * one, the other published ones, local aliases (add, remove) and the
- * directory listing.
+ * directory listing; URL previews (the reader's choice for the room, and
+ * the room's default for those allowed to set it).
  */
 import { useEffect, useState } from "react";
 import { Avatar } from "../../components/Avatar";
@@ -10,6 +11,7 @@ import { Button } from "../../components/Button";
 import { TextField } from "../../components/TextField";
 import { useT } from "../../i18n/useT";
 import type { RoomSettingsViewModel } from "../../state/room-settings/RoomSettingsViewModel";
+import type { RoomPreviewChoice } from "../../state/settings/UrlPreviewSettings";
 import { useObservable } from "../../state/useObservable";
 import { useAvatarUrl } from "../timeline/media/useMedia";
 import styles from "./RoomSettings.module.css";
@@ -168,6 +170,56 @@ export function GeneralTab({ settings }: { settings: RoomSettingsViewModel }): R
           {t("publish")}
         </label>
       </fieldset>
+      <UrlPreviewFields settings={settings} canSetDefault={view.can("org.matrix.room.preview_urls")} />
     </>
+  );
+}
+
+const CHOICES: RoomPreviewChoice[] = ["default", "on", "off"];
+
+/** URL previews in this room: the reader's choice, and the room's default for everyone. */
+function UrlPreviewFields({
+  settings,
+  canSetDefault,
+}: {
+  settings: RoomSettingsViewModel;
+  canSetDefault: boolean;
+}): React.JSX.Element {
+  const t = useT("roomSettings");
+  const previews = settings.urlPreviews;
+  const [choice, setChoice] = useState(() => previews.roomChoice(settings.roomId));
+  const [roomDefault, setRoomDefault] = useState(() => previews.roomDefault(settings.roomId));
+  return (
+    <fieldset className={styles.group}>
+      <legend className={styles.legend}>{t("url_previews")}</legend>
+      <div role="radiogroup" aria-label={t("url_previews")}>
+        {CHOICES.map((c) => (
+          <label key={c} className={styles.choice}>
+            <input
+              type="radio"
+              name="url-previews"
+              checked={choice === c}
+              onChange={() => {
+                setChoice(c);
+                void previews.setRoomChoice(settings.roomId, c);
+              }}
+            />
+            {t(`url_previews_${c}`)}
+          </label>
+        ))}
+      </div>
+      <label className={styles.choice}>
+        <input
+          type="checkbox"
+          checked={roomDefault}
+          disabled={!canSetDefault}
+          onChange={(e) => {
+            setRoomDefault(e.target.checked);
+            void previews.setRoomDefault(settings.roomId, e.target.checked);
+          }}
+        />
+        {t("url_previews_room_default")}
+      </label>
+    </fieldset>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Settings › Appearance (theme, font size, layout: each applies at once and
- * is kept across reloads) and Language. Theme and layout choices are cards
+ * is kept across reloads), URL previews (account data) and Language. Theme and layout choices are cards
  * from the shared Form styles.
  */
 import { useT } from "../../i18n/useT";
@@ -71,7 +71,38 @@ export function AppearanceSection({
         </div>
         <p className={form.hint}>{t("layout_hint")}</p>
       </fieldset>
+      <UrlPreviewFields settings={settings} />
     </>
+  );
+}
+
+/** URL previews: on for the account, and for links from strangers. */
+function UrlPreviewFields({ settings }: { settings: SettingsViewModel }): React.JSX.Element {
+  const t = useT("settings");
+  const enabled = useObservable(settings.urlPreviews.enabled);
+  const strangers = useObservable(settings.urlPreviews.strangers);
+  return (
+    <fieldset className={styles.group}>
+      <legend className={styles.legend}>{t("url_previews")}</legend>
+      <label>
+        <input
+          type="checkbox"
+          checked={enabled}
+          onChange={(e) => void settings.urlPreviews.setEnabled(e.target.checked)}
+        />{" "}
+        {t("url_previews_on")}
+      </label>
+      <label>
+        <input
+          type="checkbox"
+          checked={strangers}
+          disabled={!enabled}
+          onChange={(e) => void settings.urlPreviews.setStrangers(e.target.checked)}
+        />{" "}
+        {t("url_previews_strangers")}
+      </label>
+      <p className={form.hint}>{t("url_previews_hint")}</p>
+    </fieldset>
   );
 }
 

@@ -3,7 +3,8 @@
  * reason), the '** Unable to decrypt: … **' placeholder, media, emotes
  * ("* alice waves"), notices, and text or sanitised HTML with "(edited)"
  * (a button opening the edit history) and a URL preview card for the first
- * link (never in encrypted rooms).
+ * link (only where the preview policy allows: never in encrypted rooms,
+ * for notices or for strangers).
  */
 import { FormattedBody } from "./FormattedBody";
 import { useT } from "../../i18n/useT";
@@ -30,7 +31,7 @@ export interface MessageBodyProps {
   nameOf: (userId: string) => string;
   /** Opens the edit history (the "(edited)" button); absent on local echoes. */
   onShowHistory?: (() => void) | undefined;
-  /** Loads URL previews (absent: none, e.g. in encrypted rooms). */
+  /** Loads URL previews (absent: none; the tile asks urlPreviewPolicy.ts). */
   preview?: boolean;
 }
 
@@ -91,7 +92,7 @@ export function MessageBody({
         {msgtype === "m.emote" && <span className={styles.emoteName}>* {nameOf(item.sender)} </span>}
         <FormattedBody content={c} suffix={edited} />
       </div>
-      {link !== null && <UrlPreviewCard url={link} />}
+      {link !== null && <UrlPreviewCard url={link} message={item} />}
     </>
   );
 }

@@ -22,6 +22,7 @@ import { Reactions } from "./Reactions";
 import { ReadReceipts } from "./ReadReceipts";
 import { ReplyQuote } from "./ReplyQuote";
 import { useTimeline } from "./TimelineContext";
+import { firstLinkOf } from "./UrlPreviewCard";
 import { useAvatarUrl } from "./media/useMedia";
 
 /** One formatter for every tile: toLocaleTimeString would build a new one per call. */
@@ -120,7 +121,7 @@ export const MessageTile = memo(function MessageTile({ row }: { row: MessageRow 
           item={item}
           nameOf={vm.nameOf}
           onShowHistory={() => setDialog("history")}
-          preview={!vm.snapshot.getSnapshot().isEncrypted}
+          preview={firstLinkOf(item.content) !== null && vm.actions.previewRefusal(item) === null}
         />
         <Reactions item={item} />
         {renderUnder?.(item.eventId)}

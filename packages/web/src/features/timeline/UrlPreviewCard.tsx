@@ -1,8 +1,8 @@
 /**
  * A link's preview card (title, description, image through authenticated
  * media) from the server's preview_url, fetched by the timeline's actions,
- * which never ask in encrypted rooms. Nothing shows when there is no
- * preview.
+ * which ask only when the preview policy allows it (urlPreviewPolicy.ts).
+ * Nothing shows when there is no preview.
  */
 import { useEffect, useState } from "react";
 import type { UrlPreview } from "../../state/timeline/TimelineActions";
@@ -20,16 +20,23 @@ export function firstLinkOf(content: Readonly<Record<string, unknown>>): string 
   return m === null ? null : m[0].replace(/[.,;:!?]+$/, "");
 }
 
-export function UrlPreviewCard({ url }: { url: string }): React.JSX.Element | null {
+export function UrlPreviewCard({
+  url,
+  message,
+}: {
+  url: string;
+  /** The message the link is in: the policy reads its sender and msgtype. */
+  message: { readonly sender: string; readonly content: Readonly<Record<string, unknown>> };
+}): React.JSX.Element | null {
   const { vm } = useTimeline();
   const [preview, setPreview] = useState<{ url: string; data: UrlPreview | null } | null>(null);
   useEffect(() => {
     let live = true;
-    void vm.actions.urlPreview(url).then((data) => live && setPreview({ url, data }));
+    void vm.actions.urlPreview(url, message).then((data) => live && setPreview({ url, data }));
     return () => {
       live = false;
     };
-  }, [url, vm]);
+  }, [url, vm, message]);
   const data = preview?.url === url ? preview.data : null;
   if (data === null) return null;
   const title = typeof data["og:title"] === "string" ? data["og:title"] : null;

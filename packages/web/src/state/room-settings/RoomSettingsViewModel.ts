@@ -15,12 +15,16 @@ import { ObservableValue } from "../observables";
 import type { Scope } from "../Scope";
 import { describeFailure } from "../rooms/failure";
 import { MEGOLM } from "../rooms/RoomActionsViewModel";
+import { UrlPreviewSettings } from "../settings/UrlPreviewSettings";
 import { mergePowerLevels, whyCannotEditPowerLevels } from "./powerLevelEdits";
 import type { PowerLevelChanges } from "./powerLevelEdits";
 
 export type { PowerLevelChanges } from "./powerLevelEdits";
 
-export type SettingsClient = Pick<Client, "userId" | "http" | "rooms" | "moderation" | "state">;
+export type SettingsClient = Pick<
+  Client,
+  "userId" | "http" | "rooms" | "moderation" | "state" | "accountData"
+>;
 
 /** The join rules the Security tab offers. */
 export type JoinRule = "invite" | "public" | "knock" | "restricted";
@@ -92,11 +96,15 @@ export class RoomSettingsViewModel {
   /** The room's local aliases and whether it is listed, loaded by `loadAddresses`. */
   readonly addresses = new ObservableValue<{ local: string[]; published: boolean } | null>(null);
 
+  /** URL previews in this room: the reader's choice, and the room's default (urlPreviewPolicy.ts). */
+  readonly urlPreviews: UrlPreviewSettings;
+
   constructor(
     private readonly client: SettingsClient,
     private readonly room: Room,
     scope: Scope,
   ) {
+    this.urlPreviews = new UrlPreviewSettings(client);
     this.view = new ObservableValue(viewOf(room.getSnapshot(), client.userId));
     scope.subscribe(room, () => this.view.set(viewOf(room.getSnapshot(), client.userId)));
   }

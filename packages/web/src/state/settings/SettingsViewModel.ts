@@ -15,6 +15,7 @@ import { NotificationSettings } from "./NotificationSettings";
 import { PasswordPrompt } from "./PasswordPrompt";
 import { SecuritySettings } from "./SecuritySettings";
 import { SessionsSettings } from "./SessionsSettings";
+import { UrlPreviewSettings } from "./UrlPreviewSettings";
 
 /** The sections, in the order the dialog lists them. */
 export const SETTINGS_SECTIONS = [
@@ -42,6 +43,7 @@ export class SettingsViewModel {
   readonly notifications: NotificationSettings;
   readonly security: SecuritySettings;
   readonly appearance: AppearanceSettings;
+  readonly urlPreviews: UrlPreviewSettings;
   readonly section = new ObservableValue<SettingsSection>("profile");
   readonly language = new ObservableValue<string>(i18n.language);
   readonly languages = LANGUAGES;
@@ -60,6 +62,7 @@ export class SettingsViewModel {
       this.scope.child(),
     );
     this.appearance = new AppearanceSettings(options.appearanceHost);
+    this.urlPreviews = new UrlPreviewSettings(client);
     this.scope.add(() => this.prompt.cancel());
     this.open("profile");
   }

@@ -4,12 +4,15 @@
  * deletion with a reason (allowed by power level), retry/cancel of a failed
  * local echo, read receipts moved forward as messages become visible, the
  * edit history from /relations, reply targets fetched when not loaded, URL
- * previews (never in encrypted rooms), links to events and the trust shield
- * of decrypted messages.
+ * previews (only as urlPreviewPolicy.ts allows: never in encrypted rooms,
+ * never for notices or strangers, never where the settings turn them off),
+ * links to events and the trust shield of decrypted messages.
  */
 import { fetchRelations, getEvent } from "../../sdk";
 import type { Client, ClientEventWithoutRoomId, Room, TimelineItem, UrlPreview } from "../../sdk";
 import { ObservableValue } from "../observables";
+import { refusalFor } from "./urlPreviewPolicy";
+import type { PreviewRefusal } from "./urlPreviewPolicy";
 
 /** The trust of an encrypted message's sender device. */
 export type Shield = "verified" | "unverified" | "unknown";
@@ -171,9 +174,24 @@ export class TimelineActions {
     return versions.sort((a, b) => a.ts - b.ts);
   }
 
-  /** A URL's preview card data; null in encrypted rooms or when the server has none. */
-  async urlPreview(url: string): Promise<UrlPreview | null> {
-    if (this.isEncrypted) return null;
+  /** Null when a link in `message` may be previewed, else why not (urlPreviewPolicy.ts). */
+  previewRefusal(message: {
+    readonly sender: string;
+    readonly content: Readonly<Record<string, unknown>>;
+  }): PreviewRefusal | null {
+    return refusalFor(this.client, this.room, message);
+  }
+
+  /**
+   * The preview card data of `url`, a link in `message`; null when the
+   * policy refuses it (nothing is asked) or the server has none. The SDK
+   * remembers a URL the server refused, so it is not asked again.
+   */
+  async urlPreview(
+    url: string,
+    message: { readonly sender: string; readonly content: Readonly<Record<string, unknown>> },
+  ): Promise<UrlPreview | null> {
+    if (this.previewRefusal(message) !== null) return null;
     try {
       return await this.client.urlPreviews.preview(url, this.roomId);
     } catch {

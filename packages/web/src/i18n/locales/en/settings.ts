@@ -107,6 +107,11 @@ export const settings = {
   layout_hint:
     "Compact fits more on screen: tighter spacing in the room list and the timeline, smaller avatars.",
   font_size_hint: "Text everywhere scales with it.",
+  url_previews: "URL previews",
+  url_previews_on: "Show previews of links in messages",
+  url_previews_strangers: "Also for links from people you share no room with",
+  url_previews_hint:
+    "Your homeserver fetches a previewed link for you. Never in encrypted rooms, never for notices.",
   language: "Interface language",
   auth_title: "Confirm it's you",
   auth_hint: "Enter your account password to continue.",

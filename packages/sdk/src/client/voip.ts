@@ -1,0 +1,82 @@
+/**
+ * Builds `client.voip` from the client's parts: room events go through the
+ * send queue (encrypted in encrypted rooms) and are awaited until settled,
+ * to-device messages go Olm-encrypted when crypto is on (a device the
+ * engine does not know is reported as unknown_device) and plain otherwise,
+ * state events go through the state service, and room state is read from
+ * the room model. Kept here so the facade stays one line.
+ */
+import { getTurnServer } from "../api/voip";
+import type { HttpApi } from "../http/types";
+import type { Rooms } from "../models/room/Rooms";
+import type { SendQueue } from "../send/SendQueue";
+import type { ToDeviceQueue } from "../send/ToDeviceQueue";
+import type { SyncBatchListener } from "../sync/processor/types";
+import type { Scheduler } from "../sync/scheduler";
+import { GroupCallError, unknownDeviceMessage } from "../voip/group/types";
+import { VoipService } from "../voip/VoipService";
+import type { VoipOptions, VoipRoomView } from "../voip/VoipService";
+import type { CryptoService } from "./services/CryptoService";
+import type { StateService } from "./services/StateService";
+
+export interface VoipWiring {
+  userId: string;
+  deviceId: string | undefined;
+  http: HttpApi;
+  scheduler: Scheduler;
+  rooms: Rooms;
+  sendQueue: SendQueue;
+  toDevice: ToDeviceQueue;
+  crypto: CryptoService;
+  state: StateService;
+  batches: { subscribe(listener: SyncBatchListener): () => void } | undefined;
+  options: VoipOptions | undefined;
+}
+
+export function createVoip(w: VoipWiring): VoipService {
+  const room = (roomId: string): VoipRoomView | undefined => {
+    const r = w.rooms.find(roomId);
+    if (!r) return undefined;
+    const state = () => r.getSnapshot().state;
+    return {
+      joinedMembers: () =>
+        [...state().members.values()].filter((m) => m.membership === "join").map((m) => m.userId),
+      isJoined: (userId) => state().membershipOf(userId) === "join",
+      stateOfType: (type) => {
+        const out = new Map<string, Record<string, unknown>>();
+        for (const [key, event] of state().ofType(type)) out.set(key, event.content);
+        return out;
+      },
+    };
+  };
+  return new VoipService({
+    ...w.options,
+    userId: w.userId,
+    deviceId: w.deviceId,
+    scheduler: w.scheduler,
+    ports: {
+      async sendRoomEvent(roomId, type, content) {
+        const pending = w.sendQueue.send(roomId, type, content);
+        const settled = await w.sendQueue.whenSettled(pending.txnId);
+        if (settled && (settled.status === "not_sent" || settled.status === "cancelled"))
+          throw new Error(`${type} was not sent`);
+      },
+      async sendToDevice(userId, deviceId, type, content) {
+        if (w.crypto.enabled) {
+          const result = await w.crypto.sendToDevice(type, [{ userId, deviceId }], content);
+          if (result.sent.length === 0)
+            throw new GroupCallError("unknown_device", unknownDeviceMessage(userId));
+          return;
+        }
+        await w.toDevice.queue(type, [{ userId, deviceId, payload: content }]);
+      },
+      async sendState(roomId, type, stateKey, content) {
+        await w.state.setState(roomId, type, stateKey, content);
+      },
+      fetchTurn: () => getTurnServer(w.http),
+      room,
+      onSyncBatch: (listener) => w.batches?.subscribe((batch) => listener(batch)) ?? (() => undefined),
+      onRoomsChanged: (listener) => w.rooms.onChange(listener),
+    },
+  });
+}
