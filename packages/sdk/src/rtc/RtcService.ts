@@ -206,7 +206,8 @@ export class RtcService {
     }
     if (event.type === RTC_NOTIFICATION_EVENT || event.type === CALL_NOTIFY_EVENT) {
       const ring = parseRing(event);
-      if (ring && ring.sender !== this.options.userId) this.tracker(roomId).receive(ring);
+      // Our own rings are tracked too: the caller sees them answered, declined or expired.
+      if (ring) this.tracker(roomId).receive(ring);
       return;
     }
     if (event.type === RTC_DECLINE_EVENT) {

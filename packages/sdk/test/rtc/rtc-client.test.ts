@@ -58,6 +58,42 @@ afterAll(async () => {
   await server?.stop();
 });
 
+it("a ring reaches the callee, who declines it; the caller sees it declined", async () => {
+  await alice.rtc.join(roomId, { callIntent: "audio" });
+  const ringId = await alice.rtc.ring(roomId, { userIds: [bob.userId], callIntent: "audio" });
+  expect(ringId).toBeTruthy();
+  const ring = await waitFor(
+    () =>
+      bob.rtc
+        .ringsOf(roomId)
+        .getSnapshot()
+        .get(ringId ?? ""),
+    "bob's ring",
+  );
+  expect(ring.state).toBe("ringing");
+  expect(ring.ring).toMatchObject({
+    sender: alice.userId,
+    type: "ring",
+    userIds: [bob.userId],
+    callIntent: "audio",
+  });
+  await bob.rtc.decline(roomId, ringId ?? "");
+  expect(
+    bob.rtc
+      .ringsOf(roomId)
+      .getSnapshot()
+      .get(ringId ?? "")?.state,
+  ).toBe("declined");
+  await waitFor(
+    () =>
+      alice.rtc
+        .ringsOf(roomId)
+        .getSnapshot()
+        .get(ringId ?? "")?.state === "declined",
+    "alice sees the decline",
+  );
+}, 30_000);
+
 it("two clients see each other's memberships and exchange keys over the room transport", async () => {
   await alice.rtc.join(roomId, { callIntent: "audio" });
   await bob.rtc.join(roomId, { keyTransport: "room" });
