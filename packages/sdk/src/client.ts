@@ -352,6 +352,7 @@ export function createClient(options: CreateClientOptions): Client {
   const rtc = createRtc({
     ...{ userId, deviceId, http, scheduler, rooms, sendQueue, onToDevice, logger: options.logger },
     crypto: lazy ? crypto : undefined,
+    decryptor: lazy,
     batches: processor,
     serverFeatures: () => sync.serverInfo.serverFeatures(),
     transports: options.rtcTransports,

@@ -9,6 +9,7 @@
 import type { ToDeviceEvent } from "../api/types/events";
 import type { HttpApi } from "../http/types";
 import type { Rooms } from "../models/room/Rooms";
+import type { EventDecryptor } from "../models/timeline/decryptor";
 import type { RtcTransport } from "../rtc/membership/types";
 import { RtcService } from "../rtc/RtcService";
 import type { SendQueue } from "../send/SendQueue";
@@ -27,6 +28,8 @@ export interface RtcWiring {
   sendQueue: SendQueue;
   /** The crypto service when crypto is on. */
   crypto: CryptoService | undefined;
+  /** The room event decryptor when crypto is on. */
+  decryptor: EventDecryptor | undefined;
   batches: { subscribe(listener: SyncBatchListener): () => void } | undefined;
   onToDevice: (listener: (events: readonly ToDeviceEvent[]) => void) => () => void;
   serverFeatures: () => Promise<ServerFeatures>;
@@ -57,6 +60,11 @@ export function createRtc(w: RtcWiring): RtcService {
       const settled = await sendQueue.whenSettled(pending.txnId);
       return settled?.eventId;
     },
+    ...(w.decryptor
+      ? {
+          redecrypt: async (roomId, event) => (await w.decryptor?.decryptEvents(roomId, [event]))?.[0],
+        }
+      : {}),
     ...(w.transports ? { transports: w.transports } : {}),
     ...(logger ? { warn: (message: string, error?: unknown) => logger.warn(message, error) } : {}),
   });

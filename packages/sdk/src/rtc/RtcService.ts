@@ -92,6 +92,11 @@ export interface RtcServiceOptions {
     type: string,
     content: Record<string, unknown>,
   ) => Promise<string | undefined>;
+  /** Decrypts room events again (the one retry of an undecryptable room key); absent without crypto. */
+  redecrypt?: (
+    roomId: string,
+    event: ClientEventWithoutRoomId,
+  ) => Promise<ClientEventWithoutRoomId | undefined>;
   /** Transports from configuration, the discovery's last resort. */
   transports?: readonly RtcTransport[];
   warn?: (message: string, error?: unknown) => void;
@@ -286,6 +291,20 @@ export class RtcService {
             : Promise.reject(new Error(TO_DEVICE_UNSUPPORTED)),
         sendRoomEvent: async (content) => {
           await this.options.sendRoomEvent(roomId, ENCRYPTION_KEYS_EVENT, content);
+        },
+        redecrypt: async (event) => {
+          const again =
+            event.source && this.options.redecrypt
+              ? await this.options.redecrypt(roomId, event.source)
+              : undefined;
+          return (
+            again && {
+              type: again.type,
+              sender: again.sender,
+              content: again.content,
+              eventId: again.event_id,
+            }
+          );
         },
       },
     });
