@@ -58,7 +58,8 @@ export class RoomCall {
     this.end();
   }
 
-  private end(): void {
+  /** Releases the key machinery (also after an eviction or a failed membership). */
+  end(): void {
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
     this.parts.encryption.leave();
   }

@@ -319,8 +319,10 @@ export class RtcService {
     this.setCall(roomId, call);
     const unwatch = session.joined.subscribe((joined) => {
       if (!joined && this.calls.get(roomId) === call) {
+        // Evicted, or the membership could not be kept: nothing of the call stays running.
         unwatch();
         this.setCall(roomId, undefined);
+        call.end();
       }
     });
     await call.start();
