@@ -60,6 +60,9 @@ import { SyncService } from "./sync/SyncService";
 import type { SyncServiceOptions } from "./sync/SyncService";
 import type { SyncLogger } from "./sync/SyncLoop";
 import type { ServerFeatures } from "./sync/server-features";
+import { createRtc } from "./client/rtc";
+import type { RtcService } from "./rtc/RtcService";
+import type { RtcTransport } from "./rtc/membership/types";
 import { createVoip } from "./client/voip";
 import type { VoipOptions, VoipService } from "./voip/VoipService";
 
@@ -99,6 +102,8 @@ export interface CreateClientOptions {
   typingTimeoutMs?: number;
   /** Backoff before the second account data write attempt; defaults to 1000 ms. */
   accountDataRetryBaseMs?: number;
+  /** MatrixRTC: the LiveKit transports to offer when the server names none. */
+  rtcTransports?: readonly RtcTransport[];
   /** Calls: the media platform (the web app's), and the fallback STUN permission. */
   voip?: VoipOptions;
 }
@@ -128,6 +133,8 @@ export interface Client {
   readonly search: SearchService;
   readonly directory: DirectoryService;
   readonly urlPreviews: UrlPreviewService;
+  /** MatrixRTC calls: sessions per room, join, leave, ring, decline, participants and their keys. */
+  readonly rtc: RtcService;
   /** 1:1 calls and mesh group calls (docs/architecture/0012-voip.md). */
   readonly voip: VoipService;
   /**
@@ -338,10 +345,24 @@ export function createClient(options: CreateClientOptions): Client {
       if (state.kind === "signed_out") void stop();
     }) ?? ((): void => undefined);
 
+  const onToDevice = (listener: (events: readonly ToDeviceEvent[]) => void): (() => void) =>
+    processor?.subscribe((batch) => {
+      if (!batch.fromCache && batch.toDevice.length > 0) listener(batch.toDevice);
+    }) ?? ((): void => undefined);
+  const rtc = createRtc({
+    ...{ userId, deviceId, http, scheduler, rooms, sendQueue, onToDevice, logger: options.logger },
+    crypto: lazy ? crypto : undefined,
+    decryptor: lazy,
+    batches: processor,
+    serverFeatures: () => sync.serverInfo.serverFeatures(),
+    transports: options.rtcTransports,
+  });
+
   let tornDown: Promise<void> | undefined;
   const dispose = async (disposeOptions: DisposeOptions = {}): Promise<void> => {
     tornDown ??= (async () => {
       endSessionWatch();
+      rtc.dispose();
       await stop();
       await voip.dispose();
       sendQueue.dispose();
@@ -396,6 +417,7 @@ export function createClient(options: CreateClientOptions): Client {
     moderation: new ModerationService({ http, actor, rooms, running: sync }),
     search: new SearchService({ http, rooms, ...(lazy ? { decryptor: lazy } : {}) }),
     directory: new DirectoryService({ http, versions: getServerVersions }),
+    rtc,
     urlPreviews: new UrlPreviewService({
       http,
       rooms,
@@ -409,13 +431,7 @@ export function createClient(options: CreateClientOptions): Client {
     }),
     versions: getServerVersions,
     serverFeatures: () => sync.serverInfo.serverFeatures(),
-    onToDevice(listener) {
-      return (
-        processor?.subscribe((batch) => {
-          if (!batch.fromCache && batch.toDevice.length > 0) listener(batch.toDevice);
-        }) ?? ((): void => undefined)
-      );
-    },
+    onToDevice,
     async start() {
       await sync.start();
       await sendQueue.start();

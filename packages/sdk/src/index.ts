@@ -13,5 +13,6 @@ export * from "./models";
 export * from "./send";
 export * from "./crypto";
 export * as voip from "./voip";
+export * as rtc from "./rtc";
 export * as api from "./api";
 export * from "./client";

@@ -6,6 +6,7 @@
  * encryption'. Sends are retried with backoff for about 5 s; a room key
  * event that failed to decrypt is tried once more after 1 s.
  */
+import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import type { Scheduler } from "../../sync/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
@@ -32,6 +33,8 @@ export interface KeyEvent {
   readonly content: unknown;
   readonly eventId?: string;
   readonly roomId?: string;
+  /** The room event as sync gave it, for a second decryption attempt. */
+  readonly source?: ClientEventWithoutRoomId;
 }
 
 export interface KeyTransportIo {
@@ -40,7 +43,7 @@ export interface KeyTransportIo {
   /** Sends a room event `io.element.call.encryption_keys`. */
   sendRoomEvent(content: Record<string, unknown>): Promise<void>;
   /** Tries decrypting a room event again; the decrypted event, or undefined. */
-  redecrypt?(eventId: string): Promise<KeyEvent | undefined>;
+  redecrypt?(event: KeyEvent): Promise<KeyEvent | undefined>;
 }
 
 export interface KeyTransportsOptions {
@@ -137,10 +140,10 @@ export class KeyTransports {
 
   private async retryDecrypt(event: KeyEvent): Promise<void> {
     const { io, scheduler } = this.options;
-    if (io.redecrypt === undefined || event.eventId === undefined) return;
+    if (io.redecrypt === undefined) return;
     try {
       await scheduler.sleep(KEY_DECRYPT_RETRY_MS, this.closed.signal);
-      const again = await io.redecrypt(event.eventId);
+      const again = await io.redecrypt(event);
       if (again !== undefined) this.receiveRoomEvent({ ...again, roomId: event.roomId }, true);
     } catch {
       // Closed, or still undecryptable: the key is lost and the sender's next rotation brings another.

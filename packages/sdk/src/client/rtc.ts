@@ -1,0 +1,71 @@
+/**
+ * Builds `client.rtc` from the client's parts: room state from the room
+ * model, sync batches and decrypted to-device events from the processor,
+ * the server's features from the cached versions document, key and ring
+ * room events through the send queue (encrypted in encrypted rooms, awaited
+ * until settled), and Olm-encrypted to-device keys through the crypto
+ * service when crypto is on. Kept here so the facade stays one line.
+ */
+import type { ToDeviceEvent } from "../api/types/events";
+import type { HttpApi } from "../http/types";
+import type { Rooms } from "../models/room/Rooms";
+import type { EventDecryptor } from "../models/timeline/decryptor";
+import type { RtcTransport } from "../rtc/membership/types";
+import { RtcService } from "../rtc/RtcService";
+import type { SendQueue } from "../send/SendQueue";
+import type { SyncBatchListener } from "../sync/processor/types";
+import type { Scheduler } from "../sync/scheduler";
+import type { ServerFeatures } from "../sync/server-features";
+import type { SyncLogger } from "../sync/SyncLoop";
+import type { CryptoService } from "./services/CryptoService";
+
+export interface RtcWiring {
+  userId: string;
+  deviceId: string | undefined;
+  http: HttpApi;
+  scheduler: Scheduler;
+  rooms: Rooms;
+  sendQueue: SendQueue;
+  /** The crypto service when crypto is on. */
+  crypto: CryptoService | undefined;
+  /** The room event decryptor when crypto is on. */
+  decryptor: EventDecryptor | undefined;
+  batches: { subscribe(listener: SyncBatchListener): () => void } | undefined;
+  onToDevice: (listener: (events: readonly ToDeviceEvent[]) => void) => () => void;
+  serverFeatures: () => Promise<ServerFeatures>;
+  transports: readonly RtcTransport[] | undefined;
+  logger: SyncLogger | undefined;
+}
+
+export function createRtc(w: RtcWiring): RtcService {
+  const { crypto, logger, sendQueue } = w;
+  return new RtcService({
+    http: w.http,
+    userId: w.userId,
+    deviceId: w.deviceId ?? "",
+    scheduler: w.scheduler,
+    roomState: (roomId) => w.rooms.find(roomId)?.getSnapshot().state,
+    onSyncBatch: (listener) => w.batches?.subscribe(listener) ?? ((): void => undefined),
+    onToDevice: w.onToDevice,
+    serverFeatures: w.serverFeatures,
+    ...(crypto
+      ? {
+          sendToDevice: async (type, targets, content) => {
+            await crypto.sendToDevice(type, targets, content);
+          },
+        }
+      : {}),
+    sendRoomEvent: async (roomId, type, content) => {
+      const pending = sendQueue.send(roomId, type, content);
+      const settled = await sendQueue.whenSettled(pending.txnId);
+      return settled?.eventId;
+    },
+    ...(w.decryptor
+      ? {
+          redecrypt: async (roomId, event) => (await w.decryptor?.decryptEvents(roomId, [event]))?.[0],
+        }
+      : {}),
+    ...(w.transports ? { transports: w.transports } : {}),
+    ...(logger ? { warn: (message: string, error?: unknown) => logger.warn(message, error) } : {}),
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * Our part in one room's session while joined: the membership manager that
+ * keeps us in it, the key transports and the encryption manager. It owns
+ * every timer and subscription it starts, and `end()` releases them all.
+ */
+import type { Scheduler } from "../sync/scheduler";
+import type { ReadonlyObservable } from "../util/observable";
+import type { EncryptionManager, OwnKey, RtcParticipant } from "./keys/EncryptionManager";
+import type { KeyTransports } from "./keys/transports";
+import type { RtcSession } from "./session/RtcSession";
+import type { MembershipManager } from "./session/MembershipManager";
+
+export interface RoomCallParts {
+  session: RtcSession;
+  membership: MembershipManager;
+  transports: KeyTransports;
+  encryption: EncryptionManager;
+  scheduler: Scheduler;
+}
+
+export class RoomCall {
+  private readonly unsubscribes: Array<() => void> = [];
+
+  constructor(readonly parts: RoomCallParts) {}
+
+  get participants(): ReadonlyObservable<readonly RtcParticipant[]> {
+    return this.parts.encryption.participants;
+  }
+
+  get ownKey(): ReadonlyObservable<OwnKey | undefined> {
+    return this.parts.encryption.ownKey;
+  }
+
+  /** Joins the session, then makes and sends the first key; keys follow the memberships. */
+  async start(): Promise<void> {
+    const { session, membership, transports, encryption } = this.parts;
+    await session.join(membership);
+    encryption.join(session.memberships.getSnapshot());
+    this.unsubscribes.push(
+      session.memberships.subscribe((list) => encryption.onMemberships(list)),
+      // After the switch to the room transport, everyone gets the key again by it.
+      transports.mode.subscribe((mode) => {
+        if (mode === "room") encryption.resendAll();
+      }),
+    );
+  }
+
+  /** Leaves (false when not joined or when the leave outlasted the time-out) and releases everything. */
+  async leave(): Promise<boolean> {
+    const left = await this.parts.session.leave();
+    this.end();
+    return left;
+  }
+
+  /** The page is unloading. */
+  unload(): void {
+    this.parts.session.unload();
+    this.end();
+  }
+
+  /** Releases the key machinery (also after an eviction or a failed membership). */
+  end(): void {
+    for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    this.parts.encryption.leave();
+  }
+}

@@ -1,0 +1,388 @@
+/**
+ * MatrixRTC over a running client (`client.rtc`): sessions per room from
+ * sync, join and leave with a membership manager, media keys through the
+ * key transports, rings and declines. It takes narrow dependencies (the
+ * room state, the sync batches, the to-device stream, the server's
+ * features, senders) so the facade only wires it.
+ */
+import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../api/types/events";
+import type { HttpApi } from "../http/types";
+import type { RoomState } from "../models/room/RoomState";
+import type { ProcessedSync } from "../sync/processor/types";
+import type { Scheduler } from "../sync/scheduler";
+import { ObservableValue } from "../util/observable";
+import type { ReadonlyObservable } from "../util/observable";
+import {
+  CALL_MEMBER_EVENT,
+  CALL_NOTIFY_EVENT,
+  ENCRYPTION_KEYS_EVENT,
+  RTC_DECLINE_EVENT,
+  RTC_MEMBER_EVENT,
+  RTC_NOTIFICATION_EVENT,
+  STICKY_EVENTS_FEATURE,
+  TO_DEVICE_UNSUPPORTED,
+} from "./constants";
+import { stateMembershipIo, stickyMembershipIo } from "./io";
+import { EncryptionManager } from "./keys/EncryptionManager";
+import type { OwnKey, RtcParticipant } from "./keys/EncryptionManager";
+import type { IdentityMode } from "./keys/identity";
+import { KeyTransports } from "./keys/transports";
+import type { KeyTarget, KeyTransportMode } from "./keys/transports";
+import {
+  membershipStateKey,
+  stateMembershipContent,
+  stickyLeaveContent,
+  stickyMembershipContent,
+} from "./membership/write";
+import type { OwnMembership } from "./membership/write";
+import type { RtcTransport } from "./membership/types";
+import { RoomCall } from "./RoomCall";
+import {
+  callNotifyContent,
+  declineContent,
+  parseDecline,
+  parseRing,
+  rtcNotificationContent,
+} from "./ring/notification";
+import type { NotificationType } from "./ring/notification";
+import { RingTracker } from "./ring/RingTracker";
+import type { TrackedRing } from "./ring/RingTracker";
+import { MembershipManager } from "./session/MembershipManager";
+import type { RtcSession } from "./session/RtcSession";
+import { SessionManager } from "./session/SessionManager";
+import type { SessionEvent } from "./session/SessionManager";
+import { TransportsDiscovery } from "./transports/discovery";
+
+/** SPEC §5: a call needs a device id to start. */
+export const CALL_NEEDS_DEVICE = "A call needs a device id to start";
+
+/** A refused MatrixRTC request. */
+export class RtcError extends Error {
+  constructor(
+    readonly code: "NO_DEVICE",
+    message: string,
+  ) {
+    super(message);
+    this.name = "RtcError";
+  }
+}
+
+export interface RtcServiceOptions {
+  http: HttpApi;
+  userId: string;
+  deviceId: string;
+  scheduler: Scheduler;
+  /** The room's current state, as the room model holds it. */
+  roomState: (roomId: string) => RoomState | undefined;
+  /** Processed sync batches (after the room model applied them). */
+  onSyncBatch: (listener: (batch: ProcessedSync) => void) => () => void;
+  /** Decrypted to-device events. */
+  onToDevice: (listener: (events: readonly ToDeviceEvent[]) => void) => () => void;
+  /** Optional server features: MSC4140 delayed events, and the unstable flags (MSC4354 sticky events). */
+  serverFeatures: () => Promise<{ delayedEvents: boolean; unstableFeatures: ReadonlySet<string> }>;
+  /** Olm-encrypted to-device send; absent when crypto is off (to-device is then unsupported). */
+  sendToDevice?: (
+    type: string,
+    targets: readonly KeyTarget[],
+    content: Record<string, unknown>,
+  ) => Promise<void>;
+  /** Sends a room event (encrypted in encrypted rooms); resolves with its event id. */
+  sendRoomEvent: (
+    roomId: string,
+    type: string,
+    content: Record<string, unknown>,
+  ) => Promise<string | undefined>;
+  /** Decrypts room events again (the one retry of an undecryptable room key); absent without crypto. */
+  redecrypt?: (
+    roomId: string,
+    event: ClientEventWithoutRoomId,
+  ) => Promise<ClientEventWithoutRoomId | undefined>;
+  /** Transports from configuration, the discovery's last resort. */
+  transports?: readonly RtcTransport[];
+  warn?: (message: string, error?: unknown) => void;
+}
+
+/** How to join. */
+export interface JoinOptions {
+  callIntent?: string;
+  /** The identity keys are bound to: legacy `userId:deviceId` (default) or hashed. */
+  identityMode?: IdentityMode;
+  /** Start on the room key transport instead of to-device. */
+  keyTransport?: KeyTransportMode;
+  /** Write the sticky form when the server supports MSC4354 (default: the state form). */
+  membershipForm?: "state" | "sticky";
+}
+
+export interface RingOptions {
+  userIds: readonly string[];
+  room?: boolean;
+  type?: NotificationType;
+  callIntent?: string;
+}
+
+export class RtcService {
+  readonly sessions: SessionManager;
+  readonly discovery: TransportsDiscovery;
+  private readonly calls = new Map<string, RoomCall>();
+  private readonly rings = new Map<string, RingTracker>();
+  private readonly sticky = new Map<string, Map<string, ClientEventWithoutRoomId>>();
+  private readonly unsubscribes: Array<() => void> = [];
+  private readonly callsValue = new ObservableValue<ReadonlyMap<string, RoomCall>>(new Map());
+
+  constructor(private readonly options: RtcServiceOptions) {
+    const { userId, deviceId, scheduler, http } = options;
+    this.sessions = new SessionManager({ userId, deviceId, scheduler });
+    this.discovery = new TransportsDiscovery({
+      http,
+      scheduler,
+      ...(options.transports ? { configured: options.transports } : {}),
+    });
+    this.unsubscribes.push(
+      options.onSyncBatch((batch) => this.onBatch(batch)),
+      options.onToDevice((events) => {
+        for (const call of this.calls.values())
+          for (const e of events)
+            call.parts.transports.receiveToDevice({ type: e.type, sender: e.sender, content: e.content });
+      }),
+      this.sessions.onSessionEvent((e) => this.onSessionEvent(e)),
+    );
+  }
+
+  /** Sessions with members, by room id. */
+  get active(): ReadonlyObservable<ReadonlyMap<string, RtcSession>> {
+    return this.sessions.active;
+  }
+
+  /** Rooms we are joined to a call in. */
+  get joined(): ReadonlyObservable<ReadonlyMap<string, RoomCall>> {
+    return this.callsValue;
+  }
+
+  session(roomId: string): RtcSession {
+    return this.sessions.session(roomId);
+  }
+
+  /** The rings of a room (ringing and ended). */
+  ringsOf(roomId: string): ReadonlyObservable<ReadonlyMap<string, TrackedRing>> {
+    return this.tracker(roomId).rings;
+  }
+
+  /** The remote participants of a joined call with their devices, identities and keys; empty when not joined. */
+  participants(roomId: string): ReadonlyObservable<readonly RtcParticipant[]> {
+    return this.calls.get(roomId)?.participants ?? new ObservableValue<readonly RtcParticipant[]>([]);
+  }
+
+  /** Our key in use in a joined call. */
+  ownKey(roomId: string): ReadonlyObservable<OwnKey | undefined> {
+    return this.calls.get(roomId)?.ownKey ?? new ObservableValue<OwnKey | undefined>(undefined);
+  }
+
+  private tracker(roomId: string): RingTracker {
+    let t = this.rings.get(roomId);
+    if (t === undefined) {
+      t = new RingTracker(this.options.scheduler);
+      this.rings.set(roomId, t);
+    }
+    return t;
+  }
+
+  private onBatch(batch: ProcessedSync): void {
+    for (const [roomId, room] of batch.rooms.join) {
+      for (const event of room.timeline.events) this.onTimelineEvent(roomId, event, batch.fromCache);
+      this.refreshRoom(roomId);
+    }
+    for (const roomId of batch.rooms.leave.keys()) this.refreshRoom(roomId);
+  }
+
+  private onTimelineEvent(roomId: string, event: ClientEventWithoutRoomId, fromCache: boolean): void {
+    if (event.type === RTC_MEMBER_EVENT && typeof event.sender === "string") {
+      const byKey = this.sticky.get(roomId) ?? new Map<string, ClientEventWithoutRoomId>();
+      this.sticky.set(roomId, byKey);
+      const stickyKey = (event.content as Record<string, unknown>)["msc4354_sticky_key"];
+      byKey.set(JSON.stringify([event.sender, typeof stickyKey === "string" ? stickyKey : ""]), event);
+      return;
+    }
+    if (fromCache) return;
+    if (event.type === ENCRYPTION_KEYS_EVENT || event.type === "m.room.encrypted") {
+      this.calls
+        .get(roomId)
+        ?.parts.transports.receiveRoomEvent({ ...event, roomId, eventId: event.event_id });
+      return;
+    }
+    if (event.type === RTC_NOTIFICATION_EVENT || event.type === CALL_NOTIFY_EVENT) {
+      const ring = parseRing(event);
+      // Our own rings are tracked too: the caller sees them answered, declined or expired.
+      if (ring) this.tracker(roomId).receive(ring);
+      return;
+    }
+    if (event.type === RTC_DECLINE_EVENT) {
+      const id = parseDecline(event);
+      if (id !== null) this.tracker(roomId).end(id, "declined");
+    }
+  }
+
+  private refreshRoom(roomId: string): void {
+    const state = this.options.roomState(roomId);
+    if (state === undefined) return;
+    const events: ClientEventWithoutRoomId[] = [];
+    for (const entry of state.ofType(CALL_MEMBER_EVENT).values()) if ("event_id" in entry) events.push(entry);
+    events.push(...(this.sticky.get(roomId)?.values() ?? []));
+    this.sessions.updateRoom(roomId, events, (u) => state.membershipOf(u) === "join");
+    // A ring is answered when one of the mentioned users joins; cancelled when the ringer is gone.
+    const members = new Set(
+      this.sessions
+        .session(roomId)
+        .memberships.getSnapshot()
+        .map((m) => m.sender),
+    );
+    const tracker = this.rings.get(roomId);
+    for (const r of tracker?.ringing() ?? []) {
+      if (r.ring.userIds.some((u) => members.has(u))) tracker?.end(r.ring.eventId, "answered");
+      else if (!members.has(r.ring.sender)) tracker?.end(r.ring.eventId, "cancelled");
+    }
+  }
+
+  private onSessionEvent(e: SessionEvent): void {
+    // Nobody is left in the call: whatever still rings there was cancelled.
+    const tracker = e.kind === "ended" ? this.rings.get(e.session.roomId) : undefined;
+    for (const r of tracker?.ringing() ?? []) tracker?.end(r.ring.eventId, "cancelled");
+  }
+
+  /** Joins the room's call; ignored while joined. */
+  async join(roomId: string, join: JoinOptions = {}): Promise<void> {
+    if (this.calls.has(roomId)) return;
+    const { http, userId, deviceId, scheduler } = this.options;
+    if (deviceId === "") throw new RtcError("NO_DEVICE", CALL_NEEDS_DEVICE);
+    const state = this.options.roomState(roomId);
+    const session = this.sessions.session(roomId);
+    const [features, discovered] = await Promise.all([this.options.serverFeatures(), this.discovery.get()]);
+    const sticky = join.membershipForm === "sticky" && features.unstableFeatures.has(STICKY_EVENTS_FEATURE);
+    const own: OwnMembership = {
+      userId,
+      deviceId,
+      session: session.description,
+      fociPreferred: discovered.transports,
+      ...(join.callIntent !== undefined ? { callIntent: join.callIntent } : {}),
+    };
+    const memberId = `${userId}:${deviceId}`;
+    const version = state?.rules.version ?? "1";
+    const membership = new MembershipManager({
+      io: sticky
+        ? stickyMembershipIo(http, roomId)
+        : stateMembershipIo(http, roomId, membershipStateKey(userId, deviceId, version, session.description)),
+      scheduler,
+      delayedEvents: features.delayedEvents,
+      joinContent: (createdTs, expires) =>
+        sticky ? stickyMembershipContent(own) : stateMembershipContent(own, createdTs, expires),
+      leaveContent: () => (sticky ? stickyLeaveContent(memberId) : {}),
+      ...(this.options.warn ? { warn: this.options.warn } : {}),
+    });
+    const send = this.options.sendToDevice;
+    const transports = new KeyTransports({
+      scheduler,
+      context: { roomId, userId, deviceId },
+      mode: join.keyTransport ?? "to-device",
+      onKey: (key) => encryption.onKey(key),
+      ...(this.options.warn ? { warn: this.options.warn } : {}),
+      io: {
+        sendToDevice: (targets, content) =>
+          send
+            ? send(ENCRYPTION_KEYS_EVENT, targets, content)
+            : Promise.reject(new Error(TO_DEVICE_UNSUPPORTED)),
+        sendRoomEvent: async (content) => {
+          await this.options.sendRoomEvent(roomId, ENCRYPTION_KEYS_EVENT, content);
+        },
+        redecrypt: async (event) => {
+          const again =
+            event.source && this.options.redecrypt
+              ? await this.options.redecrypt(roomId, event.source)
+              : undefined;
+          return (
+            again && {
+              type: again.type,
+              sender: again.sender,
+              content: again.content,
+              eventId: again.event_id,
+            }
+          );
+        },
+      },
+    });
+    const encryption = new EncryptionManager({
+      transports,
+      scheduler,
+      userId,
+      deviceId,
+      ...(join.identityMode ? { identityMode: join.identityMode } : {}),
+    });
+    const call = new RoomCall({ session, membership, transports, encryption, scheduler });
+    this.setCall(roomId, call);
+    const unwatch = session.joined.subscribe((joined) => {
+      if (!joined && this.calls.get(roomId) === call) {
+        // Evicted, or the membership could not be kept: nothing of the call stays running.
+        unwatch();
+        this.setCall(roomId, undefined);
+        call.end();
+      }
+    });
+    await call.start();
+  }
+
+  private setCall(roomId: string, call: RoomCall | undefined): void {
+    if (call) this.calls.set(roomId, call);
+    else this.calls.delete(roomId);
+    this.callsValue.set(new Map(this.calls));
+  }
+
+  /** Leaves the room's call: false when not joined, or when the leave outlasted 1000 ms. */
+  async leave(roomId: string): Promise<boolean> {
+    const call = this.calls.get(roomId);
+    if (call === undefined) return false;
+    this.setCall(roomId, undefined);
+    return call.leave();
+  }
+
+  /** Rings (or notifies) in a joined call: the RTC notification, and the deprecated form for older peers. */
+  async ring(roomId: string, ring: RingOptions): Promise<string | undefined> {
+    const own = this.sessions.session(roomId).ownMembership();
+    // The reference is to our membership event; before its echo there is none to name.
+    const membershipEventId = own?.eventId ?? "";
+    const request = {
+      userIds: ring.userIds,
+      type: ring.type ?? "ring",
+      membershipEventId,
+      ...(ring.room !== undefined ? { room: ring.room } : {}),
+      ...(ring.callIntent !== undefined ? { callIntent: ring.callIntent } : {}),
+    };
+    const [id] = await Promise.all([
+      this.options.sendRoomEvent(
+        roomId,
+        RTC_NOTIFICATION_EVENT,
+        rtcNotificationContent(request, this.options.scheduler.now()),
+      ),
+      this.options.sendRoomEvent(roomId, CALL_NOTIFY_EVENT, callNotifyContent(request)),
+    ]);
+    return id;
+  }
+
+  /** Declines a ring and ends it here. */
+  async decline(roomId: string, notificationEventId: string): Promise<void> {
+    this.tracker(roomId).end(notificationEventId, "declined");
+    await this.options.sendRoomEvent(roomId, RTC_DECLINE_EVENT, declineContent(notificationEventId));
+  }
+
+  /** The page is unloading: every joined call leaves without waiting. */
+  unload(): void {
+    for (const [roomId, call] of this.calls) {
+      this.setCall(roomId, undefined);
+      call.unload();
+    }
+  }
+
+  dispose(): void {
+    this.unload();
+    for (const u of this.unsubscribes.splice(0)) u();
+    for (const t of this.rings.values()) t.dispose();
+    this.sessions.dispose();
+  }
+}
