@@ -132,4 +132,65 @@ describe("RoomListViewModel", () => {
     expect(rooms.find("!new:hs")?.getSnapshot().predecessor?.roomId).toBe("!old:hs");
     scope.end();
   });
+
+  it("follows the listbox pattern: arrows, Home and End move the active option; only Enter opens", () => {
+    const rooms = new Rooms({ userId: ME, http: noHttp });
+    handle(rooms, { "!a:hs": room("Alpha"), "!b:hs": room("Bravo"), "!c:hs": room("Charlie") });
+    const scope = new Scope();
+    const vm = new RoomListViewModel(rooms, scope);
+    const order = vm.items.getSnapshot().map((r) => r.roomId);
+    expect(order).toHaveLength(3);
+    vm.select(order[0] ?? null);
+    const opened: Array<string | null> = [];
+    const stop = vm.selected.subscribe(() => opened.push(vm.selected.getSnapshot()));
+    vm.move(1);
+    expect(vm.active.getSnapshot()).toBe(order[1]);
+    vm.move(1);
+    vm.move(1); // stays on the last
+    expect(vm.active.getSnapshot()).toBe(order[2]);
+    vm.moveToEdge("first");
+    expect(vm.active.getSnapshot()).toBe(order[0]);
+    vm.moveToEdge("last");
+    vm.move(-1);
+    expect(vm.active.getSnapshot()).toBe(order[1]);
+    // Browsing opened nothing (so nothing was marked read): the open room is still the first.
+    expect(opened).toEqual([]);
+    expect(vm.selected.getSnapshot()).toBe(order[0]);
+    vm.openActive();
+    expect(vm.selected.getSnapshot()).toBe(order[1]);
+    expect(opened).toEqual([order[1]]);
+    stop();
+    scope.end();
+  });
+
+  it("moves in the filtered list from the search box, and Enter opens the active match", () => {
+    const rooms = new Rooms({ userId: ME, http: noHttp });
+    handle(rooms, {
+      "!a:hs": room("Design"),
+      "!b:hs": room("Random"),
+      "!c:hs": room("Design review"),
+      "!d:hs": room("Designers"),
+    });
+    const scope = new Scope();
+    const vm = new RoomListViewModel(rooms, scope);
+    vm.select("!b:hs");
+    vm.setSearch("design");
+    const matches = vm.items.getSnapshot().map((r) => r.roomId);
+    expect(matches).toHaveLength(3);
+    expect(vm.activeInList()).toBe(null); // the open room is filtered out
+    vm.move(1);
+    expect(vm.active.getSnapshot()).toBe(matches[0]);
+    vm.move(1);
+    expect(vm.active.getSnapshot()).toBe(matches[1]);
+    expect(vm.selected.getSnapshot()).toBe("!b:hs");
+    vm.openActive();
+    expect(vm.selected.getSnapshot()).toBe(matches[1]);
+    // Enter with no active match opens the first match.
+    vm.select(null);
+    vm.setSearch("random");
+    vm.active.set(null);
+    vm.openActive();
+    expect(vm.selected.getSnapshot()).toBe("!b:hs");
+    scope.end();
+  });
 });
