@@ -43,6 +43,8 @@ export function previewOf(event: EventLike, nameOf: NameOf = (id) => id): string
     case "m.room.message": {
       const body = str(c["body"]) ?? "";
       const msgtype = str(c["msgtype"]);
+      // An undecryptable message: never its engine reason (SPEC §8's stand-in body) in the list.
+      if (msgtype === "m.bad.encrypted") return "Encrypted message";
       if (msgtype === "m.emote") return `* ${who} ${body}`;
       if (msgtype === "m.image") return `${who} sent an image`;
       if (msgtype === "m.file") return `${who} sent a file`;
