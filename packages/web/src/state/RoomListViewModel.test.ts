@@ -9,6 +9,7 @@ import { emptyParsedSync } from "../../../sdk/src/sync/validate/types";
 import type { ParsedJoinedRoom } from "../../../sdk/src/sync/validate/types";
 import type { ClientEventWithoutRoomId } from "../../../sdk/src/api/types/events";
 import type { HttpApi } from "../sdk";
+import { roomPreviewOf } from "../features/timeline/preview";
 import { RoomListViewModel } from "./RoomListViewModel";
 import { Scope } from "./Scope";
 
@@ -191,6 +192,39 @@ describe("RoomListViewModel", () => {
     vm.active.set(null);
     vm.openActive();
     expect(vm.selected.getSnapshot()).toBe("!b:hs");
+    scope.end();
+  });
+
+  it("previews the last message: an image, not a reaction after it; an edit as its edited text", () => {
+    const rooms = new Rooms({ userId: ME, http: noHttp });
+    const topic = ev("m.room.topic", { topic: "The room topic" }, "");
+    const image = ev("m.room.message", { msgtype: "m.image", body: "cat.png", url: "mxc://hs/cat" });
+    const text = ev("m.room.message", { msgtype: "m.text", body: "helo" });
+    const reaction = (target: string) =>
+      ev("m.reaction", { "m.relates_to": { rel_type: "m.annotation", event_id: target, key: "👍" } });
+    const edit = ev("m.room.message", {
+      msgtype: "m.text",
+      body: "* hello",
+      "m.new_content": { msgtype: "m.text", body: "hello" },
+      "m.relates_to": { rel_type: "m.replace", event_id: text.event_id },
+    });
+    const timeline = (events: ClientEventWithoutRoomId[]) => ({ timeline: { events, limited: false } });
+    handle(rooms, {
+      "!img:hs": room("Pictures", { stateEvents: [topic], ...timeline([image, reaction(image.event_id)]) }),
+      "!edit:hs": room("Typos", { stateEvents: [topic], ...timeline([text, edit]) }),
+    });
+    const scope = new Scope();
+    const vm = new RoomListViewModel(rooms, scope);
+    const preview = (id: string): string => {
+      const snap = vm.items.getSnapshot().find((r) => r.roomId === id);
+      if (snap === undefined) throw new Error(`no ${id}`);
+      return roomPreviewOf(snap, (userId) => (userId === "@alice:hs" ? "Alice" : userId));
+    };
+    expect(preview("!img:hs")).toBe("Alice sent an image");
+    expect(preview("!edit:hs")).toBe("hello");
+    // A later reaction still leaves the image as the preview; the room is still recent (ordered by it).
+    handle(rooms, { "!img:hs": { ...room("Pictures"), state: [], ...timeline([reaction(image.event_id)]) } });
+    expect(preview("!img:hs")).toBe("Alice sent an image");
     scope.end();
   });
 });

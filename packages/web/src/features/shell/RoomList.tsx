@@ -23,7 +23,7 @@ import { SECTIONS } from "../../state/RoomListViewModel";
 import { useObservable } from "../../state/useObservable";
 import { AddMenu } from "../rooms/AddMenu";
 import { RoomOptionsButton, RoomOptionsMenu } from "../rooms/RoomOptionsMenu";
-import { previewOf } from "../timeline/preview";
+import { roomPreviewOf } from "../timeline/preview";
 import styles from "./RoomList.module.css";
 
 type Snapshot = ReturnType<RoomListViewModel["items"]["getSnapshot"]>[number];
@@ -31,11 +31,7 @@ type Snapshot = ReturnType<RoomListViewModel["items"]["getSnapshot"]>[number];
 /** The second line of a row: the invite, the last message, or else the topic. */
 function previewLine(room: Snapshot, invited: string): string {
   if (room.category === "invite") return invited;
-  const nameOf = (id: string): string => room.members.get(id)?.name ?? id;
-  const latest = room.latestEvent !== undefined ? previewOf(room.latestEvent, nameOf) : null;
-  if (latest !== null) return latest;
-  const topic = room.state.content("m.room.topic")?.["topic"];
-  return typeof topic === "string" ? topic : "";
+  return roomPreviewOf(room, (id) => room.members.get(id)?.name ?? id);
 }
 
 function countsOf(room: Snapshot): { count: number; highlight: boolean } {

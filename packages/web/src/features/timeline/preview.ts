@@ -1,7 +1,10 @@
 /**
  * One-line summaries of events, for the room list's preview and for state
  * events in the timeline ("alice joined"). Content is untrusted JSON: every
- * field is checked before it is read.
+ * field is checked before it is read. The room list previews the SDK's
+ * preview event (no reactions or redactions; the last message stays), an
+ * edit as its edited text (m.new_content, not the "* " fallback), and an
+ * undecryptable message as "Encrypted message".
  */
 
 interface EventLike {
@@ -37,7 +40,7 @@ export const SUMMARISED_TYPES: ReadonlySet<string> = new Set([
  */
 export function previewOf(event: EventLike, nameOf: NameOf = (id) => id): string | null {
   if (!SUMMARISED_TYPES.has(event.type)) return null;
-  const c = event.content;
+  const c = editedContentOf(event.content) ?? event.content;
   const who = nameOf(event.sender);
   switch (event.type) {
     case "m.room.message": {
@@ -90,4 +93,31 @@ function memberChange(event: EventLike, nameOf: NameOf): string {
     default:
       return `${name} changed their membership`;
   }
+}
+
+/** An edit's replacement content (m.new_content), when the event is a well-formed edit. */
+function editedContentOf(
+  content: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> | null {
+  const rel = content["m.relates_to"];
+  if (rel === null || typeof rel !== "object" || (rel as Record<string, unknown>)["rel_type"] !== "m.replace")
+    return null;
+  const next = content["m.new_content"];
+  return next !== null && typeof next === "object" && !Array.isArray(next)
+    ? (next as Readonly<Record<string, unknown>>)
+    : null;
+}
+
+/** What the room list preview reads of a room. */
+export interface PreviewRoom {
+  readonly previewEvent?: EventLike;
+  readonly state: { content(type: string): Readonly<Record<string, unknown>> | undefined };
+}
+
+/** A room's preview line: its preview event's summary, else its topic, else nothing. */
+export function roomPreviewOf(room: PreviewRoom, nameOf: NameOf = (id) => id): string {
+  const latest = room.previewEvent !== undefined ? previewOf(room.previewEvent, nameOf) : null;
+  if (latest !== null) return latest;
+  const topic = room.state.content("m.room.topic")?.["topic"];
+  return typeof topic === "string" ? topic : "";
 }
