@@ -89,8 +89,19 @@ describe("sign-in and the room list", () => {
     await expect.poll(() => list.getByRole("option").count()).toBeGreaterThan(1);
     await list.focus();
     const before = await list.getAttribute("aria-activedescendant");
+    const openBefore = await list.locator('[aria-selected="true"]').getAttribute("id");
     await page.keyboard.press("ArrowDown");
     await expect.poll(() => list.getAttribute("aria-activedescendant")).not.toBe(before);
+    // The listbox pattern: the arrow moved the active option only; focus stays in the list and
+    // no room opened (so none was marked read). Enter opens the active option.
+    await page.keyboard.press("Home");
+    if ((await list.getAttribute("aria-activedescendant")) === openBefore) await page.keyboard.press("End");
+    expect(await list.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await list.locator('[aria-selected="true"]').getAttribute("id")).toBe(openBefore);
+    const activeId = await list.getAttribute("aria-activedescendant");
+    expect(activeId).not.toBe(openBefore);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => list.locator('[aria-selected="true"]').getAttribute("id")).toBe(activeId);
 
     // A reload restores the session: no sign-in screen, the rooms come back (from the cache first).
     await page.reload();

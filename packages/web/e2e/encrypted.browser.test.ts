@@ -128,7 +128,13 @@ describe("an encrypted room", () => {
     for (const page of [alice, bob]) {
       const utd = scroller(page).getByTestId("utd").last();
       await utd.waitFor({ timeout: 30_000 });
-      expect(await utd.textContent()).toMatch(/^⚠? ?\*\* Unable to decrypt: .+ \*\*$/);
+      // In words (no session key yet: "waiting"); SPEC §8's body with the reason behind "Details".
+      expect(await utd.locator("p").textContent()).toMatch(
+        /^⚠? ?Waiting for this message|You don't have access/,
+      );
+      expect(await utd.locator("details code").first().textContent()).toMatch(
+        /^\*\* Unable to decrypt: .+ \*\*$/,
+      );
     }
     await alice.screenshot({ path: `${SHOTS}encrypted-room-light.png` });
   }, 120_000);

@@ -119,6 +119,9 @@ export type { PresenceState } from "../../sdk/src/api/types/presence";
 export type { SearchResults } from "../../sdk/src/client/services/SearchService";
 export type { SearchResult } from "../../sdk/src/api/types/search";
 export type { CrossSigningStatus } from "../../sdk/src/crypto/cross-signing";
+// Undecryptable messages (state/timeline/utd.ts): the classified failure the crypto layer attaches.
+export { decryptionInfoOf } from "../../sdk/src/crypto/decrypt";
+export type { DecryptionFailure, DecryptionFailureCode } from "../../sdk/src/crypto/decrypt";
 
 // Verification (state/verification): the SAS flow the dialog drives, through client.crypto.verification.
 export type {

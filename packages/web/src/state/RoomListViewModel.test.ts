@@ -9,6 +9,7 @@ import { emptyParsedSync } from "../../../sdk/src/sync/validate/types";
 import type { ParsedJoinedRoom } from "../../../sdk/src/sync/validate/types";
 import type { ClientEventWithoutRoomId } from "../../../sdk/src/api/types/events";
 import type { HttpApi } from "../sdk";
+import { roomPreviewOf } from "../features/timeline/preview";
 import { RoomListViewModel } from "./RoomListViewModel";
 import { Scope } from "./Scope";
 
@@ -130,6 +131,100 @@ describe("RoomListViewModel", () => {
     expect(vm.items.getSnapshot().map((r) => r.roomId)).toEqual(["!new:hs"]);
     expect(vm.spaces.getSnapshot().map((s) => s.roomId)).toEqual(["!newspace:hs"]);
     expect(rooms.find("!new:hs")?.getSnapshot().predecessor?.roomId).toBe("!old:hs");
+    scope.end();
+  });
+
+  it("follows the listbox pattern: arrows, Home and End move the active option; only Enter opens", () => {
+    const rooms = new Rooms({ userId: ME, http: noHttp });
+    handle(rooms, { "!a:hs": room("Alpha"), "!b:hs": room("Bravo"), "!c:hs": room("Charlie") });
+    const scope = new Scope();
+    const vm = new RoomListViewModel(rooms, scope);
+    const order = vm.items.getSnapshot().map((r) => r.roomId);
+    expect(order).toHaveLength(3);
+    vm.select(order[0] ?? null);
+    const opened: Array<string | null> = [];
+    const stop = vm.selected.subscribe(() => opened.push(vm.selected.getSnapshot()));
+    vm.move(1);
+    expect(vm.active.getSnapshot()).toBe(order[1]);
+    vm.move(1);
+    vm.move(1); // stays on the last
+    expect(vm.active.getSnapshot()).toBe(order[2]);
+    vm.moveToEdge("first");
+    expect(vm.active.getSnapshot()).toBe(order[0]);
+    vm.moveToEdge("last");
+    vm.move(-1);
+    expect(vm.active.getSnapshot()).toBe(order[1]);
+    // Browsing opened nothing (so nothing was marked read): the open room is still the first.
+    expect(opened).toEqual([]);
+    expect(vm.selected.getSnapshot()).toBe(order[0]);
+    vm.openActive();
+    expect(vm.selected.getSnapshot()).toBe(order[1]);
+    expect(opened).toEqual([order[1]]);
+    stop();
+    scope.end();
+  });
+
+  it("moves in the filtered list from the search box, and Enter opens the active match", () => {
+    const rooms = new Rooms({ userId: ME, http: noHttp });
+    handle(rooms, {
+      "!a:hs": room("Design"),
+      "!b:hs": room("Random"),
+      "!c:hs": room("Design review"),
+      "!d:hs": room("Designers"),
+    });
+    const scope = new Scope();
+    const vm = new RoomListViewModel(rooms, scope);
+    vm.select("!b:hs");
+    vm.setSearch("design");
+    const matches = vm.items.getSnapshot().map((r) => r.roomId);
+    expect(matches).toHaveLength(3);
+    expect(vm.activeInList()).toBe(null); // the open room is filtered out
+    vm.move(1);
+    expect(vm.active.getSnapshot()).toBe(matches[0]);
+    vm.move(1);
+    expect(vm.active.getSnapshot()).toBe(matches[1]);
+    expect(vm.selected.getSnapshot()).toBe("!b:hs");
+    vm.openActive();
+    expect(vm.selected.getSnapshot()).toBe(matches[1]);
+    // Enter with no active match opens the first match.
+    vm.select(null);
+    vm.setSearch("random");
+    vm.active.set(null);
+    vm.openActive();
+    expect(vm.selected.getSnapshot()).toBe("!b:hs");
+    scope.end();
+  });
+
+  it("previews the last message: an image, not a reaction after it; an edit as its edited text", () => {
+    const rooms = new Rooms({ userId: ME, http: noHttp });
+    const topic = ev("m.room.topic", { topic: "The room topic" }, "");
+    const image = ev("m.room.message", { msgtype: "m.image", body: "cat.png", url: "mxc://hs/cat" });
+    const text = ev("m.room.message", { msgtype: "m.text", body: "helo" });
+    const reaction = (target: string) =>
+      ev("m.reaction", { "m.relates_to": { rel_type: "m.annotation", event_id: target, key: "👍" } });
+    const edit = ev("m.room.message", {
+      msgtype: "m.text",
+      body: "* hello",
+      "m.new_content": { msgtype: "m.text", body: "hello" },
+      "m.relates_to": { rel_type: "m.replace", event_id: text.event_id },
+    });
+    const timeline = (events: ClientEventWithoutRoomId[]) => ({ timeline: { events, limited: false } });
+    handle(rooms, {
+      "!img:hs": room("Pictures", { stateEvents: [topic], ...timeline([image, reaction(image.event_id)]) }),
+      "!edit:hs": room("Typos", { stateEvents: [topic], ...timeline([text, edit]) }),
+    });
+    const scope = new Scope();
+    const vm = new RoomListViewModel(rooms, scope);
+    const preview = (id: string): string => {
+      const snap = vm.items.getSnapshot().find((r) => r.roomId === id);
+      if (snap === undefined) throw new Error(`no ${id}`);
+      return roomPreviewOf(snap, (userId) => (userId === "@alice:hs" ? "Alice" : userId));
+    };
+    expect(preview("!img:hs")).toBe("Alice sent an image");
+    expect(preview("!edit:hs")).toBe("hello");
+    // A later reaction still leaves the image as the preview; the room is still recent (ordered by it).
+    handle(rooms, { "!img:hs": { ...room("Pictures"), state: [], ...timeline([reaction(image.event_id)]) } });
+    expect(preview("!img:hs")).toBe("Alice sent an image");
     scope.end();
   });
 });

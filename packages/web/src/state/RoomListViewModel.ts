@@ -58,7 +58,13 @@ export class RoomListViewModel {
   readonly search = new ObservableValue("");
   readonly space = new ObservableValue<string | null>(null);
   readonly spaces = new ObservableValue<readonly SpaceEntry[]>([]);
+  /** The open room (aria-selected); only `select` (Enter, click, a link) changes it. */
   readonly selected = new ObservableValue<string | null>(null);
+  /**
+   * The listbox's active option (aria-activedescendant): where the arrow
+   * keys are. Moving it opens nothing and marks nothing read; Enter opens it.
+   */
+  readonly active = new ObservableValue<string | null>(null);
   /** The "+" menu's actions; null without a client (tests of the list alone). */
   readonly actions: RoomActionsViewModel | null;
   private readonly service: RoomListService;
@@ -95,8 +101,10 @@ export class RoomListViewModel {
     this.applyFilter();
   }
 
+  /** Opens a room (or closes it with null); the active option follows the open room. */
   select(roomId: string | null): void {
     this.selected.set(roomId);
+    if (roomId !== null) this.active.set(roomId);
   }
 
   /** Whether the user is in a room (joined). */
@@ -121,14 +129,41 @@ export class RoomListViewModel {
     );
   }
 
-  /** Moves the selection `delta` rooms up or down the list (keyboard navigation). */
+  /**
+   * Moves the active option `delta` rooms up or down the list (ArrowUp and
+   * ArrowDown); from no active option (or one filtered out) it starts at
+   * the open room, else at the top or bottom. Opens nothing.
+   */
   move(delta: number): void {
     const list = this.items.getSnapshot();
     if (list.length === 0) return;
-    const at = list.findIndex((r) => r.roomId === this.selected.getSnapshot());
+    let at = list.findIndex((r) => r.roomId === this.active.getSnapshot());
+    if (at < 0) at = list.findIndex((r) => r.roomId === this.selected.getSnapshot());
     const next =
       at < 0 ? (delta > 0 ? 0 : list.length - 1) : Math.min(list.length - 1, Math.max(0, at + delta));
-    this.select(list[next]?.roomId ?? null);
+    this.active.set(list[next]?.roomId ?? null);
+  }
+
+  /** Makes the first (Home) or last (End) room of the list the active option. */
+  moveToEdge(edge: "first" | "last"): void {
+    const list = this.items.getSnapshot();
+    const room = edge === "first" ? list[0] : list[list.length - 1];
+    if (room !== undefined) this.active.set(room.roomId);
+  }
+
+  /**
+   * The active option when it is in the (filtered) list, else null: what
+   * the listbox points at and what Enter opens.
+   */
+  activeInList(): string | null {
+    const id = this.active.getSnapshot();
+    return id !== null && this.items.getSnapshot().some((r) => r.roomId === id) ? id : null;
+  }
+
+  /** Opens the active option (Enter); from the search box, the first match when none is active. */
+  openActive(): void {
+    const id = this.activeInList() ?? this.items.getSnapshot()[0]?.roomId ?? null;
+    if (id !== null) this.select(id);
   }
 
   private applyFilter(): void {

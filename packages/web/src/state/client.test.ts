@@ -67,12 +67,16 @@ describe("ClientViewModel", () => {
     list.setSpace(null);
     expect(names().length).toBeGreaterThan(inSpace.length);
 
+    // The listbox pattern: arrows move the active option and open nothing; Enter opens it.
     list.move(1);
     const first = list.items.getSnapshot()[0]?.roomId;
-    expect(list.selected.getSnapshot()).toBe(first);
+    expect(list.active.getSnapshot()).toBe(first);
     list.move(1);
-    expect(list.selected.getSnapshot()).toBe(list.items.getSnapshot()[1]?.roomId);
+    expect(list.active.getSnapshot()).toBe(list.items.getSnapshot()[1]?.roomId);
     list.move(-5);
+    expect(list.active.getSnapshot()).toBe(first);
+    expect(list.selected.getSnapshot()).toBe(null);
+    list.openActive();
     expect(list.selected.getSnapshot()).toBe(first);
 
     const lounge = list.items.getSnapshot().find((r) => r.name.name === "Lattice Lounge");

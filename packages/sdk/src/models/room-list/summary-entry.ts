@@ -53,6 +53,8 @@ export interface RoomListSummaryEntry {
   /** The room's m.tag event, when it has one. */
   readonly accountData: readonly BasicEvent[];
   readonly latestEvent?: ClientEventWithoutRoomId;
+  /** The room list's preview event, when it is not the latest event (Room's previewEvent). */
+  readonly previewEvent?: ClientEventWithoutRoomId;
 }
 
 /** The whole summary, as built from the live rooms. */
@@ -98,6 +100,7 @@ export function entryOf(snap: RoomSnapshot, userId: string): RoomListSummaryEntr
   const members = new Set<string>([userId, ...(snap.summary.heroes ?? [])]);
   if (snap.directUserId !== undefined) members.add(snap.directUserId);
   if (snap.latestEvent !== undefined) members.add(snap.latestEvent.sender);
+  if (snap.previewEvent !== undefined) members.add(snap.previewEvent.sender);
   for (const id of members) {
     const member = snap.state.get("m.room.member", id);
     if (member !== undefined) state.push(slim(member));
@@ -113,6 +116,9 @@ export function entryOf(snap: RoomSnapshot, userId: string): RoomListSummaryEntr
     threadUnread: [...snap.threadUnread],
     accountData: tag !== undefined ? [tag] : [],
     ...(snap.latestEvent !== undefined ? { latestEvent: slimLatest(snap.latestEvent) } : {}),
+    ...(snap.previewEvent !== undefined && snap.previewEvent !== snap.latestEvent
+      ? { previewEvent: slimLatest(snap.previewEvent) }
+      : {}),
   };
 }
 
@@ -130,7 +136,18 @@ function isEvent(value: unknown): boolean {
 
 function isEntry(value: unknown): value is RoomListSummaryEntry {
   if (!isJsonObject(value)) return false;
-  const { roomId, category, name, state, summary, unread, threadUnread, accountData, latestEvent } = value;
+  const {
+    roomId,
+    category,
+    name,
+    state,
+    summary,
+    unread,
+    threadUnread,
+    accountData,
+    latestEvent,
+    previewEvent,
+  } = value;
   return (
     typeof roomId === "string" &&
     typeof category === "string" &&
@@ -147,11 +164,17 @@ function isEntry(value: unknown): value is RoomListSummaryEntry {
     threadUnread.every((t) => Array.isArray(t) && typeof t[0] === "string" && isCounts(t[1])) &&
     Array.isArray(accountData) &&
     accountData.every(isEvent) &&
-    (latestEvent === undefined ||
-      (isEvent(latestEvent) &&
-        typeof (latestEvent as Record<string, unknown>)["event_id"] === "string" &&
-        typeof (latestEvent as Record<string, unknown>)["sender"] === "string" &&
-        typeof (latestEvent as Record<string, unknown>)["origin_server_ts"] === "number"))
+    (latestEvent === undefined || isTimelineEvent(latestEvent)) &&
+    (previewEvent === undefined || isTimelineEvent(previewEvent))
+  );
+}
+
+function isTimelineEvent(value: unknown): boolean {
+  return (
+    isEvent(value) &&
+    typeof (value as Record<string, unknown>)["event_id"] === "string" &&
+    typeof (value as Record<string, unknown>)["sender"] === "string" &&
+    typeof (value as Record<string, unknown>)["origin_server_ts"] === "number"
   );
 }
 

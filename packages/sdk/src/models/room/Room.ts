@@ -24,6 +24,7 @@ import type { ReadonlyObservable } from "../../util/observable";
 import { own } from "../json";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
 import { relationOf } from "../relations";
+import { isPreviewEvent, newestPreviewEvent } from "./preview-event";
 import { roomAvatarUrl, roomName } from "../room-name";
 import type { RoomName } from "../room-name";
 import type { UnreadBreakdown } from "../push-rules/unread";
@@ -79,6 +80,12 @@ export interface RoomSnapshot {
   readonly typing: readonly string[];
   /** The newest event seen (the room list's recent activity). */
   readonly latestEvent?: ClientEventWithoutRoomId;
+  /**
+   * The newest event worth the room list's preview line: as latestEvent,
+   * without reactions, redactions and other non-message events
+   * (preview-event.ts).
+   */
+  readonly previewEvent?: ClientEventWithoutRoomId;
   /** The newest event's timestamp, 0 when none. */
   readonly lastActivityTs: number;
   /** Who invited the user (invites only). */
@@ -120,6 +127,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
   private receipts = new RoomReceipts();
   private typing: readonly string[] = [];
   private latestEvent: ClientEventWithoutRoomId | undefined;
+  private previewEvent: ClientEventWithoutRoomId | undefined;
   /** Kept events redacted here that were relations (event id -> rel_type), for timelines built later. */
   private readonly redactedRelTypes = new Map<string, string>();
   /** The summary's name while the room is seeded (its state holds only a few members). */
@@ -309,6 +317,11 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       this.latestEvent = event;
       held = true;
     }
+    if (this.previewEvent?.event_id === event.event_id && !isRedacted(this.previewEvent)) {
+      // A stand-in that decrypts to a reaction gives the preview back to the message before it.
+      this.previewEvent = isPreviewEvent(event) ? event : this.newestPreviewEvent();
+      held = true;
+    }
     held = this.threads.replaceEvent(event, (id) => this.findEvent(id)) || held;
     held = (this.timelineSet?.replaceEvent(event) ?? false) || held;
     if (held) this.publish();
@@ -329,6 +342,8 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     this.threadUnread = new Map(entry.threadUnread);
     this.accountData = new Map(entry.accountData.map((e) => [e.type, e]));
     this.latestEvent = entry.latestEvent;
+    const preview = entry.previewEvent ?? entry.latestEvent;
+    this.previewEvent = preview !== undefined && isPreviewEvent(preview) ? preview : undefined;
     this.seededName = entry.name;
     this.publish();
   }
@@ -343,6 +358,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     this.threadUnread = new Map();
     this.accountData = new Map();
     this.latestEvent = undefined;
+    this.previewEvent = undefined;
   }
 
   /** Recomputes what depends on the account's m.direct. */
@@ -386,6 +402,11 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     for (const e of fresh) {
       if (this.latestEvent === undefined || e.origin_server_ts >= this.latestEvent.origin_server_ts)
         this.latestEvent = e;
+      if (
+        isPreviewEvent(e) &&
+        (this.previewEvent === undefined || e.origin_server_ts >= this.previewEvent.origin_server_ts)
+      )
+        this.previewEvent = e;
     }
     this.threads.addEvents(fresh, (id) => this.findEvent(id));
     this.threads.notifyRelated(fresh);
@@ -406,6 +427,15 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
     return this.timelineSet?.event(eventId);
   }
 
+  /** The newest preview event of the kept sync events. */
+  private newestPreviewEvent(): ClientEventWithoutRoomId | undefined {
+    for (let i = this.segments.length - 1; i >= 0; i--) {
+      const found = newestPreviewEvent(this.segments[i]?.events ?? []);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
   /** A redaction arriving later strips its target in the kept events too. */
   private redactRecent(redaction: ClientEventWithoutRoomId): void {
     const target = redactedEventId(redaction);
@@ -419,6 +449,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       if (relType !== undefined) this.redactedRelTypes.set(target, relType);
       segment.events[i] = redactEvent(original, redaction, this.state.rules);
       if (this.latestEvent?.event_id === target) this.latestEvent = segment.events[i];
+      if (this.previewEvent?.event_id === target) this.previewEvent = segment.events[i];
     }
   }
 
@@ -495,6 +526,7 @@ export class Room implements ReadonlyObservable<RoomSnapshot> {
       receipts: this.receipts,
       typing: this.typing,
       ...(this.latestEvent !== undefined ? { latestEvent: this.latestEvent } : {}),
+      ...(this.previewEvent !== undefined ? { previewEvent: this.previewEvent } : {}),
       lastActivityTs: this.latestEvent?.origin_server_ts ?? 0,
       ...(inviter !== undefined ? { inviter } : {}),
     });

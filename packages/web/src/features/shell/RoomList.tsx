@@ -1,6 +1,11 @@
 /**
  * The room list: a search box (Ctrl+K from anywhere), section filters, and
- * the rooms as a listbox navigable with the arrow keys; each row shows the
+ * the rooms as a listbox (WAI-ARIA listbox pattern: ArrowUp, ArrowDown,
+ * Home and End move the active option, aria-activedescendant, while focus
+ * stays in the list; Enter or a click opens the room, which is the only
+ * thing that marks it read; aria-selected is the open room). The search box
+ * is a combobox over the same list: arrows move in the filtered list, Enter
+ * opens. Each row shows the
  * avatar, name, last message and the unread and highlight badges (thread
  * counts included). Beside the search, the "+" menu (create, chat, join,
  * explore). The list is virtualised (@tanstack/react-virtual): only the
@@ -18,8 +23,7 @@ import { SECTIONS } from "../../state/RoomListViewModel";
 import { useObservable } from "../../state/useObservable";
 import { AddMenu } from "../rooms/AddMenu";
 import { RoomOptionsButton, RoomOptionsMenu } from "../rooms/RoomOptionsMenu";
-import { cutAt } from "../timeline/html/renderBudget";
-import { PREVIEW_MAX_CHARS, previewOf } from "../timeline/preview";
+import { roomPreviewOf } from "../timeline/preview";
 import styles from "./RoomList.module.css";
 
 type Snapshot = ReturnType<RoomListViewModel["items"]["getSnapshot"]>[number];
@@ -27,11 +31,7 @@ type Snapshot = ReturnType<RoomListViewModel["items"]["getSnapshot"]>[number];
 /** The second line of a row: the invite, the last message, or else the topic. */
 function previewLine(room: Snapshot, invited: string): string {
   if (room.category === "invite") return invited;
-  const nameOf = (id: string): string => room.members.get(id)?.name ?? id;
-  const latest = room.latestEvent !== undefined ? previewOf(room.latestEvent, nameOf) : null;
-  if (latest !== null) return latest;
-  const topic = room.state.content("m.room.topic")?.["topic"];
-  return typeof topic === "string" ? cutAt(topic, PREVIEW_MAX_CHARS) : "";
+  return roomPreviewOf(room, (id) => room.members.get(id)?.name ?? id);
 }
 
 function countsOf(room: Snapshot): { count: number; highlight: boolean } {
@@ -51,13 +51,14 @@ interface RowProps {
   room: Snapshot;
   list: RoomListViewModel;
   selected: boolean;
+  active: boolean;
   index: number;
   setSize: number;
   measure: (el: Element | null) => void;
 }
 
 /** One room row (memoised: a sync batch re-renders only the rows it changed). */
-const RoomRow = memo(function RoomRow({ room, list, selected, index, setSize, measure }: RowProps) {
+const RoomRow = memo(function RoomRow({ room, list, selected, active, index, setSize, measure }: RowProps) {
   const t = useT("shell");
   const { count, highlight } = countsOf(room);
   return (
@@ -69,7 +70,7 @@ const RoomRow = memo(function RoomRow({ room, list, selected, index, setSize, me
       aria-selected={selected}
       aria-setsize={setSize}
       aria-posinset={index + 1}
-      className={`${styles.room} ${selected ? styles.selected : ""} ${count > 0 ? styles.unread : ""}`}
+      className={`${styles.room} ${selected ? styles.selected : ""} ${active ? styles.active : ""} ${count > 0 ? styles.unread : ""}`}
       onClick={() => list.select(room.roomId)}
     >
       <Avatar id={room.roomId} name={room.name.name} size={36} />
@@ -94,6 +95,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
   const t = useT("shell");
   const rooms = useObservable(list.items);
   const selected = useObservable(list.selected);
+  useObservable(list.active);
   const section = useObservable(list.section);
   const search = useObservable(list.search);
   const listRef = useRef<HTMLUListElement>(null);
@@ -106,12 +108,24 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
   });
   const roomsRef = useRef(rooms);
   roomsRef.current = rooms;
+  // The active option, only when it is in the list shown (a search may filter it out).
+  const active = list.activeInList();
+  const activeId = active !== null ? `room-${cssId(active)}` : undefined;
 
-  // A new selection (keyboard or elsewhere) scrolls into view; a sync batch moving rows does not scroll.
+  // A new active option (keyboard, or a room opened elsewhere) scrolls into view; a sync batch moving rows does not.
   useEffect(() => {
-    const at = roomsRef.current.findIndex((r) => r.roomId === selected);
+    const at = roomsRef.current.findIndex((r) => r.roomId === active);
     if (at >= 0) virtualizer.scrollToIndex(at, { align: "auto" });
-  }, [selected, virtualizer]);
+  }, [active, virtualizer]);
+
+  /** The listbox keys, shared by the list and the search box; true when handled. */
+  const onListKey = (key: string): boolean => {
+    if (key === "ArrowDown" || key === "ArrowUp") list.move(key === "ArrowDown" ? 1 : -1);
+    else if (key === "Home" || key === "End") list.moveToEdge(key === "Home" ? "first" : "last");
+    else if (key === "Enter") list.openActive();
+    else return false;
+    return true;
+  };
 
   const items = virtualizer.getVirtualItems();
   const before = items[0]?.start ?? 0;
@@ -124,16 +138,18 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
           ref={searchRef}
           className={styles.search}
           type="search"
+          role="combobox"
+          aria-expanded={true}
+          aria-autocomplete="list"
+          aria-controls={LIST_ID}
+          aria-activedescendant={activeId}
           placeholder={t("search_placeholder")}
           aria-label={t("search_label")}
           value={search}
           onChange={(e) => list.setSearch(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === "ArrowDown") {
-              e.preventDefault();
-              listRef.current?.focus();
-              list.move(1);
-            }
+            // Home and End stay with the text field; arrows and Enter act on the filtered list.
+            if (e.key !== "Home" && e.key !== "End" && onListKey(e.key)) e.preventDefault();
           }}
         />
         <AddMenu list={list} />
@@ -154,16 +170,15 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
       </div>
       <ul
         ref={listRef}
+        id={LIST_ID}
         className={styles.list}
         role="listbox"
         aria-label={t("rooms")}
         tabIndex={0}
-        aria-activedescendant={selected !== null ? `room-${cssId(selected)}` : undefined}
+        aria-activedescendant={activeId}
         onKeyDown={(e) => {
-          if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-            e.preventDefault();
-            list.move(e.key === "ArrowDown" ? 1 : -1);
-          }
+          if (e.target !== e.currentTarget) return; // a row's options button handles its own keys
+          if (onListKey(e.key === " " ? "Enter" : e.key)) e.preventDefault();
         }}
       >
         {before > 0 && <li role="none" aria-hidden="true" style={{ height: before }} />}
@@ -176,6 +191,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
               room={room}
               list={list}
               selected={room.roomId === selected}
+              active={room.roomId === active}
               index={item.index}
               setSize={rooms.length}
               measure={virtualizer.measureElement}
@@ -188,6 +204,9 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
     </div>
   );
 });
+
+/** The listbox's element id (the search combobox controls it). */
+const LIST_ID = "room-list";
 
 /** An element id from a room id (room ids contain ! and :). */
 function cssId(roomId: string): string {

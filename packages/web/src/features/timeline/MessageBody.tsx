@@ -1,6 +1,8 @@
 /**
  * The body of one message: "Message deleted" (and by whom, with the
- * reason), the '** Unable to decrypt: … **' placeholder, media, emotes
+ * reason), an undecryptable message explained in words (its
+ * '** Unable to decrypt: … **' body and the technical reason behind
+ * "Details"; state/timeline/utd.ts), media, emotes
  * ("* alice waves"), notices, and text or sanitised HTML with "(edited)"
  * (a button opening the edit history) and a URL preview card for the first
  * link (only where the preview policy allows: never in encrypted rooms,
@@ -8,6 +10,7 @@
  */
 import { FormattedBody } from "./FormattedBody";
 import { useT } from "../../i18n/useT";
+import { explainUtd } from "../../state/timeline/utd";
 import type { TimelineItem } from "../../state/TimelineViewModel";
 import { MediaBody, isMediaMessage } from "./media/MediaBody";
 import styles from "./Message.module.css";
@@ -60,15 +63,7 @@ export function MessageBody({
   }
   const c: Content = item.content;
   if (item.type === "m.room.encrypted") return <p className={styles.decrypting}>{t("decrypting")}</p>;
-  if (c["msgtype"] === "m.bad.encrypted") {
-    const body = typeof c["body"] === "string" ? c["body"] : t("utd", { reason: t("utd_default") });
-    return (
-      <p className={styles.utd} data-testid="utd">
-        <span aria-hidden="true">⚠ </span>
-        {body}
-      </p>
-    );
-  }
+  if (c["msgtype"] === "m.bad.encrypted") return <UndecryptableBody item={item} />;
   if (item.type === "m.sticker") return <MediaBody content={c} sticker />;
   if (isMediaMessage(c)) return <MediaBody content={c} />;
   const edited =
@@ -94,5 +89,34 @@ export function MessageBody({
       </div>
       {link !== null && <UrlPreviewCard url={link} message={item} />}
     </>
+  );
+}
+
+/** An undecryptable message: its category in words, the technical detail behind "Details". */
+function UndecryptableBody({ item }: { item: MessageBodyProps["item"] }): React.JSX.Element {
+  const t = useT("timeline");
+  const utd = explainUtd({
+    type: "m.room.message",
+    sender: item.sender,
+    origin_server_ts: 0,
+    content: item.content,
+    ...(item.event?.unsigned !== undefined ? { unsigned: item.event.unsigned } : {}),
+  });
+  const kind = utd?.kind ?? "unable";
+  const detail = utd?.detail ?? "";
+  return (
+    <div className={styles.utd} data-testid="utd" data-utd={kind}>
+      <p className={styles.utdText}>
+        <span aria-hidden="true">⚠ </span>
+        {t(`utd_${kind}`, { reason: utd?.reason ?? "" })}
+      </p>
+      {detail !== "" && (
+        <details className={styles.utdDetails}>
+          <summary>{t("utd_details")}</summary>
+          <code>{detail}</code>
+          {utd?.code !== undefined && <code>{utd.code}</code>}
+        </details>
+      )}
+    </div>
   );
 }

@@ -1,10 +1,13 @@
 /**
  * One-line summaries of events, for the room list's preview and for state
  * events in the timeline ("alice joined"). Content is untrusted JSON: every
- * field is checked before it is read, and a summary is at most
+ * field is checked before it is read. The room list previews the SDK's
+ * preview event (no reactions or redactions; the last message stays), an
+ * edit as its edited text (m.new_content, not the "* " fallback), and an
+ * undecryptable message as "Encrypted message". A summary is at most
  * PREVIEW_MAX_CHARS long: a room list row holding a whole 20,000-character
  * message would be shaped whole, ellipsis or not, at the cost measured in
- * html/renderBudget.ts (not measured in the room list itself).
+ * html/renderBudget.ts.
  */
 import { cutAt } from "./html/renderBudget";
 
@@ -49,12 +52,14 @@ export function previewOf(event: EventLike, nameOf: NameOf = (id) => id): string
 
 function summaryOf(event: EventLike, nameOf: NameOf): string | null {
   if (!SUMMARISED_TYPES.has(event.type)) return null;
-  const c = event.content;
+  const c = editedContentOf(event.content) ?? event.content;
   const who = nameOf(event.sender);
   switch (event.type) {
     case "m.room.message": {
       const body = str(c["body"]) ?? "";
       const msgtype = str(c["msgtype"]);
+      // An undecryptable message: never its engine reason (SPEC §8's stand-in body) in the list.
+      if (msgtype === "m.bad.encrypted") return "Encrypted message";
       if (msgtype === "m.emote") return `* ${who} ${body}`;
       if (msgtype === "m.image") return `${who} sent an image`;
       if (msgtype === "m.file") return `${who} sent a file`;
@@ -100,4 +105,31 @@ function memberChange(event: EventLike, nameOf: NameOf): string {
     default:
       return `${name} changed their membership`;
   }
+}
+
+/** An edit's replacement content (m.new_content), when the event is a well-formed edit. */
+function editedContentOf(
+  content: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> | null {
+  const rel = content["m.relates_to"];
+  if (rel === null || typeof rel !== "object" || (rel as Record<string, unknown>)["rel_type"] !== "m.replace")
+    return null;
+  const next = content["m.new_content"];
+  return next !== null && typeof next === "object" && !Array.isArray(next)
+    ? (next as Readonly<Record<string, unknown>>)
+    : null;
+}
+
+/** What the room list preview reads of a room. */
+export interface PreviewRoom {
+  readonly previewEvent?: EventLike;
+  readonly state: { content(type: string): Readonly<Record<string, unknown>> | undefined };
+}
+
+/** A room's preview line: its preview event's summary, else its topic, else nothing. */
+export function roomPreviewOf(room: PreviewRoom, nameOf: NameOf = (id) => id): string {
+  const latest = room.previewEvent !== undefined ? previewOf(room.previewEvent, nameOf) : null;
+  if (latest !== null) return latest;
+  const topic = room.state.content("m.room.topic")?.["topic"];
+  return typeof topic === "string" ? cutAt(topic, PREVIEW_MAX_CHARS) : "";
 }

@@ -20,6 +20,16 @@ export const timeline = {
   deleted_reason: "Reason: {{reason}}",
   utd: "** Unable to decrypt: {{reason}} **",
   utd_default: "The sender's device has not sent us the keys for this message.",
+  // Undecryptable messages in words (state/timeline/utd.ts); the detail is behind "Details".
+  utd_waiting: "Waiting for this message: the sender's device has not sent us the keys yet.",
+  utd_historical: "You don't have access to this message: it was sent before this device signed in.",
+  utd_own_unverified: "Verify this device to read messages sent before it signed in.",
+  utd_not_joined: "You were not a member of the room when this message was sent.",
+  utd_unverified_device: "Not decrypted: it was sent from a device its owner has not verified.",
+  utd_identity_changed: "Not decrypted: the sender's verified identity was reset.",
+  utd_withheld: "The sender withheld the keys to this message: {{reason}}",
+  utd_unable: "Unable to decrypt this message.",
+  utd_details: "Details",
   decrypting: "Decrypting…",
   // Typing
   typing_one: "{{a}} is typing…",
