@@ -7,8 +7,10 @@
  * screenshots, modal notifications).
  *
  * A requestId is handled once: a replay while the first is in flight, or
- * within REPLAY_WINDOW_MS of its reply, is dropped (the widget already has,
- * or will get, the one reply), so a replayed send_event is sent once.
+ * within REPLAY_WINDOW_MS of its reply with the same action and data, is
+ * dropped (the widget already has, or will get, the one reply), so a
+ * replayed send_event is sent once. A new request that reuses an answered
+ * id (matrix-widget-api does, within a millisecond) is served.
  */
 import { ACTION_HANDLERS } from "../actions/registry";
 import { CapabilitySet } from "../capabilities/CapabilitySet";
@@ -26,7 +28,13 @@ import { WidgetActionError, WidgetApiError } from "../util/errors";
 import { isRecord, isStringArray } from "../util/narrow";
 import type { ActionContext, HostWidget } from "./ActionContext";
 import type { NegotiationState } from "./lifecycle";
-import { CONTENT_LOADED_WAIT_MS, LIFECYCLE_ERRORS, REPLAY_WINDOW_MS, unknownAction } from "./lifecycle";
+import {
+  CONTENT_LOADED_WAIT_MS,
+  LIFECYCLE_ERRORS,
+  REPLAY_WINDOW_MS,
+  requestFingerprint,
+  unknownAction,
+} from "./lifecycle";
 import { StatePusher } from "./StatePusher";
 import { TurnPoller } from "./TurnPoller";
 import type { WidgetDriver } from "./WidgetDriver";
@@ -76,7 +84,7 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
   private stopped = false;
   private readonly afterReplies = new Map<WidgetApiRequest, () => void>();
   /** requestIds in flight or answered within the replay window (ids are at most 200 characters). */
-  private readonly seenRequestIds = new Set<string>();
+  private readonly seenRequests = new Map<string, { fingerprint: string; answered: boolean }>();
 
   public constructor(opts: ClientWidgetApiOptions) {
     super();
@@ -253,11 +261,13 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
 
   private handleRequest(request: WidgetApiRequest): void {
     if (this.stopped) return;
-    if (this.seenRequestIds.has(request.requestId)) {
+    const fingerprint = requestFingerprint(request.action, request.data);
+    const seen = this.seenRequests.get(request.requestId);
+    if (seen !== undefined && (!seen.answered || seen.fingerprint === fingerprint)) {
       this.logger.warn(`widget api: dropped a replayed request (${request.action})`);
       return;
     }
-    this.seenRequestIds.add(request.requestId);
+    this.seenRequests.set(request.requestId, { fingerprint, answered: false });
     this.emit("action", request);
     if (request.action === FromWidgetAction.ContentLoaded) {
       this.handleContentLoaded(request);
@@ -292,7 +302,13 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
   }
 
   private forgetRequestIdLater(requestId: string): void {
-    this.clock.setTimeout(() => this.seenRequestIds.delete(requestId), REPLAY_WINDOW_MS);
+    const record = this.seenRequests.get(requestId);
+    if (record === undefined) return;
+    record.answered = true;
+    this.clock.setTimeout(() => {
+      // A later request may have reused the id: only this one's record goes.
+      if (this.seenRequests.get(requestId) === record) this.seenRequests.delete(requestId);
+    }, REPLAY_WINDOW_MS);
   }
 
   private handleContentLoaded(request: WidgetApiRequest): void {

@@ -31,3 +31,20 @@ export function unknownAction(action: string): string {
  * within this window is dropped, as is one while the first is in flight.
  */
 export const REPLAY_WINDOW_MS = 30_000;
+
+/**
+ * What makes a repeated requestId a replay rather than a new request: the
+ * same action with the same data. matrix-widget-api names its requests
+ * `widgetapi-<ms>` and reuses a name once its request is answered, so two
+ * requests within one millisecond share an id; only a true repeat is dropped.
+ * A short hash (FNV-1a over the JSON) keeps memory small for large payloads.
+ */
+export function requestFingerprint(action: string, data: unknown): string {
+  const text = `${action}\u0000${JSON.stringify(data) ?? ""}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${text.length}:${hash.toString(16)}`;
+}
