@@ -47,6 +47,31 @@ describe("replayed requestIds", () => {
   });
 });
 
+describe("requestIds reused for new requests", () => {
+  it("serves a new request that reuses an answered id, as matrix-widget-api does within a millisecond", async () => {
+    // matrix-widget-api names requests widgetapi-<ms> and frees a name once answered: a quick error
+    // followed at once by the next request gives both one id. Dropping the second left it to time out.
+    const driver = new FakeDriver();
+    const { host, raw } = await negotiatedRawHost([SEND_REACTION], { driver });
+    const envelope = { api: "fromWidget", widgetId: WIDGET_ID, requestId: "widgetapi-1" };
+    const replies = () =>
+      raw.win.received
+        .map((ev) => ev.data as Record<string, unknown>)
+        .filter((m) => m["requestId"] === "widgetapi-1" && "response" in m)
+        .map((m) => m["response"]);
+    raw.parent.postMessage({ ...envelope, action: "send_event", data: {} }, HOST_ORIGIN);
+    await until(() => replies().length >= 1);
+    raw.parent.postMessage({ ...envelope, action: "send_event", data: reaction }, HOST_ORIGIN);
+    await until(() => replies().length >= 2);
+    expect(replies()).toEqual([
+      { error: { message: "Invalid request - missing event type" } },
+      { room_id: "!viewed:example.org", event_id: "$sent" },
+    ]);
+    expect(driver.callsOf("sendEvent")).toHaveLength(1);
+    host.stop();
+  });
+});
+
 describe("send_to_device user and device ids", () => {
   const cap = toDeviceCapability("send", "org.example.ping");
   const send = (messages: unknown) => ({ type: "org.example.ping", encrypted: false, messages });
