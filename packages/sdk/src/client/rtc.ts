@@ -17,20 +17,14 @@ import type { SyncBatchListener } from "../sync/processor/types";
 import type { Scheduler } from "../sync/scheduler";
 import type { ServerFeatures } from "../sync/server-features";
 import type { SyncLogger } from "../sync/SyncLoop";
+import type { CallWiringBase } from "./call-wiring";
 import type { CryptoService } from "./services/CryptoService";
 
-export interface RtcWiring {
-  userId: string;
-  deviceId: string | undefined;
-  http: HttpApi;
-  scheduler: Scheduler;
-  rooms: Rooms;
-  sendQueue: SendQueue;
+export interface RtcWiring extends CallWiringBase {
   /** The crypto service when crypto is on. */
   crypto: CryptoService | undefined;
   /** The room event decryptor when crypto is on. */
   decryptor: EventDecryptor | undefined;
-  batches: { subscribe(listener: SyncBatchListener): () => void } | undefined;
   onToDevice: (listener: (events: readonly ToDeviceEvent[]) => void) => () => void;
   serverFeatures: () => Promise<ServerFeatures>;
   transports: readonly RtcTransport[] | undefined;

@@ -16,20 +16,14 @@ import type { Scheduler } from "../sync/scheduler";
 import { GroupCallError, unknownDeviceMessage } from "../voip/group/types";
 import { VoipService } from "../voip/VoipService";
 import type { VoipOptions, VoipRoomView } from "../voip/VoipService";
+import type { CallWiringBase } from "./call-wiring";
 import type { CryptoService } from "./services/CryptoService";
 import type { StateService } from "./services/StateService";
 
-export interface VoipWiring {
-  userId: string;
-  deviceId: string | undefined;
-  http: HttpApi;
-  scheduler: Scheduler;
-  rooms: Rooms;
-  sendQueue: SendQueue;
+export interface VoipWiring extends CallWiringBase {
   toDevice: ToDeviceQueue;
   crypto: CryptoService;
   state: StateService;
-  batches: { subscribe(listener: SyncBatchListener): () => void } | undefined;
   options: VoipOptions | undefined;
 }
 
