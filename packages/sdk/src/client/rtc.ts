@@ -7,14 +7,9 @@
  * service when crypto is on. Kept here so the facade stays one line.
  */
 import type { ToDeviceEvent } from "../api/types/events";
-import type { HttpApi } from "../http/types";
-import type { Rooms } from "../models/room/Rooms";
 import type { EventDecryptor } from "../models/timeline/decryptor";
 import type { RtcTransport } from "../rtc/membership/types";
 import { RtcService } from "../rtc/RtcService";
-import type { SendQueue } from "../send/SendQueue";
-import type { SyncBatchListener } from "../sync/processor/types";
-import type { Scheduler } from "../sync/scheduler";
 import type { ServerFeatures } from "../sync/server-features";
 import type { SyncLogger } from "../sync/SyncLoop";
 import type { CallWiringBase } from "./call-wiring";

@@ -7,12 +7,7 @@
  * the room model. Kept here so the facade stays one line.
  */
 import { getTurnServer } from "../api/voip";
-import type { HttpApi } from "../http/types";
-import type { Rooms } from "../models/room/Rooms";
-import type { SendQueue } from "../send/SendQueue";
 import type { ToDeviceQueue } from "../send/ToDeviceQueue";
-import type { SyncBatchListener } from "../sync/processor/types";
-import type { Scheduler } from "../sync/scheduler";
 import { GroupCallError, unknownDeviceMessage } from "../voip/group/types";
 import { VoipService } from "../voip/VoipService";
 import type { VoipOptions, VoipRoomView } from "../voip/VoipService";
