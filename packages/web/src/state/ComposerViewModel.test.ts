@@ -223,22 +223,33 @@ describe("ComposerViewModel over HTTP", () => {
     expect(edit.content["m.relates_to"]).toEqual({ rel_type: "m.replace", event_id: original.eventId });
 
     // Answered by the server but not yet back from the sync: Up offers it, with its queued edit applied.
+    // That state may last less than a millisecond on a quiet machine, so it is caught as the queue
+    // publishes it (a subscription), not by polling, and Up is pressed right there.
     const frozen = items();
     const late = composer(room, () => frozen);
+    const queue = alice.sendQueue.room(room.roomId);
+    let caught: { eventId: string; edits: boolean; target: string | undefined; text: string } | undefined;
+    const unsubscribe = queue.subscribe((snapshot) => {
+      const answered = snapshot.find(
+        (p) => p.eventId !== undefined && p.content["body"] === "answered, not synced",
+      );
+      if (caught !== undefined || answered?.eventId === undefined) return;
+      const edits = late.editLast();
+      const mode = late.mode.getSnapshot();
+      caught = {
+        eventId: answered.eventId,
+        edits,
+        target: mode.kind === "edit" ? mode.target.eventId : undefined,
+        text: late.text.getSnapshot(),
+      };
+    });
     late.setText("answered, not synced");
     await late.send();
-    const echo = await until(
-      () =>
-        alice.sendQueue
-          .room(room.roomId)
-          .getSnapshot()
-          .find((p) => p.eventId !== undefined),
-      "the send answered",
-    );
-    expect(late.editLast()).toBe(true);
-    const mode = late.mode.getSnapshot();
-    expect(mode.kind === "edit" && mode.target.eventId).toBe(echo.eventId);
-    expect(late.text.getSnapshot()).toBe("answered, not synced");
+    const seen = await until(() => caught, "the send answered");
+    unsubscribe();
+    expect(seen.edits).toBe(true);
+    expect(seen.target).toBe(seen.eventId);
+    expect(seen.text).toBe("answered, not synced");
     late.cancel();
     vm.dispose();
     late.dispose();
