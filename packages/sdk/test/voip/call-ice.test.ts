@@ -6,21 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Call } from "../../src/voip/call/Call";
-import { flush, ROOM, setup } from "./harness";
-
-async function connectedPair(
-  options: Parameters<typeof setup>[0] = {},
-): Promise<ReturnType<typeof setup> & { outbound: Call; inbound: Call }> {
-  const env = setup(options);
-  await env.alice.router.placeCall(ROOM, env.bob.userId);
-  await flush();
-  const outbound = env.alice.router.calls.getSnapshot()[0] as Call;
-  const inbound = env.bob.router.calls.getSnapshot()[0] as Call;
-  await inbound.answer({ audio: true, video: false });
-  await env.scheduler.advance(2_000);
-  expect(outbound.state.getSnapshot()).toBe("connected");
-  return { ...env, outbound, inbound };
-}
+import { connectedPair, flush, ROOM, setup } from "./harness";
 
 describe("1:1 call ICE", () => {
   it("completed gives connected too", async () => {

@@ -4,29 +4,14 @@
  * polite), hold and resume, DTMF, speaking detection and stats.
  */
 import { describe, expect, it } from "vitest";
-import type { Call } from "../../src/voip/call/Call";
 import { CallFeed } from "../../src/voip/feed";
 import { FakeScheduler } from "../support/fake-scheduler";
 import { FakeNetwork, FakeStream, FakeTrack } from "./fakes";
-import { flush, ROOM, setup } from "./harness";
-
-async function connected(
-  options: Parameters<typeof setup>[0] = {},
-): Promise<ReturnType<typeof setup> & { outbound: Call; inbound: Call }> {
-  const env = setup(options);
-  await env.alice.router.placeCall(ROOM, env.bob.userId);
-  await flush();
-  const outbound = env.alice.router.calls.getSnapshot()[0] as Call;
-  const inbound = env.bob.router.calls.getSnapshot()[0] as Call;
-  await inbound.answer({ audio: true, video: false });
-  await env.scheduler.advance(2_000);
-  expect(inbound.state.getSnapshot()).toBe("connected");
-  return { ...env, outbound, inbound };
-}
+import { connectedPair, flush } from "./harness";
 
 describe("1:1 call media", () => {
   it("announces microphone mute with m.call.sdp_stream_metadata_changed and the other side's feed follows", async () => {
-    const { alice, outbound, inbound } = await connected();
+    const { alice, outbound, inbound } = await connectedPair();
     await outbound.media.setMicrophoneMuted(true);
     await flush();
     const changed = alice.sentOf("m.call.sdp_stream_metadata_changed")[0]?.content.sdp_stream_metadata ?? {};
@@ -38,7 +23,7 @@ describe("1:1 call media", () => {
   });
 
   it("adds video to a voice call by m.call.negotiate", async () => {
-    const { alice, outbound, inbound } = await connected();
+    const { alice, outbound, inbound } = await connectedPair();
     await outbound.media.setVideoMuted(false);
     await flush();
     const negotiate = alice.sentOf("m.call.negotiate")[0];
@@ -49,7 +34,7 @@ describe("1:1 call media", () => {
   });
 
   it("shares the screen as a second stream with purpose m.screenshare, and stops", async () => {
-    const { bob, outbound, inbound } = await connected();
+    const { bob, outbound, inbound } = await connectedPair();
     await inbound.media.setScreensharing(true);
     await flush();
     expect(bob.sentOf("m.call.negotiate")[0]?.content.description?.type).toBe("offer");
@@ -62,7 +47,7 @@ describe("1:1 call media", () => {
   });
 
   it("perfect negotiation: crossing offers, the impolite caller keeps its offer and the polite callee rolls back", async () => {
-    const { alice, bob, outbound, inbound } = await connected();
+    const { alice, bob, outbound, inbound } = await connectedPair();
     alice.hold = true;
     bob.hold = true;
     await Promise.all([outbound.media.setVideoMuted(false), inbound.media.setScreensharing(true)]);
@@ -93,7 +78,7 @@ describe("1:1 call media", () => {
   });
 
   it("holds and resumes: the held side sees localOnHold", async () => {
-    const { outbound, inbound } = await connected();
+    const { outbound, inbound } = await connectedPair();
     outbound.media.setRemoteOnHold(true);
     await flush();
     expect(outbound.media.holdState.getSnapshot()).toEqual({ remoteOnHold: true, localOnHold: false });
@@ -105,21 +90,21 @@ describe("1:1 call media", () => {
   });
 
   it("sends DTMF where supported, and says so where not", async () => {
-    const { alice, outbound } = await connected();
+    const { alice, outbound } = await connectedPair();
     expect(outbound.media.supportsDtmf()).toBe(true);
     outbound.media.sendDtmf("1#");
     const sender = alice.platform.peer
       .getTransceivers()
       .find((t) => t.sender.track?.kind === "audio")?.sender;
     expect((sender?.dtmf as { tones: string[] } | undefined)?.tones).toEqual(["1#"]);
-    const env = await connected({ alice: { dtmf: false } });
+    const env = await connectedPair({ alice: { dtmf: false } });
     expect(env.outbound.media.supportsDtmf()).toBe(false);
     expect(() => env.outbound.media.sendDtmf("1")).toThrow("DTMF is not supported");
     expect(env.alice.sentOf("m.call.invite")[0]?.content.capabilities?.["m.call.dtmf"]).toBe(false);
   });
 
   it("summarises stats", async () => {
-    const { outbound } = await connected();
+    const { outbound } = await connectedPair();
     expect(await outbound.getStats()).toEqual({
       bytesSent: 2000,
       bytesReceived: 1000,

@@ -3,7 +3,9 @@
  * "room" between them: what one side sends is recorded and, unless held,
  * delivered to the other side as a room event.
  */
+import { expect } from "vitest";
 import { FakeScheduler, flush } from "../support/fake-scheduler";
+import type { Call } from "../../src/voip/call/Call";
 import { CallRouter } from "../../src/voip/call/router";
 import type { CallContent, CallEventTypeName, IncomingCallEvent } from "../../src/voip/call/types";
 import { FakeNetwork } from "./fakes";
@@ -109,3 +111,19 @@ export function invite(sender: string, content: Partial<CallContent>, ageMs = 0)
 }
 
 export { flush };
+
+/** Alice calls bob, who answers with audio; resolves once both calls are connected (fake time). */
+export async function connectedPair(
+  options: Parameters<typeof setup>[0] = {},
+): Promise<ReturnType<typeof setup> & { outbound: Call; inbound: Call }> {
+  const env = setup(options);
+  await env.alice.router.placeCall(ROOM, env.bob.userId);
+  await flush();
+  const outbound = env.alice.router.calls.getSnapshot()[0] as Call;
+  const inbound = env.bob.router.calls.getSnapshot()[0] as Call;
+  await inbound.answer({ audio: true, video: false });
+  await env.scheduler.advance(2_000);
+  expect(outbound.state.getSnapshot()).toBe("connected");
+  expect(inbound.state.getSnapshot()).toBe("connected");
+  return { ...env, outbound, inbound };
+}
