@@ -13,8 +13,8 @@ import {
   REASON_MISSING_KEY,
   REASON_NOT_JOINED,
   undecryptableEvent,
-} from "../../../../sdk/src/crypto/decrypt";
-import type { DecryptionFailure } from "../../../../sdk/src/crypto/decrypt";
+} from "@lattice/sdk/crypto/decrypt";
+import type { DecryptionFailure } from "@lattice/sdk/crypto/decrypt";
 import { MessageBody } from "../../features/timeline/MessageBody";
 import { previewOf } from "../../features/timeline/preview";
 import { explainUtd } from "./utd";
