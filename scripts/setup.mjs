@@ -39,4 +39,3 @@ export function ensureCoturn() {
   run("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq coturn");
 }
 
-export { ensureSynapse, SYNAPSE_PROFILES, synapseCacheDir } from "./setup-synapse.mjs";
