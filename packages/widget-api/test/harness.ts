@@ -148,4 +148,3 @@ export async function until(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !cond(); i++) await flush();
   if (!cond()) throw new Error("condition never held");
 }
-
