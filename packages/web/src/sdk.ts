@@ -93,7 +93,7 @@ export { ThreadList } from "@lattice/sdk/models/threads/ThreadList";
 export type { ThreadListInclude } from "@lattice/sdk/models/threads/ThreadList";
 export { ThreadTimeline } from "@lattice/sdk/models/threads/ThreadTimeline";
 export type { Thread } from "@lattice/sdk/models/threads/RoomThreads";
-export { realScheduler } from "@lattice/sdk/sync/scheduler";
+export { realScheduler } from "@lattice/sdk/util/scheduler";
 export { downloadEncryptedAttachment } from "@lattice/sdk/crypto/attachments/transfer";
 export type { DatabaseDeleter } from "@lattice/sdk/crypto/store";
 

@@ -5,12 +5,9 @@
  * write and every value read is mirrored into a MemoryStore that takes over
  * (the stored snapshot is kept by reference and copied only then).
  */
+import type { Logger } from "../util/logger";
 import { cloneJson, MemoryStore } from "./MemoryStore";
 import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "./Store";
-
-export interface StoreLogger {
-  warn(message: string, error?: unknown): void;
-}
 
 export class FallbackStore implements Store {
   private readonly mirror = new MemoryStore();
@@ -20,7 +17,7 @@ export class FallbackStore implements Store {
 
   constructor(
     private readonly primary: Store,
-    private readonly logger: StoreLogger = { warn: (m, e) => console.warn(m, e) },
+    private readonly logger: Pick<Logger, "warn"> = { warn: (m, e) => console.warn(m, e) },
   ) {}
 
   get kind(): "memory" | "indexeddb" {

@@ -18,8 +18,8 @@ import {
 import type { AccountDataContent, Tag } from "../../api/types/account-data";
 import { isRetryable } from "../../http/retry";
 import type { HttpApi } from "../../http/types";
-import type { Scheduler } from "../../sync/scheduler";
-import { realScheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
+import { realScheduler } from "../../util/scheduler";
 import type { Actor, RoomLookup } from "./types";
 
 /** Attempts of an account data write, the first included (SPEC §9). */

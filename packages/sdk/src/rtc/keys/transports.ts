@@ -7,7 +7,7 @@
  * event that failed to decrypt is tried once more after 1 s.
  */
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import {

@@ -1,8 +1,11 @@
 /**
- * Time and randomness for the sync engine, injected so every timer rule of
- * SPEC.md is tested with fake time.
+ * Time and randomness, injected into every layer that waits or jitters
+ * (sync, models, send, crypto, voip, rtc, client), so every timer rule of
+ * SPEC.md is tested with fake time. It lives in util/ because no single
+ * layer owns it.
  */
 
+/** The clock, sleep and random source a module runs on; tests pass a fake. */
 export interface Scheduler {
   now(): number;
   /** Resolves after `ms`, or rejects with the signal's reason when it aborts. */
