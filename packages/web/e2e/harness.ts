@@ -7,8 +7,8 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle, TestServerOptions } from "../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle, TestServerOptions } from "@lattice/testserver";
 import { launchChromium, openSignedIn, serveWebApp } from "./browser";
 import type { SignInOptions } from "./browser";
 

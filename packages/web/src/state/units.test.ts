@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { contentSecurityPolicy } from "../../csp";
 import { offlineText, refusedText } from "../features/shell/ConnectionBanner";
-import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
 import { ConnectionError, MatrixError, Session } from "../sdk";
 import { connectionStatusOf } from "./ClientViewModel";
 import { describeError } from "./errors";

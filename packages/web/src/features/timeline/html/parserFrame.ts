@@ -16,7 +16,7 @@
  * formatted message needs the sanitiser first.
  */
 import { ObservableValue } from "../../../state/observables";
-import type { ReadonlyObservable } from "../../../sdk";
+import type { ReadonlyObservable } from "../../../state/observables";
 import type { Sanitiser } from "./sanitise";
 
 /** The blank page the frame loads (in public/, so it is served as is). */
