@@ -19,7 +19,7 @@ import { until as poll } from "./rooms/testing";
 let server: TestServerHandle;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   await seedDemo(server.url, { historySize: 10, log: () => undefined });
 }, 60_000);
 afterAll(async () => {
