@@ -322,15 +322,23 @@ export class RtcService {
     });
     const call = new RoomCall({ session, membership, transports, encryption, scheduler });
     this.setCall(roomId, call);
-    const unwatch = session.joined.subscribe((joined) => {
-      if (!joined && this.calls.get(roomId) === call) {
-        // Evicted, or the membership could not be kept: nothing of the call stays running.
-        unwatch();
-        this.setCall(roomId, undefined);
-        call.end();
-      }
-    });
-    await call.start();
+    // The call owns this watch: its end (leave, unload, eviction) releases it.
+    call.own(
+      session.joined.subscribe((joined) => {
+        if (!joined && this.calls.get(roomId) === call) {
+          // Evicted, or the membership could not be kept: nothing of the call stays running.
+          this.setCall(roomId, undefined);
+          call.end();
+        }
+      }),
+    );
+    try {
+      await call.start();
+    } catch (error) {
+      if (this.calls.get(roomId) === call) this.setCall(roomId, undefined);
+      call.end();
+      throw error;
+    }
   }
 
   private setCall(roomId: string, call: RoomCall | undefined): void {
