@@ -143,3 +143,6 @@ export type {
 export type { OidcSessionInfo, SessionData } from "../../sdk/src/auth/storage";
 export { whoami } from "../../sdk/src/api/account";
 export { updateDevice } from "../../sdk/src/api/devices";
+
+// Calls (client.voip): the platform types the browser platform implements, and what the call view models read.
+export type * from "../../sdk/src/voip/platform";

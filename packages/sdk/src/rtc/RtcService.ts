@@ -142,7 +142,12 @@ export class RtcService {
       options.onToDevice((events) => {
         for (const call of this.calls.values())
           for (const e of events)
-            call.parts.transports.receiveToDevice({ type: e.type, sender: e.sender, content: e.content });
+            call.parts.transports.receiveToDevice({
+              type: e.type,
+              sender: e.sender,
+              content: e.content,
+              ...(e.senderDevice !== undefined ? { senderDevice: e.senderDevice } : {}),
+            });
       }),
       this.sessions.onSessionEvent((e) => this.onSessionEvent(e)),
     );

@@ -6,6 +6,7 @@
  * the event not_sent at once. The original error is kept on the failure.
  */
 import { ConnectionError, MatrixError } from "../http/errors";
+import { retryDelay } from "../http/retry";
 import type { RetryPolicy } from "../http/retry";
 
 /** SPEC §8: an event waits behind an earlier one of its room that failed. */
@@ -95,10 +96,5 @@ export function sendRetryDelay(
   policy: RetryPolicy,
   random: () => number,
 ): number | null {
-  if (!isTransient(error) || attempt >= policy.maxAttempts) return null;
-  if (error instanceof MatrixError && error.retryAfterMs !== undefined) {
-    return error.retryAfterMs <= policy.maxRetryAfterMs ? error.retryAfterMs : null;
-  }
-  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(cap / 2 + (random() * cap) / 2);
+  return retryDelay(error, attempt, policy, random, isTransient);
 }

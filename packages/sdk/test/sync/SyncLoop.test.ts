@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { SyncResponse } from "../../src/api/types/sync";
 import { MatrixError } from "../../src/http/errors";
-import { SyncLoop, UNKNOWN_TOKEN_MESSAGE } from "../../src/sync/SyncLoop";
+import { SyncLoop } from "../../src/sync/SyncLoop";
 import type { SyncRequest, SyncState, SyncTransport } from "../../src/sync/SyncLoop";
 import { FakeScheduler, flush } from "../support/fake-scheduler";
 
@@ -183,7 +183,7 @@ describe("SyncLoop", () => {
     transport.syncAnswers = [transport.ok(), matrixError(401, "M_UNKNOWN_TOKEN", { soft_logout: true })];
     loop.start();
     await flush();
-    expect(logger.warn).toHaveBeenCalledWith(UNKNOWN_TOKEN_MESSAGE);
+    expect(logger.warn).toHaveBeenCalledWith("Token no longer valid - assuming logout");
     expect(states.at(-1)).toBe("error");
     expect(loop.isRunning).toBe(false);
     expect(onUnknownToken).toHaveBeenCalledWith(true, expect.any(MatrixError));

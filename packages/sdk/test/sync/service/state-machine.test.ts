@@ -11,7 +11,6 @@ import type { PlatformAdapter, PlatformHandlers } from "../../../src/sync/platfo
 import type { Scheduler } from "../../../src/sync/scheduler";
 import { SyncService } from "../../../src/sync/SyncService";
 import type { SyncState } from "../../../src/sync/SyncLoop";
-import { UNKNOWN_TOKEN_MESSAGE } from "../../../src/sync/SyncLoop";
 import {
   clientFor,
   fastScheduler,
@@ -239,7 +238,7 @@ describe("sync state machine over HTTP", () => {
     server.faults.add({ path: "/sync", status: 401, errcode: "M_UNKNOWN_TOKEN", times: 1 });
     await waitFor(() => !svc.isRunning, 5_000, "stop");
     expect(svc.state.getSnapshot()).toBe("error");
-    expect(logger.lines).toContain(UNKNOWN_TOKEN_MESSAGE);
+    expect(logger.lines).toContain("Token no longer valid - assuming logout");
     expect(onUnknownToken).toHaveBeenCalledTimes(1);
     expect(() => svc.requireRunning()).toThrow("Client is not running");
   });
