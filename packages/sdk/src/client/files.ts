@@ -9,7 +9,6 @@ import { inviteUser, joinRoom, kickUser, leaveRoom } from "../api/membership";
 import { createRoom } from "../api/rooms";
 import { redactEvent, sendStateEvent } from "../api/send";
 import { getEvent, roomState } from "../api/timeline";
-import type { ClientEventWithoutRoomId } from "../api/types/events";
 import { FilesService } from "../files/FilesService";
 import type { FilesIo } from "../files/io";
 import { createTxnIdGenerator } from "../http/txn";

@@ -9,7 +9,7 @@
  */
 import type { ClientEventWithoutRoomId } from "../api/types/events";
 import { own, ownString } from "../models/json";
-import type { RoomState } from "../models/room/RoomState";
+import { RoomState } from "../models/room/RoomState";
 import { FILE_TREE_MESSAGES, FileTreeError } from "./errors";
 import {
   PURPOSE_ENABLED,
@@ -186,7 +186,9 @@ export class FilesService {
       (m) => this.io.log(m),
     );
     for (const folder of folders.reverse()) {
-      for (const [userId, member] of folder.state.members) {
+      // The server's member list, not a local copy that may miss an invite sent elsewhere.
+      const members = RoomState.empty().withEvents(await this.io.fetchState(folder.roomId)).members;
+      for (const [userId, member] of members) {
         if (userId === this.io.userId) continue;
         if (member.membership === "join" || member.membership === "invite" || member.membership === "knock") {
           await this.io.kick(folder.roomId, userId, "Folder deleted");
@@ -340,7 +342,16 @@ export class FilesService {
     for (const id of rooms) {
       const state = await this.treeState(id);
       const membership = state.membershipOf(userId);
-      if (membership !== "join" && membership !== "invite") await this.io.invite(id, userId);
+      if (membership !== "join" && membership !== "invite") {
+        await this.io.invite(id, userId);
+        this.state.wrote(id, {
+          event_id: this.state.localId(),
+          type: "m.room.member",
+          state_key: userId,
+          sender: this.io.userId,
+          content: { membership: "invite" },
+        });
+      }
       if (roleOf(state.powerLevels, userId) !== role) {
         await this.writeState(
           id,

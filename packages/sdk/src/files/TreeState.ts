@@ -10,6 +10,8 @@ import type { ClientEventWithoutRoomId } from "../api/types/events";
 import { RoomState } from "../models/room/RoomState";
 import type { FilesIo } from "./io";
 
+const LOCAL_PREFIX = "~local-";
+
 interface Overlay {
   /** The state fetched over HTTP or known from creation, used while sync does not know the room. */
   base?: RoomState;
@@ -22,6 +24,7 @@ export class TreeState {
   private readonly rooms = new Map<string, Overlay>();
   private readonly fetching = new Map<string, Promise<void>>();
   private localCounter = 0;
+  private lastTs = 0;
 
   constructor(private readonly io: FilesIo) {}
 
@@ -36,14 +39,16 @@ export class TreeState {
     event: Omit<ClientEventWithoutRoomId, "origin_server_ts"> & { origin_server_ts?: number },
   ): void {
     const overlay = this.rooms.get(roomId) ?? { writes: [] };
-    overlay.writes.push({ origin_server_ts: Date.now(), ...event });
+    // Strictly increasing, so writes within one millisecond keep their order (space child ordering reads it).
+    this.lastTs = Math.max(Date.now(), this.lastTs + 1);
+    overlay.writes.push({ origin_server_ts: this.lastTs, ...event });
     this.rooms.set(roomId, overlay);
   }
 
   /** A stand-in event id for state known before the server named it (creation). */
   localId(): string {
     this.localCounter += 1;
-    return `~local-${this.localCounter}`;
+    return `${LOCAL_PREFIX}${this.localCounter}`;
   }
 
   /** The current state, or undefined when neither sync nor a fetch nor creation gave any. */
@@ -56,6 +61,8 @@ export class TreeState {
         overlay.base = undefined;
         overlay.writes = overlay.writes.filter((w) => {
           const current = synced.get(w.type, w.state_key ?? "");
+          // A write known only locally (a membership change) gives way as soon as sync has the room.
+          if (w.event_id.startsWith(LOCAL_PREFIX)) return false;
           return (
             !this.io.syncKnowsEvent(roomId, w.event_id) &&
             (current === undefined || (current as { event_id?: string }).event_id !== w.event_id)
