@@ -64,6 +64,8 @@ export interface RoomListItem {
   readonly roomId: string;
   readonly name: { readonly name: string };
   readonly category: "join" | "invite" | "leave" | "knock";
+  /** A direct chat (the People section lists only these). */
+  readonly isDirect: boolean;
   readonly members: ReadonlyMap<string, { readonly name: string }>;
   /** The event the preview line summarises (untrusted content). */
   readonly previewEvent?: {
