@@ -30,7 +30,7 @@ const SDK_SRC = path.join(ROOT, "packages/sdk/src");
 const WEB_SRC = path.join(ROOT, "packages/web/src");
 
 /** SDK layers, lowest first; a module may import its own rank or lower. */
-export const SDK_LAYERS = [
+const SDK_LAYERS = [
   ["util"],
   ["http"],
   ["api", "auth"],
@@ -42,7 +42,7 @@ export const SDK_LAYERS = [
 const RANK = new Map(SDK_LAYERS.flatMap((group, i) => group.map((name) => [name, i])));
 const ORDER = "util -> http -> api/auth -> store/sync -> models -> send/crypto/voip/rtc/files -> client";
 
-export const MESSAGES = {
+const MESSAGES = {
   layer: `SDK layer '{{from}}' must not import layer '{{to}}': dependencies point ${ORDER}.`,
   unplaced: "SDK folder '{{name}}' is not in the layer table (scripts/eslint-arrows.mjs): give it a place.",
   entry: "Inside the SDK, import the module itself, not the package entry ('{{source}}').",

@@ -24,19 +24,15 @@ export {
   getLoginFlows,
   loginTokenFromUrl,
   loginWithPassword,
-  signOut,
   ssoLoginUrl,
 } from "@lattice/sdk/auth/login";
 export { registerAccount, registerGuest, submitMsisdnToken } from "@lattice/sdk/auth/register";
 export type { CheckEmailInfo, TermsPolicy, UiaCallbacks } from "@lattice/sdk/auth/InteractiveAuth";
 export { AuthError } from "@lattice/sdk/auth/errors";
-export { TokenRefresher } from "@lattice/sdk/auth/refresh";
 
 export { SyncService } from "@lattice/sdk/sync/SyncService";
 export type { SyncState } from "@lattice/sdk/sync/SyncLoop";
 export type { SyncFailure } from "@lattice/sdk/sync/errors";
-export type { ServerFeatures } from "@lattice/sdk/sync/server-features";
-export { SyncProcessor } from "@lattice/sdk/sync/processor/SyncProcessor";
 export { browserPlatform } from "@lattice/sdk/sync/platform";
 export { FallbackStore } from "@lattice/sdk/store/FallbackStore";
 export { IndexedDbStore } from "@lattice/sdk/store/indexeddb/IndexedDbStore";
@@ -81,13 +77,7 @@ export type { JoinTarget } from "@lattice/sdk/models/permalink";
 export { createClient } from "@lattice/sdk/client";
 export type { Client } from "@lattice/sdk/client";
 export type { TimelineItem } from "@lattice/sdk/models/timeline/TimelineItem";
-export type { TimelineWindow } from "@lattice/sdk/models/timeline/TimelineWindow";
-export type { ReactionGroup } from "@lattice/sdk/models/relations";
-export { applyEdits } from "@lattice/sdk/models/relations";
-export type { RoomMember } from "@lattice/sdk/models/room/RoomState";
-export type { Receipt } from "@lattice/sdk/models/room/receipts";
 export type { PendingEvent } from "@lattice/sdk/send/types";
-export type { EventStatus } from "@lattice/sdk/models/event-status";
 export { evaluatePushRules } from "@lattice/sdk/models/push-rules/evaluator";
 export { relations as fetchRelations } from "@lattice/sdk/api/relations";
 export type { ClientEventWithoutRoomId } from "@lattice/sdk/api/types/events";
@@ -121,25 +111,16 @@ export type { SearchResult } from "@lattice/sdk/api/types/search";
 export type { CrossSigningStatus } from "@lattice/sdk/crypto/cross-signing";
 // Undecryptable messages (state/timeline/utd.ts): the classified failure the crypto layer attaches.
 export { decryptionInfoOf } from "@lattice/sdk/crypto/decrypt";
-export type { DecryptionFailure, DecryptionFailureCode } from "@lattice/sdk/crypto/decrypt";
+export type { DecryptionFailure } from "@lattice/sdk/crypto/decrypt";
 
 // Verification (state/verification): the SAS flow the dialog drives, through client.crypto.verification.
-export type {
-  VerificationFlow,
-  VerificationPhase,
-  VerificationState,
-} from "@lattice/sdk/crypto/verification/VerificationFlow";
-export type { SasEmoji } from "@lattice/sdk/crypto/verification/emoji";
+export type { VerificationFlow, VerificationState } from "@lattice/sdk/crypto/verification/VerificationFlow";
 export { UnknownDeviceError } from "@lattice/sdk/crypto/verification/Verifications";
 
 // OIDC sign-in (state/oidc): the SDK's OIDC code is loaded on demand, so password users never download it.
 import type * as OidcModule from "@lattice/sdk/auth/oidc/index";
 export const loadOidc = (): Promise<typeof OidcModule> => import("@lattice/sdk/auth/oidc/index");
-export type {
-  OidcErrorCode,
-  SignInStateStorage,
-  ValidatedIssuerMetadata,
-} from "@lattice/sdk/auth/oidc/index";
+export type { ValidatedIssuerMetadata } from "@lattice/sdk/auth/oidc/index";
 export type { OidcSessionInfo, SessionData } from "@lattice/sdk/auth/storage";
 export { whoami } from "@lattice/sdk/api/account";
 export { updateDevice } from "@lattice/sdk/api/devices";

@@ -64,7 +64,7 @@ export interface RoomListItem {
   readonly roomId: string;
   readonly name: { readonly name: string };
   readonly category: "join" | "invite" | "leave" | "knock";
-  /** A direct chat (the People section lists only these). */
+  /** A direct chat (the "people" section). */
   readonly isDirect: boolean;
   readonly members: ReadonlyMap<string, { readonly name: string }>;
   /** The event the preview line summarises (untrusted content). */

@@ -7,7 +7,7 @@ import { WidgetActionError } from "../util/errors";
 import { getString } from "../util/narrow";
 
 /** Error texts of navigate (SPEC §5, §8). */
-export const NAVIGATE_ERRORS = {
+const NAVIGATE_ERRORS = {
   invalidUri: "Invalid matrix.to URI",
   failed: "Error handling navigation",
 } as const;

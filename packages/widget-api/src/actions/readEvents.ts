@@ -13,7 +13,7 @@ import { getString, isRecord, isStringArray, own } from "../util/narrow";
 import { noTimelineAccess } from "./sendEvent";
 
 /** Error texts of read_events (SPEC §5, §6). */
-export const READ_EVENTS_ERRORS = {
+const READ_EVENTS_ERRORS = {
   missingType: "Invalid request - missing event type",
   limitOutOfRange: "Invalid request - limit out of range",
   badRoomIds: 'Invalid request - room_ids must be a list of room IDs or "*"',

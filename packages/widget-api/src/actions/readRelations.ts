@@ -6,7 +6,7 @@ import { getNumber, getString, isRecord, own } from "../util/narrow";
 import { noTimelineAccess } from "./sendEvent";
 
 /** Error texts of read_relations (SPEC §5, §8). */
-export const READ_RELATIONS_ERRORS = {
+const READ_RELATIONS_ERRORS = {
   missingEventId: "Invalid request - missing event ID",
   limitOutOfRange: "Invalid request - limit out of range",
   failed: "Unexpected error while reading relations",

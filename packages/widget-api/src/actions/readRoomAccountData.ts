@@ -5,7 +5,7 @@ import { WidgetActionError } from "../util/errors";
 import { getString } from "../util/narrow";
 
 /** Error texts of read_room_account_data (SPEC §6). */
-export const ROOM_ACCOUNT_DATA_ERRORS = {
+const ROOM_ACCOUNT_DATA_ERRORS = {
   missingType: "Invalid request - missing event type",
   notAllowed: "Cannot read room account data of this type",
   failed: "Unexpected error while reading room account data",

@@ -6,7 +6,7 @@ import { WidgetActionError } from "../util/errors";
 import { getRecord, getString } from "../util/narrow";
 
 /** Error texts of m.sticker. */
-export const STICKER_ERRORS = {
+const STICKER_ERRORS = {
   invalid: "Invalid request - missing sticker content",
   failed: "Error sending event",
 } as const;

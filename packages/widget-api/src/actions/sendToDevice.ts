@@ -9,7 +9,7 @@ import { WidgetActionError } from "../util/errors";
 import { getString, isRecord, own } from "../util/narrow";
 
 /** Error texts of send_to_device (SPEC §5, §6). */
-export const SEND_TO_DEVICE_ERRORS = {
+const SEND_TO_DEVICE_ERRORS = {
   missingType: "Invalid request - missing event type",
   missingContents: "Invalid request - missing event contents",
   missingEncryption: "Invalid request - missing encryption flag",

@@ -6,7 +6,7 @@ import { WidgetActionError } from "../util/errors";
 import { getNumber, own } from "../util/narrow";
 
 /** Error texts of user_directory_search (SPEC §5, §8). */
-export const USER_DIRECTORY_ERRORS = {
+const USER_DIRECTORY_ERRORS = {
   missingTerm: "Invalid request - missing search term",
   limitOutOfRange: "Invalid request - limit out of range",
   failed: "Unexpected error while searching in the user directory",

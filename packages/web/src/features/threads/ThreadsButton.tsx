@@ -11,7 +11,7 @@ import { ThreadIcon } from "../composer/icons";
 import styles from "./Threads.module.css";
 
 /** A thread's unread counts, as the button reads them. */
-export interface ThreadUnreadCounts {
+interface ThreadUnreadCounts {
   readonly notificationCount: number;
   readonly highlightCount: number;
 }
