@@ -5,7 +5,7 @@
  * construct getLatestTimeline', and relations applied as events arrive.
  */
 import { describe, expect, it } from "vitest";
-import { NO_LATEST_TIMELINE_MESSAGE } from "../../../src/models/room/errors";
+import { NO_LATEST_TIMELINE_MESSAGE } from "../../../src/models/errors";
 import { roomVersionRules } from "../../../src/models/room-versions";
 import { SCROLLBACK_PAGE_SIZE, SCROLLBACK_RETRY_DELAY_MS } from "../../../src/models/timeline/pagination";
 import { TimelineSet } from "../../../src/models/timeline/TimelineSet";
