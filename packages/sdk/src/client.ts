@@ -402,7 +402,7 @@ export function createClient(options: CreateClientOptions): Client {
       actor,
       rooms,
       running: sync,
-      isPending: (id) => (sendQueue.get(id)?.status ?? null) !== null,
+      statusOf: (id) => sendQueue.get(id)?.status ?? null,
       // The own receipt clears the room's counts now; its sync echo later changes nothing.
       onSent: (roomId, r) => rooms.applyOwnReceipt(roomId, { ...r, userId, ts: scheduler.now() }),
     }),
