@@ -23,6 +23,8 @@ import { SUITES } from "./mutants.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const RUN_TIMEOUT_MS = 10 * 60_000;
+/** Terminal colour codes, stripped from the failure lines kept. */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 const args = process.argv.slice(2);
 const list = args.includes("--list");
 const wanted = args.filter((a) => !a.startsWith("--"));
@@ -57,7 +59,7 @@ function runTests(files) {
   const failed = (res.stdout + res.stderr)
     .split("\n")
     .filter((l) => /FAIL|×/.test(l))
-    .map((l) => l.replace(/\x1b\[[0-9;]*m/g, "").trim())
+    .map((l) => l.replace(ANSI, "").trim())
     .slice(0, 3);
   return { ok: res.status === 0, timedOut, ms: Date.now() - started, failed };
 }
