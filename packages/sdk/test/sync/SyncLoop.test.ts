@@ -223,4 +223,34 @@ describe("SyncLoop", () => {
     expect(states.at(-1)).toBe("stopped");
     void scheduler;
   });
+
+  it("stops in error on a next_batch that would not survive a round trip, without handling the batch", async () => {
+    const handled: SyncResponse[] = [];
+    const { transport, loop, states } = setup({
+      handler: (r) => {
+        handled.push(r);
+        return Promise.resolve();
+      },
+    });
+    // A lone surrogate: a query string would send the server another token.
+    transport.syncAnswers = [transport.ok(), { next_batch: "s\ud800" }];
+    loop.start();
+    await flush();
+    expect(handled.map((r) => r.next_batch)).toEqual(["s1"]);
+    expect(states.at(-1)).toBe("error");
+    expect(loop.isRunning).toBe(false);
+    expect(loop.failure.getSnapshot()).toMatchObject({ kind: "protocol", permanent: true });
+    expect(loop.nextSince).toBe("s1");
+    expect(transport.requests).toHaveLength(2);
+  });
+
+  it("refuses a stored since that would not survive a round trip, sending nothing", async () => {
+    const { transport, loop, states } = setup({ since: "old\udc00" });
+    transport.syncAnswers = [transport.ok()];
+    loop.start();
+    await flush();
+    expect(transport.requests).toHaveLength(0);
+    expect(states.at(-1)).toBe("error");
+    expect(loop.failure.getSnapshot()).toMatchObject({ kind: "protocol", permanent: true });
+  });
 });
