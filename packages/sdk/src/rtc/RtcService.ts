@@ -193,6 +193,9 @@ export class RtcService {
 
   private onBatch(batch: ProcessedSync): void {
     for (const [roomId, room] of batch.rooms.join) {
+      // MSC4354: sticky memberships the timeline does not carry come in their own section.
+      for (const event of room.sticky ?? [])
+        if (event.type === RTC_MEMBER_EVENT) this.onTimelineEvent(roomId, event, batch.fromCache);
       for (const event of room.timeline.events) this.onTimelineEvent(roomId, event, batch.fromCache);
       this.refreshRoom(roomId);
     }
