@@ -146,3 +146,15 @@ export { updateDevice } from "../../sdk/src/api/devices";
 
 // Calls (client.voip): the platform types the browser platform implements, and what the call view models read.
 export type * from "../../sdk/src/voip/platform";
+export type {
+  Call,
+  CallFeed,
+  CallState,
+  GroupCall,
+  GroupCallState,
+  HangupReason,
+} from "../../sdk/src/voip/index";
+export type { PreCallCheckResult } from "../../sdk/src/voip/precall";
+export type { VoipService } from "../../sdk/src/voip/VoipService";
+export { GROUP_CALL_EVENT } from "../../sdk/src/voip/group/types";
+export { CallEventType } from "../../sdk/src/voip/call/types";
