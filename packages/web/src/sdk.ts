@@ -127,3 +127,15 @@ export { updateDevice } from "@lattice/sdk/api/devices";
 
 // Calls (client.voip): the platform types the browser platform implements, and what the call view models read.
 export type * from "@lattice/sdk/voip/platform";
+export type {
+  Call,
+  CallFeed,
+  CallState,
+  GroupCall,
+  GroupCallState,
+  HangupReason,
+} from "@lattice/sdk/voip/index";
+export type { PreCallCheckResult } from "@lattice/sdk/voip/precall";
+export type { VoipService } from "@lattice/sdk/voip/VoipService";
+export { GROUP_CALL_EVENT } from "@lattice/sdk/voip/group/types";
+export { CallEventType } from "@lattice/sdk/voip/call/types";

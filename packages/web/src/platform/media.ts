@@ -29,7 +29,7 @@ export interface MediaPreferences {
 /** The parts of a window the platform uses (a test may hand in its own). */
 export interface MediaScope {
   RTCPeerConnection?: PeerConnectionConstructor;
-  navigator: { mediaDevices?: globalThis.MediaDevices };
+  navigator?: { mediaDevices?: globalThis.MediaDevices };
   AudioContext?: typeof AudioContext;
 }
 
@@ -143,7 +143,7 @@ function createAnalyser(Ctx: typeof AudioContext, stream: SdkStream, fftSize: nu
 export function createBrowserMediaPlatform(options: BrowserMediaPlatformOptions = {}): BrowserMediaPlatform {
   const scope: MediaScope = options.scope ?? globalThis;
   const preferences = options.preferences ?? (() => DEFAULT_PREFERENCES);
-  const devices = scope.navigator.mediaDevices;
+  const devices = scope.navigator?.mediaDevices;
   const Peer = scope.RTCPeerConnection;
   const Ctx = scope.AudioContext;
   const canChooseSpeaker =
