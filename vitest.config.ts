@@ -48,6 +48,8 @@ export default defineConfig({
           include: ["packages/*/**/*.browser.test.ts"],
           exclude: ["**/node_modules/**"],
           environment: "node",
+          // The pages talk to the test homeserver too: its answers are checked against the spec.
+          setupFiles: ["packages/testserver/src/testing/vitest-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // expect.poll waits on an outcome; its 1 s default bound is too short for a page on a loaded

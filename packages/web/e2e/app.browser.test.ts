@@ -21,7 +21,7 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   await seedDemo(server.url, { historySize: 40, log: () => undefined });
   app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url });
   browser = await launchChromium();

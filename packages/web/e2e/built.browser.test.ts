@@ -21,7 +21,7 @@ let url: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   await seedDemo(server.url, { historySize: 20, log: () => undefined });
   [app, browser] = await Promise.all([serveBuiltApp({ homeserver: server.url }), launchChromium()]);
   url = app.url;

@@ -56,7 +56,7 @@ function say(token: string, body: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   const [alice, bob] = await Promise.all([register("alice"), register("bob")]);
   tokens = { alice, bob };
   roomId = String(

@@ -23,7 +23,7 @@ let browser: Browser;
 let context: BrowserContext | undefined;
 
 beforeAll(async () => {
-  bed = await startOidcTestbed({ homeserver: { validate: false } });
+  bed = await startOidcTestbed();
   bed.createUser("olive", "olive-pw");
   // No watcher: others edit this working tree, and a saved file must not reload the page mid-test.
   app = await serveWebApp({ VITE_LATTICE_HOMESERVER: bed.homeserver.url, LATTICE_E2E_NO_WATCH: "1" });

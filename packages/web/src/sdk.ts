@@ -124,3 +124,9 @@ export type { ValidatedIssuerMetadata } from "@lattice/sdk/auth/oidc/index";
 export type { OidcSessionInfo, SessionData } from "@lattice/sdk/auth/storage";
 export { whoami } from "@lattice/sdk/api/account";
 export { updateDevice } from "@lattice/sdk/api/devices";
+
+// Calls (client.voip): the platform types the browser platform implements, and what the call view models read.
+export type * from "@lattice/sdk/voip/platform";
+export type { Call, CallFeed, CallState, GroupCall } from "@lattice/sdk/voip/index";
+export type { PreCallCheckResult } from "@lattice/sdk/voip/precall";
+export type { VoipService } from "@lattice/sdk/voip/VoipService";

@@ -54,7 +54,7 @@ function clientFor(name: "alice" | "bob"): Client {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   seed = await seedDemo(server.url, { historySize: 4, log: () => undefined });
   alice = clientFor("alice");
   bob = clientFor("bob");

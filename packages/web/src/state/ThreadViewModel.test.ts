@@ -23,7 +23,7 @@ let alice: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   server.ctx.unstableFeatures.set("org.matrix.simplified_msc3575", false);
   seed = await seedDemo(server.url, { historySize: 4, log: () => undefined });
   const mk = (name: "alice" | "bob"): Client =>

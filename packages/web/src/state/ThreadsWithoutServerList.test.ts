@@ -18,7 +18,7 @@ let alice: Client;
 let bob: Client | undefined;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   server.ctx.unstableFeatures.set("org.matrix.simplified_msc3575", false);
   server.faults.add({ path: /\/threads$/, status: 404, errcode: "M_UNRECOGNIZED" });
   alice = await signUp(server.url, "alice");

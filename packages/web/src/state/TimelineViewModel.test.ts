@@ -55,7 +55,7 @@ function timeline(): TimelineViewModel {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   await seedDemo(server.url, { historySize: 2, log: () => undefined });
   bob = createClient({ session: await signIn("bob"), crypto: false, httpOptions: { retry: false } });
   await bob.start();

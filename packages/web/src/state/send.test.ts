@@ -20,7 +20,7 @@ let server: TestServerHandle;
 let seed: DemoSeed;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   seed = await seedDemo(server.url, { historySize: 2, log: () => undefined });
 }, 60_000);
 afterAll(async () => {

@@ -25,7 +25,7 @@ let roomId: string;
 const scope = new Scope();
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   [alice, bob, carol] = await Promise.all([
     signUp(server.url, "alice"),
     signUp(server.url, "bob"),

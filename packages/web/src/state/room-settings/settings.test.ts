@@ -24,7 +24,7 @@ let roomId: string;
 const scope = new Scope();
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   [alice, bob] = await Promise.all([signUp(server.url, "alice"), signUp(server.url, "bob")]);
   roomId = await new RoomActionsViewModel(alice).createRoom({ name: "Settings", isPublic: true });
   await untilRoom(alice, roomId);

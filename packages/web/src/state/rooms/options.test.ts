@@ -24,7 +24,7 @@ describe("RoomOptionsViewModel", () => {
   const scope = new Scope();
 
   beforeAll(async () => {
-    server = await startTestServer({ validate: false });
+    server = await startTestServer();
     [alice, bob] = await Promise.all([signUp(server.url, "alice"), signUp(server.url, "bob")]);
   }, 30_000);
 

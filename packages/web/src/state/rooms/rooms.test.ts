@@ -20,7 +20,7 @@ let aliceActions: RoomActionsViewModel;
 let bobActions: RoomActionsViewModel;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   alice = await signUp(server.url, "alice");
   bob = await signUp(server.url, "bob");
   aliceActions = new RoomActionsViewModel(alice);

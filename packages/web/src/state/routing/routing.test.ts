@@ -106,7 +106,7 @@ describe("Router in the client", () => {
   let garden = "";
 
   beforeAll(async () => {
-    server = await startTestServer({ validate: false });
+    server = await startTestServer();
     bob = await signUp(server.url, "bob");
     await signUp(server.url, "alice").then((c) => c.dispose());
     const session = new Session(new MemorySessionStorage());

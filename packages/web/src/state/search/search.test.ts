@@ -33,7 +33,7 @@ async function say(client: Client, roomId: string, body: string): Promise<void> 
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   [alice, bob] = await Promise.all([signUp(server.url, "alice"), signUp(server.url, "bob")]);
   const actions = new RoomActionsViewModel(alice);
   roomA = await actions.createRoom({ name: "Kitchen", isPublic: true });

@@ -16,7 +16,7 @@ let server: TestServerHandle;
 let alice: Client;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   alice = await signUp(server.url, "alice");
 }, 30_000);
 

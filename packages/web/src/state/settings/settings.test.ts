@@ -23,7 +23,7 @@ let alice: Client;
 const scope = new Scope();
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   alice = await signUp(server.url, "alice");
 }, 30_000);
 

@@ -86,7 +86,7 @@ async function setAccount(type: string, content: Record<string, unknown>): Promi
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   page = createServer((req, res) => {
     visits.set(req.url ?? "", (visits.get(req.url ?? "") ?? 0) + 1);
     res.writeHead(200, { "content-type": "text/html" });

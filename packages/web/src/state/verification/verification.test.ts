@@ -59,7 +59,7 @@ async function toEmojis(
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   [alice, bob] = await Promise.all([withCrypto("alice"), withCrypto("bob")]);
   roomId = (
     await createRoom(alice.http, {
