@@ -7,7 +7,7 @@ import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getString } from "../util/narrow";
 
 /** Error texts of navigate (SPEC §5, §8). */
-export const NAVIGATE_ERRORS = {
+const NAVIGATE_ERRORS = {
   invalidUri: SHARED_MESSAGES.invalidUri,
   failed: "Error handling navigation",
 } as const;

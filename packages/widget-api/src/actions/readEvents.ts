@@ -14,7 +14,7 @@ import { readLimit } from "./limit";
 import { noTimelineAccess } from "./sendEvent";
 
 /** Error texts of read_events (SPEC §5, §6). */
-export const READ_EVENTS_ERRORS = {
+const READ_EVENTS_ERRORS = {
   missingType: SHARED_MESSAGES.missingType,
   limitOutOfRange: SHARED_MESSAGES.limitOutOfRange,
   badRoomIds: 'Invalid request - room_ids must be a list of room IDs or "*"',

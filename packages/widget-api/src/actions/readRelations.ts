@@ -7,7 +7,7 @@ import { readLimit } from "./limit";
 import { noTimelineAccess } from "./sendEvent";
 
 /** Error texts of read_relations (SPEC §5, §8). */
-export const READ_RELATIONS_ERRORS = {
+const READ_RELATIONS_ERRORS = {
   missingEventId: "Invalid request - missing event ID",
   limitOutOfRange: SHARED_MESSAGES.limitOutOfRange,
   failed: "Unexpected error while reading relations",

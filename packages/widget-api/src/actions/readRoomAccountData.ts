@@ -5,7 +5,7 @@ import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getString } from "../util/narrow";
 
 /** Error texts of read_room_account_data (SPEC §6). */
-export const ROOM_ACCOUNT_DATA_ERRORS = {
+const ROOM_ACCOUNT_DATA_ERRORS = {
   missingType: SHARED_MESSAGES.missingType,
   notAllowed: "Cannot read room account data of this type",
   failed: "Unexpected error while reading room account data",

@@ -11,7 +11,7 @@ import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getNumber, getString, isRecord, own } from "../util/narrow";
 
 /** Error texts of send_event (SPEC §5, §6, §8). */
-export const SEND_EVENT_ERRORS = {
+const SEND_EVENT_ERRORS = {
   missingType: SHARED_MESSAGES.missingType,
   badContent: "Invalid request - content must be an object",
   badDelay: "Invalid request - invalid delay",

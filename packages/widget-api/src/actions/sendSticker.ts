@@ -6,7 +6,7 @@ import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getRecord, getString } from "../util/narrow";
 
 /** Error texts of m.sticker. */
-export const STICKER_ERRORS = {
+const STICKER_ERRORS = {
   invalid: "Invalid request - missing sticker content",
   failed: SHARED_MESSAGES.sendFailed,
 } as const;

@@ -9,7 +9,7 @@ import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getString, isRecord, own } from "../util/narrow";
 
 /** Error texts of send_to_device (SPEC §5, §6). */
-export const SEND_TO_DEVICE_ERRORS = {
+const SEND_TO_DEVICE_ERRORS = {
   missingType: SHARED_MESSAGES.missingType,
   missingContents: "Invalid request - missing event contents",
   missingEncryption: "Invalid request - missing encryption flag",

@@ -7,7 +7,7 @@ import { own } from "../util/narrow";
 import { readLimit } from "./limit";
 
 /** Error texts of user_directory_search (SPEC §5, §8). */
-export const USER_DIRECTORY_ERRORS = {
+const USER_DIRECTORY_ERRORS = {
   missingTerm: "Invalid request - missing search term",
   limitOutOfRange: SHARED_MESSAGES.limitOutOfRange,
   failed: "Unexpected error while searching in the user directory",

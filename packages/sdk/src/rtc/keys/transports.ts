@@ -32,6 +32,8 @@ export interface KeyTarget {
 export interface KeyEvent {
   readonly type: string;
   readonly sender: string;
+  /** To-device: the sender's device that the Olm session authenticated, as the crypto layer reports it. */
+  readonly senderDevice?: string;
   readonly content: unknown;
   readonly eventId?: string;
   readonly roomId?: string;
@@ -129,7 +131,7 @@ export class KeyTransports {
   /** A decrypted to-device event from the sync batch. */
   receiveToDevice(event: KeyEvent): void {
     if (event.type !== ENCRYPTION_KEYS_EVENT) return;
-    const key = readToDeviceKey(this.options.context, event.sender, event.content);
+    const key = readToDeviceKey(this.options.context, event.sender, event.senderDevice, event.content);
     if (key !== null) this.options.onKey(key);
   }
 
