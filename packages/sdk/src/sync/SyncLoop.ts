@@ -44,7 +44,7 @@ import { randomBetween, realScheduler } from "../util/scheduler";
 import type { Scheduler } from "../util/scheduler";
 import { SyncProtocolError } from "./validate/parseSync";
 import { isEchoableToken } from "./validate/tokens";
-import { classifySyncFailure } from "./errors";
+import { classifySyncFailure, isConnectionFailure } from "./errors";
 import type { SyncFailure } from "./errors";
 
 export type { SyncFailure, SyncFailureKind } from "./errors";
@@ -66,10 +66,14 @@ export const SYNC_CONSTANTS = {
   REFUSED_RETRY_BASE_MS: 2_000,
 } as const;
 
-/** Refused requests back off from REFUSED_RETRY_BASE_MS, doubling, without jitter (the server answered). */
+/**
+ * Failures that are not a lost connection (a refusal, an unparsable answer, a
+ * failed store write) back off from REFUSED_RETRY_BASE_MS, doubling, without
+ * jitter, up to a minute (local failures keep retrying past the threshold).
+ */
 const REFUSED_BACKOFF: BackoffPolicy = {
   baseDelayMs: SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS,
-  maxDelayMs: Infinity,
+  maxDelayMs: 60_000,
   jitter: "none",
 };
 
@@ -276,9 +280,13 @@ export class SyncLoop {
           return;
         }
         this.failureValue.set(failure);
-        this.stateValue.set(atThreshold ? "error" : "reconnecting");
-        if (failure.kind === "refused" || failure.retryAfterMs !== undefined) {
-          // The server answered: no keep-alive needed, only a pause before asking again.
+        const local =
+          failure.kind === "store" || failure.kind === "processing" || failure.kind === "protocol";
+        // Only a lost connection (or a refusal the UI shows as such) is "reconnecting": a
+        // failed store write or an unparsable answer keeps the state until the threshold.
+        if (!local || atThreshold) this.stateValue.set(atThreshold ? "error" : "reconnecting");
+        if (!isConnectionFailure(failure)) {
+          // The server answered (or the failure is ours): no keep-alive, only a pause before asking again.
           const backoff = backoffDelay(this.failures, REFUSED_BACKOFF);
           await this.wait(failure.retryAfterMs ?? backoff);
           if (!this.running) return;

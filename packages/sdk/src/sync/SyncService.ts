@@ -20,6 +20,7 @@ import type { ClientEvent } from "../api/types/events";
 import type { LeftRoom, SetPresence } from "../api/types/sync";
 import type { MatrixError } from "../http/errors";
 import type { HttpApi } from "../http/types";
+import { FallbackStore } from "../store/FallbackStore";
 import { MemoryStore } from "../store/MemoryStore";
 import type { JsonObject, Store } from "../store/Store";
 import { ObservableValue } from "../util/observable";
@@ -130,6 +131,9 @@ export class SyncService {
   private readonly stateValue = new ObservableValue<SyncState | null>(null);
   private readonly lastSyncValue = new ObservableValue<number | null>(null);
   private readonly failureValue = new ObservableValue<SyncFailure | null>(null);
+  /** The loop's last failure, and the store's (sync continues in memory): `failure` is the first set. */
+  private loopFailure: SyncFailure | null = null;
+  private storeFailure: SyncFailure | null = null;
   private readonly runningValue = new ObservableValue<boolean>(false);
   private loop: SyncLoop | undefined;
   private starting: Promise<void> | undefined;
@@ -140,8 +144,16 @@ export class SyncService {
 
   constructor(private readonly options: SyncServiceOptions) {
     this.guest = options.guest ?? false;
-    this.store = this.guest ? new MemoryStore() : options.store;
     this.logger = options.logger ?? console;
+    this.store = this.guest ? new MemoryStore() : degradable(options.store, this.logger);
+    if (this.store instanceof FallbackStore) {
+      // Storage failed: sync goes on in memory, and the failure says so (kind store).
+      this.store.failure.subscribe((error) => {
+        this.storeFailure =
+          error === null ? null : { kind: "store", message: error.message, permanent: false, error };
+        this.failureValue.set(this.loopFailure ?? this.storeFailure);
+      });
+    }
     const processor =
       options.processor ?? ((store: Store) => new SyncProcessor({ store, logger: this.logger }));
     this.processor = typeof processor === "function" ? processor(this.store) : processor;
@@ -229,7 +241,9 @@ export class SyncService {
   /**
    * The last sync failure (network, server, rate_limited or refused, with the
    * server's errcode and message), null once a sync succeeds. A refusal
-   * marked `permanent` has stopped the loop: retry() starts it again.
+   * marked `permanent` has stopped the loop: retry() starts it again. After
+   * a storage failure it stays `store` (sync continues in memory) whenever
+   * the loop itself has no failure to report.
    */
   get failure(): ReadonlyObservable<SyncFailure | null> {
     return this.failureValue;
@@ -407,7 +421,10 @@ export class SyncService {
     this.teardown.push(
       loop.state.subscribe((state) => this.stateValue.set(state)),
       loop.lastSyncAt.subscribe((at) => this.lastSyncValue.set(at)),
-      loop.failure.subscribe((failure) => this.failureValue.set(failure)),
+      loop.failure.subscribe((failure) => {
+        this.loopFailure = failure;
+        this.failureValue.set(failure ?? this.storeFailure);
+      }),
       (this.options.platform ?? nullPlatform).subscribe({
         online: (online) => loop.setOnline(online),
         visible: (visible) => {
@@ -420,7 +437,8 @@ export class SyncService {
     );
     // A new run has no answer yet (not "stopped" from the previous one).
     this.stateValue.set(null);
-    this.failureValue.set(null);
+    this.loopFailure = null;
+    this.failureValue.set(this.storeFailure);
     this.runningValue.set(true);
     loop.start();
     this.capabilitiesService.start();
@@ -443,4 +461,14 @@ export class SyncService {
   private saveInBackground(): void {
     this.forceSave().catch((error: unknown) => this.logger.error("Saving the store failed", error));
   }
+}
+
+/**
+ * A persistent store behind the degrading wrapper, so a storage failure (a
+ * full disk, a browser that drops IndexedDB) never drops sync data: the
+ * wrapper continues in memory. Memory stores and wrapped ones are kept as given.
+ */
+function degradable(store: Store, logger: SyncLogger): Store {
+  if (store instanceof FallbackStore || store.kind === "memory") return store;
+  return new FallbackStore(store, { warn: (message, error) => logger.warn(message, error) });
 }
