@@ -38,5 +38,3 @@ export function ensureCoturn() {
   run("apt-get update -qq");
   run("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq coturn");
 }
-
-export { ensureSynapse, SYNAPSE_PROFILES, synapseCacheDir } from "./setup-synapse.mjs";

@@ -21,7 +21,7 @@ import type { RetryPolicy } from "../http/retry";
 import type { HttpApi } from "../http/types";
 import { cancel as cancelStatus } from "../models/event-status";
 import type { EventStatus } from "../models/event-status";
-import { unknownRoom } from "../models/room/errors";
+import { unknownRoom } from "../models/errors";
 import type { JsonObject, Store, StoredPendingEvent } from "../store/Store";
 import type { SyncBatchListener, ProcessedSync } from "../sync/processor/types";
 import { realScheduler } from "../sync/scheduler";

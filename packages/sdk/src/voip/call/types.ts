@@ -163,6 +163,14 @@ export const CALL_TIMINGS = {
   /** Candidates wait this long to be batched: inbound 500 ms, outbound 2000 ms. */
   candidateBatchInboundMs: 500,
   candidateBatchOutboundMs: 2_000,
+  /**
+   * The invite and the answer wait for the first candidates, so their SDP
+   * carries them: until gathering completes, or this long after the first
+   * candidate, at most initialGatheringMaxMs (matrix-js-sdk always waits
+   * 200 ms).
+   */
+  initialCandidatesSettleMs: 20,
+  initialGatheringMaxMs: 200,
   /** Failed candidate sends are retried with 500·2ⁿ ms back-off, this many times. */
   candidateSendRetries: 5,
 } as const;
