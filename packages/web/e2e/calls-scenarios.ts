@@ -11,7 +11,10 @@ import { expectAudioEnergy, expectVideoFlowing } from "./media-checks";
 
 /** Opens the room named `name` from the room list. */
 export async function openRoom(page: Page, name: string): Promise<void> {
-  await page.getByRole("listbox", { name: "Rooms" }).getByRole("option", { name: new RegExp(name) }).click();
+  await page
+    .getByRole("listbox", { name: "Rooms" })
+    .getByRole("option", { name: new RegExp(name) })
+    .click();
   await page.getByRole("heading", { name, level: 2 }).waitFor();
 }
 
@@ -36,7 +39,12 @@ function remoteTile(page: Page, userId?: string): Locator {
  * unmute (button and Ctrl+D), add video, share the screen, hold and resume,
  * then the callee hangs up and both views close.
  */
-export async function oneToOneCall(caller: Page, callee: Page, room: string, callerName: string): Promise<void> {
+export async function oneToOneCall(
+  caller: Page,
+  callee: Page,
+  room: string,
+  callerName: string,
+): Promise<void> {
   await openRoom(caller, room);
   await openRoom(callee, room);
   await caller.getByRole("button", { name: "Voice call" }).click();
@@ -48,7 +56,9 @@ export async function oneToOneCall(caller: Page, callee: Page, room: string, cal
   await toast.getByRole("button", { name: "Accept with voice" }).click();
   await waitForStatus(callee, "connected");
   await waitForStatus(caller, "connected");
-  await expect.poll(() => callee.getByTestId("call-length").textContent(), { timeout: 10_000 }).not.toBe("0:00");
+  await expect
+    .poll(() => callee.getByTestId("call-length").textContent(), { timeout: 10_000 })
+    .not.toBe("0:00");
 
   // Audio flows both ways.
   await expectAudioEnergy(remoteTile(callee).locator("video"));
@@ -60,12 +70,17 @@ export async function oneToOneCall(caller: Page, callee: Page, room: string, cal
   await caller.getByRole("button", { name: "Unmute microphone (Ctrl+D)" }).waitFor();
   await caller.keyboard.press("Control+d");
   await caller.getByRole("button", { name: "Mute microphone (Ctrl+D)" }).waitFor();
-  await callee.locator('[data-testid="call-tile"][data-local="false"]:not([aria-label*="microphone muted"])').first().waitFor();
+  await callee
+    .locator('[data-testid="call-tile"][data-local="false"]:not([aria-label*="microphone muted"])')
+    .first()
+    .waitFor();
 
   // Add video: the callee sees moving, non-black frames.
   await caller.getByRole("button", { name: "Turn camera on (Ctrl+E)" }).click();
   await caller.getByRole("button", { name: "Turn camera off (Ctrl+E)" }).waitFor({ timeout: 30_000 });
-  await remoteTile(callee).and(callee.locator(':not([aria-label*="camera off"])')).waitFor({ timeout: 30_000 });
+  await remoteTile(callee)
+    .and(callee.locator(':not([aria-label*="camera off"])'))
+    .waitFor({ timeout: 30_000 });
   await expectVideoFlowing(remoteTile(callee).locator("video"));
 
   // Share the screen: a second remote tile whose frames flow.
@@ -79,7 +94,10 @@ export async function oneToOneCall(caller: Page, callee: Page, room: string, cal
   // Hold and resume.
   await caller.getByTestId("call-hold").click();
   await caller.getByTestId("call-status").getByText("On hold").waitFor();
-  await callee.getByTestId("call-status").getByText(`${callerName} put you on hold`).waitFor({ timeout: 30_000 });
+  await callee
+    .getByTestId("call-status")
+    .getByText(`${callerName} put you on hold`)
+    .waitFor({ timeout: 30_000 });
   await caller.getByTestId("call-hold").click();
   await callee.getByTestId("call-status").getByText("Connected").waitFor({ timeout: 30_000 });
   await expectAudioEnergy(remoteTile(callee).locator("video"));

@@ -44,6 +44,9 @@ describe("1:1 call media", () => {
     await flush();
     expect(inbound.media.localFeed("m.screenshare")).toBeUndefined();
     expect(bob.platform.mediaDevices.live().filter((t) => t.kind === "video")).toEqual([]);
+    // The other side drops the screen's feed: the new metadata no longer names its stream.
+    expect(outbound.media.remoteFeed("m.screenshare")).toBeUndefined();
+    expect(outbound.media.remoteFeed("m.usermedia")).toBeDefined();
   });
 
   it("perfect negotiation: crossing offers, the impolite caller keeps its offer and the polite callee rolls back", async () => {

@@ -111,11 +111,17 @@ export class CallMedia {
 
   onRemoteMetadata(metadata: SdpStreamMetadata): void {
     this.remoteMetadata = metadata;
+    const gone: CallFeed[] = [];
     for (const feed of this.feedList.getSnapshot()) {
+      if (feed.isLocal) continue;
       const meta = metadata[feed.stream.id];
-      if (!feed.isLocal && meta)
-        feed.setMuted({ audioMuted: !!meta.audio_muted, videoMuted: !!meta.video_muted });
+      if (meta) feed.setMuted({ audioMuted: !!meta.audio_muted, videoMuted: !!meta.video_muted });
+      // The metadata lists every stream the opponent sends: one it no longer names has stopped (a screen share ended).
+      else if (Object.keys(metadata).length > 0) gone.push(feed);
     }
+    if (gone.length === 0) return;
+    this.feedList.set(this.feedList.getSnapshot().filter((f) => !gone.includes(f)));
+    for (const feed of gone) feed.dispose();
   }
 
   /** Mutes or unmutes the microphone and tells the opponent. */
