@@ -92,6 +92,20 @@ describe("1:1 call media", () => {
     expect(outbound.media.holdState.getSnapshot().remoteOnHold).toBe(false);
   });
 
+  it("resuming restores each transceiver's direction (a removed screen share stays receive-only)", async () => {
+    const { outbound } = await connectedPair();
+    const transceivers = outbound.requirePeer().getTransceivers();
+    const before = transceivers.map((t) => t.direction);
+    const last = transceivers[transceivers.length - 1];
+    if (last) last.direction = "recvonly";
+    const expected = transceivers.map((t) => t.direction);
+    outbound.media.setRemoteOnHold(true);
+    expect(transceivers.every((t) => t.direction === "inactive")).toBe(true);
+    outbound.media.setRemoteOnHold(false);
+    expect(transceivers.map((t) => t.direction)).toEqual(expected);
+    expect(before.length).toBeGreaterThan(0);
+  });
+
   it("sends DTMF where supported, and says so where not", async () => {
     const { alice, outbound } = await connectedPair();
     expect(outbound.media.supportsDtmf()).toBe(true);

@@ -9,7 +9,7 @@
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { CallFeed } from "../feed";
-import type { MediaStream, MediaTrack, RtpSender } from "../platform";
+import type { MediaStream, MediaTrack, RtpSender, Transceiver, TransceiverDirection } from "../platform";
 import type { CallPeerHost } from "./negotiation";
 import { CallError, CallEventType } from "./types";
 import type { FeedPurpose, SdpStreamMetadata } from "./types";
@@ -26,6 +26,8 @@ export class CallMedia {
   private readonly hold = new ObservableValue<HoldState>({ remoteOnHold: false, localOnHold: false });
   private readonly senders = new Map<string, RtpSender>();
   private remoteMetadata: SdpStreamMetadata = {};
+  /** Each transceiver's direction before a hold, restored on resume. */
+  private readonly heldDirections = new Map<Transceiver, TransceiverDirection>();
 
   constructor(private readonly call: CallPeerHost) {}
 
@@ -175,7 +177,13 @@ export class CallMedia {
   setRemoteOnHold(onHold: boolean): void {
     if (this.hold.getSnapshot().remoteOnHold === onHold) return;
     if (!this.call.canRenegotiate) throw new CallError("not_supported", "The other party cannot be held");
-    for (const t of this.call.peer?.getTransceivers() ?? []) t.direction = onHold ? "inactive" : "sendrecv";
+    // Resuming restores each direction: a transceiver whose track was removed (a stopped screen
+    // share) stays receive-only rather than announcing an empty stream the other side would show.
+    for (const t of this.call.peer?.getTransceivers() ?? []) {
+      if (onHold) this.heldDirections.set(t, t.direction);
+      t.direction = onHold ? "inactive" : (this.heldDirections.get(t) ?? "sendrecv");
+    }
+    if (!onHold) this.heldDirections.clear();
     this.hold.set({ ...this.hold.getSnapshot(), remoteOnHold: onHold });
   }
 
