@@ -92,6 +92,19 @@ describe("1:1 call media", () => {
     expect(outbound.media.holdState.getSnapshot().remoteOnHold).toBe(false);
   });
 
+  it("a track handed back after a hold (in a new stream object of the same id) returns to the feed's stream", async () => {
+    const { inbound } = await connectedPair();
+    const feed = inbound.media.remoteFeed();
+    const audio = feed?.stream.getAudioTracks()[0];
+    if (!feed || !audio) throw new Error("no remote audio");
+    // The platform took the track out on hold, then fires it again in a fresh stream object.
+    feed.stream.removeTrack(audio);
+    inbound.media.onRemoteTrack(audio, [new FakeStream([audio], feed.stream.id)]);
+    expect(inbound.media.remoteFeed()).toBe(feed);
+    expect(feed.stream.getAudioTracks()).toEqual([audio]);
+    expect(inbound.media.feeds.getSnapshot().filter((f) => !f.isLocal)).toHaveLength(1);
+  });
+
   it("resuming restores each transceiver's direction (a removed screen share stays receive-only)", async () => {
     const { outbound } = await connectedPair();
     const transceivers = outbound.requirePeer().getTransceivers();

@@ -96,7 +96,13 @@ export class CallMedia {
   onRemoteTrack(track: MediaTrack, streams: readonly MediaStream[]): void {
     const stream = streams[0];
     if (!stream || this.call.ended) return;
-    if (this.feedList.getSnapshot().some((f) => !f.isLocal && f.stream.id === stream.id)) return;
+    const known = this.feedList.getSnapshot().find((f) => !f.isLocal && f.stream.id === stream.id);
+    if (known) {
+      // A track coming back (after a hold, the platform took it out of its stream, and may hand it
+      // back in a new stream object of the same id): the feed's stream gets it again.
+      if (!known.stream.getTracks().some((t) => t.id === track.id)) known.stream.addTrack(track);
+      return;
+    }
     const meta = this.remoteMetadata[stream.id];
     const feed = new CallFeed({
       stream,
