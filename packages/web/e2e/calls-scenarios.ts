@@ -102,10 +102,18 @@ export async function oneToOneCall(
   await callee.getByTestId("call-status").getByText("Connected").waitFor({ timeout: 30_000 });
   await expectAudioEnergy(remoteTile(callee).locator("video"));
 
-  // The callee hangs up: both call views close.
+  // The dial pad sends tones (Chromium has a DTMF sender) without an error.
+  await caller.getByRole("button", { name: "Dial pad" }).click();
+  await caller.getByRole("group", { name: "Dial pad" }).getByRole("button", { name: "Send tone 1" }).click();
+  expect(await caller.getByTestId("call-error").count()).toBe(0);
+
+  // The callee hangs up: both call views close, and both timelines say the call ended, with its length.
   await callee.getByRole("button", { name: "Hang up" }).click();
   await callView(callee).waitFor({ state: "detached" });
   await callView(caller).waitFor({ state: "detached", timeout: 30_000 });
+  await callee.getByText(/^Call ended · \d+:\d\d$/).waitFor();
+  await caller.getByText(/^Call ended · \d+:\d\d$/).waitFor({ timeout: 30_000 });
+  await caller.getByText(`${callerName} started a call`).waitFor();
 }
 
 /**
