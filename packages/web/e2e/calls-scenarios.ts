@@ -117,9 +117,28 @@ export async function oneToOneCall(
 }
 
 /**
- * A mesh group call in a room of three: each page joins, and every page
- * shows the other two with audio flowing.
+ * A mesh group call in `room` of three pages: the first starts it, the
+ * others join; every pair connects with audio flowing; then the last page
+ * reloads, joins again, and every pair connects again.
  */
+export async function meshCallSurvivesReload(pages: Page[], userIds: string[], room: string): Promise<void> {
+  for (const page of pages) await openRoom(page, room);
+  const [first, ...others] = pages;
+  if (!first) throw new Error("no pages");
+  await first.getByRole("button", { name: "Voice call" }).click();
+  await waitForStatus(first, "waiting");
+  for (const page of others)
+    await page.getByRole("button", { name: "Join voice call" }).click({ timeout: 30_000 });
+  await expectMeshConnected(pages, userIds);
+
+  const last = pages[pages.length - 1] as Page;
+  await last.reload();
+  await openRoom(last, room);
+  await last.getByRole("button", { name: "Join voice call" }).click({ timeout: 30_000 });
+  await expectMeshConnected(pages, userIds);
+}
+
+/** Every page shows the other members' tiles, connected, with audio flowing. */
 export async function expectMeshConnected(pages: Page[], userIds: string[]): Promise<void> {
   for (const [i, page] of pages.entries()) {
     await waitForStatus(page, "connected", 60_000);
