@@ -30,7 +30,7 @@ beforeAll(async () => {
   });
   await callAs(synapse.url, token("bob"), `/join/${encodeURIComponent(String(pair["room_id"]))}`);
   const group = await callAs(synapse.url, token("alice"), "/createRoom", {
-      name: "Group room",
+    name: "Group room",
     preset: "private_chat",
     // Members announce themselves in the call with their own member state (MSC3401).
     power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
