@@ -155,7 +155,6 @@ export class Call implements CallPeerHost {
       this.fail("local_offer_failed", LOCAL_OFFER_FAILED_MESSAGE, cause, false);
       return;
     }
-    await this.gathering.wait(this.requirePeer().iceGatheringState);
     if (this.ended) return;
     try {
       await this.sendEvent(CallEventType.Invite, {
