@@ -7,6 +7,7 @@
  */
 import type { Logger } from "../util/logger";
 import { inviteUser, joinRoom, kickUser, leaveRoom } from "../api/membership";
+import { getCapabilities } from "../api/capabilities";
 import { createRoom } from "../api/rooms";
 import { redactEvent, sendStateEvent } from "../api/send";
 import { getEvent, roomState } from "../api/timeline";
@@ -58,6 +59,13 @@ export function createFiles(w: FilesWiring): FilesService {
     userId: w.userId,
     serverName: w.userId.slice(w.userId.indexOf(":") + 1),
     createRoom: async (body) => (await createRoom(http, body)).room_id,
+    defaultRoomVersion: async () => {
+      try {
+        return (await getCapabilities(http)).capabilities["m.room_versions"]?.default;
+      } catch {
+        return undefined;
+      }
+    },
     sendState: async (roomId, type, stateKey, content) =>
       (await sendStateEvent(http, roomId, type, content, stateKey)).event_id,
     async sendMessage(roomId, content) {

@@ -151,10 +151,12 @@ describeEachServer("file trees", (ctx) => {
     const owner = await startJsClient(ctx.server, jsUser);
     js.push(owner);
     // matrix-js-sdk's race: unstableCreateFileTree reads the new room from its sync store at once and
-    // throws 'Unknown room' when sync has not caught up. Its createRoom is made to wait for sync here.
+    // throws 'Unknown room' when sync has not caught up; its createRoom is made to wait for sync here.
+    // It also lists the creator in `users`, which room version 12 (current Synapse's default) refuses,
+    // so its rooms are pinned to version 10.
     const createRoom = owner.createRoom.bind(owner);
     owner.createRoom = async (options) => {
-      const created = await createRoom(options);
+      const created = await createRoom({ room_version: "10", ...options });
       await waitFor(() => owner.getRoom(created.room_id), "js-sdk syncs its new room", SYNC_WAIT_MS);
       return created;
     };
@@ -304,7 +306,11 @@ describeEachServer("file trees", (ctx) => {
 
     // Roles: Lattice's editor is the js-sdk's editor, and back.
     expect(jsTree.getPermissions(jsUser.userId)).toBe("editor");
-    expect(jsTree.getPermissions(alice.userId)).toBe("owner");
+    // From room version 12 the creator is an owner by infinite power, not by `users`, which
+    // matrix-js-sdk's mapping does not read: it agrees on the creator only before version 12.
+    const v12 = alice.rooms.get(tree).getSnapshot().state.rules.creatorsHaveInfinitePower;
+    expect(await alice.files.roleOf(tree, alice.userId)).toBe("owner");
+    if (!v12) expect(jsTree.getPermissions(alice.userId)).toBe("owner");
     await alice.files.setRole(tree, jsUser.userId, "viewer");
     await waitFor(
       () => String(jsTree.getPermissions(jsUser.userId)) === "viewer",
