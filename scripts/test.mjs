@@ -36,11 +36,13 @@ const format = { name: "format", cmd: ["npx", "prettier", "--check", "--log-leve
 const node = { name: "unit and integration tests", cmd: ["npx", "vitest", "run", "--project", "node"] };
 // The Synapse install (minutes on a new machine, instant once cached) is the first step of the interop lane.
 const interopSetup = { name: "interop setup (Synapse)", cmd: ["node", "scripts/setup-synapse.mjs"] };
+// livekit-server and lk-jwt-service for the call tests (a Go build on a new machine, instant once cached).
+const sfuSetup = { name: "interop setup (LiveKit)", cmd: ["node", "scripts/setup-livekit.mjs"] };
 const interop = { name: "interop tests", cmd: ["npx", "vitest", "run", "--project", "interop"] };
 const browser = { name: "browser tests", cmd: ["npx", "vitest", "run", "--project", "browser"] };
 
 /** Phases run in order; the lanes of a phase run at once, the steps of a lane in order. */
-const PHASES = [[[lint], [...typecheck, format], [interopSetup, interop]], [[node]], [[browser]]];
+const PHASES = [[[lint], [...typecheck, format], [interopSetup, sfuSetup, interop]], [[node]], [[browser]]];
 
 const args = process.argv.slice(2);
 const serial = args.includes("--serial");
