@@ -40,6 +40,3 @@ export function ensureCoturn() {
   run("apt-get update -qq");
   run("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq coturn");
 }
-
-export { ensureSynapse, SYNAPSE_PROFILES, synapseCacheDir } from "./setup-synapse.mjs";
-export { ensureJwtService, ensureLiveKit, JWT_SERVICE_VERSION, LIVEKIT_VERSION } from "./setup-livekit.mjs";

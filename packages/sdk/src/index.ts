@@ -14,5 +14,6 @@ export * from "./send";
 export * from "./crypto";
 export * as voip from "./voip";
 export * as rtc from "./rtc";
+export * as files from "./files";
 export * as api from "./api";
 export * from "./client";

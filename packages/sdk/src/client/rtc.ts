@@ -2,8 +2,8 @@
  * Builds `client.rtc` from the client's parts: room state from the room
  * model, sync batches and decrypted to-device events from the processor,
  * the server's features from the cached versions document, key and ring
- * room events through the send queue (encrypted in encrypted rooms, awaited
- * until settled), and Olm-encrypted to-device keys through the crypto
+ * room events through the send queue (encrypted in encrypted rooms, hidden:
+ * no local echo, not persisted; awaited until settled), and Olm-encrypted to-device keys through the crypto
  * service when crypto is on. Kept here so the facade stays one line.
  */
 import type { ToDeviceEvent } from "../api/types/events";
@@ -45,8 +45,14 @@ export function createRtc(w: RtcWiring): RtcService {
         }
       : {}),
     sendRoomEvent: async (roomId, type, content) => {
-      const pending = sendQueue.send(roomId, type, content);
+      // Signalling, not something the user wrote: no local echo in the timeline.
+      const pending = sendQueue.send(roomId, type, content, { hidden: true });
       const settled = await sendQueue.whenSettled(pending.txnId);
+      if (settled?.status === "not_sent") {
+        // A failed hidden event would block the room's later messages unseen: drop it, the caller retries.
+        sendQueue.cancel(settled.txnId);
+        throw new Error(`${type} was not sent: ${settled.failure?.message ?? ""}`);
+      }
       return settled?.eventId;
     },
     ...(w.decryptor

@@ -22,7 +22,7 @@ import type { TxnIdGenerator } from "../http/txn";
 import type { DecryptHook } from "../sync/processor/types";
 import type { ParsedSync, ParsedTimeline } from "../sync/validate/types";
 import type { RoomEventDecryption } from "./decrypt";
-import { catchUpDeviceChanges, parseToDevice } from "./device-lists";
+import { catchUpDeviceChanges } from "./device-lists";
 import { decryptRoomEvent, sessionIdOf, waitsForKey } from "./decrypt";
 import type { DeviceInfo, DeviceVerification } from "./devices";
 import { listUserDevices, setDeviceVerification } from "./devices";
@@ -39,6 +39,7 @@ import { SecretStorage } from "./secrets/SecretStorage";
 import type { SecretStorageOptions } from "./secrets/SecretStorage";
 import { RoomCryptoState } from "./RoomCryptoState";
 import { RoomMemberCompleter } from "./room-members";
+import { parseDecryptedToDevice } from "./olm-senders";
 import { fetchOlmSenderKeys } from "./sender-keys";
 import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
 import { RoomEncryptor } from "./RoomEncryptor";
@@ -171,7 +172,8 @@ export class CryptoMachine {
       fallback,
     );
     await this.trackUsers();
-    const out: ParsedSync = { ...batch, toDevice: parseToDevice(toDeviceJson), rooms: { ...batch.rooms } };
+    const toDevice = await parseDecryptedToDevice({ engine, machine }, toDeviceJson);
+    const out: ParsedSync = { ...batch, toDevice, rooms: { ...batch.rooms } };
     out.rooms.join = new Map(batch.rooms.join);
     for (const [roomId, room] of batch.rooms.join) {
       out.rooms.join.set(roomId, { ...room, timeline: await this.decryptTimeline(roomId, room.timeline) });

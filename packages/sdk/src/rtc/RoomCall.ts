@@ -31,6 +31,11 @@ export class RoomCall {
     return this.parts.encryption.ownKey;
   }
 
+  /** Takes a subscription made for this call; `end()` releases it. */
+  own(unsubscribe: () => void): void {
+    this.unsubscribes.push(unsubscribe);
+  }
+
   /** Joins the session, then makes and sends the first key; keys follow the memberships. */
   async start(): Promise<void> {
     const { session, membership, transports, encryption } = this.parts;

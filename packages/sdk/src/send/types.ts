@@ -35,6 +35,12 @@ export interface PendingEvent {
   readonly createdAt: number;
 }
 
+/** How one event is sent. */
+export interface SendOptions {
+  /** Signalling the user does not see: no local echo in `room()`, not persisted. */
+  hidden?: boolean;
+}
+
 /** Encrypts a room event (the crypto adapter's function); returns the event to send instead. */
 export type EncryptFn = (
   roomId: string,

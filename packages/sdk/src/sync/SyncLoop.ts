@@ -35,6 +35,8 @@
  */
 import type { SyncResponse } from "../api/types/sync";
 import { MatrixError } from "../http/errors";
+import { backoffDelay } from "../util/backoff";
+import type { BackoffPolicy } from "../util/backoff";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import { randomBetween, realScheduler } from "./scheduler";
@@ -62,6 +64,13 @@ export const SYNC_CONSTANTS = {
   /** Our choice: the first retry of a refused request; doubled for each further one. */
   REFUSED_RETRY_BASE_MS: 2_000,
 } as const;
+
+/** Refused requests back off from REFUSED_RETRY_BASE_MS, doubling, without jitter (the server answered). */
+const REFUSED_BACKOFF: BackoffPolicy = {
+  baseDelayMs: SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS,
+  maxDelayMs: Infinity,
+  jitter: "none",
+};
 
 export const UNKNOWN_TOKEN_MESSAGE = "Token no longer valid - assuming logout";
 
@@ -275,7 +284,7 @@ export class SyncLoop {
         this.stateValue.set(atThreshold ? "error" : "reconnecting");
         if (failure.kind === "refused" || failure.retryAfterMs !== undefined) {
           // The server answered: no keep-alive needed, only a pause before asking again.
-          const backoff = SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS * 2 ** (this.failures - 1);
+          const backoff = backoffDelay(this.failures, REFUSED_BACKOFF);
           await this.wait(failure.retryAfterMs ?? backoff);
           if (!this.running) return;
           if (this.stateValue.getSnapshot() === "error") this.stateValue.set("catchup");

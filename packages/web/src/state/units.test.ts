@@ -6,10 +6,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { contentSecurityPolicy } from "../../csp";
 import { offlineText, refusedText } from "../features/shell/ConnectionBanner";
-import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
 import { ConnectionError, MatrixError, Session } from "../sdk";
 import { connectionStatusOf } from "./ClientViewModel";
-import { describeError, MESSAGES } from "./errors";
+import { describeError } from "./errors";
 import { MediaLoader } from "./MediaLoader";
 import { ObservableValue } from "./observables";
 import { Scope } from "./Scope";
@@ -154,9 +154,11 @@ describe("describeError", () => {
   it("gives one clear sentence per known failure", () => {
     const m = (errcode: string): MatrixError =>
       new MatrixError({ errcode, error: "server text", httpStatus: 403 });
-    expect(describeError(m("M_FORBIDDEN"))).toBe(MESSAGES.wrongPassword);
-    expect(describeError(m("M_USER_DEACTIVATED"))).toBe(MESSAGES.deactivated);
-    expect(describeError(new ConnectionError("network", "down"))).toBe(MESSAGES.unreachable);
+    expect(describeError(m("M_FORBIDDEN"))).toBe("Incorrect username or password.");
+    expect(describeError(m("M_USER_DEACTIVATED"))).toBe("This account has been deactivated.");
+    expect(describeError(new ConnectionError("network", "down"))).toBe(
+      "Cannot reach the homeserver. Check the address and your connection.",
+    );
     expect(describeError(m("M_UNKNOWN"))).toBe("server text");
     expect(
       describeError(

@@ -17,6 +17,7 @@ import {
 } from "../../api/account-data";
 import type { AccountDataContent, Tag } from "../../api/types/account-data";
 import { isRetryable } from "../../http/retry";
+import { backoffDelay } from "../../util/backoff";
 import type { HttpApi } from "../../http/types";
 import type { Scheduler } from "../../sync/scheduler";
 import { realScheduler } from "../../sync/scheduler";
@@ -112,7 +113,9 @@ export class AccountDataService {
         return;
       } catch (err) {
         if (attempt >= ACCOUNT_DATA_SET_ATTEMPTS || !isRetryable(err)) throw err;
-        await scheduler.sleep(base * 2 ** (attempt - 1));
+        await scheduler.sleep(
+          backoffDelay(attempt, { baseDelayMs: base, maxDelayMs: Infinity, jitter: "none" }),
+        );
       }
     }
   }

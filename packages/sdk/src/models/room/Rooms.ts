@@ -25,7 +25,7 @@ import { DIRECT_EVENT_TYPE, directRoomIndex, parseDirect } from "../direct";
 import type { DecryptedEventUpdate, EventDecryptor } from "../timeline/decryptor";
 import type { UnreadBreakdown } from "../push-rules/unread";
 import type { ParsedJoinedRoom } from "../../sync/validate/types";
-import { unknownRoom } from "./errors";
+import { unknownRoom } from "../errors";
 import type { RoomListSummaryEntry } from "../room-list/summary-entry";
 import { LocalUnread, pushContextOf } from "./local-unread";
 import type { Receipt } from "./receipts";

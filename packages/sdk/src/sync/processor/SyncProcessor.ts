@@ -176,7 +176,11 @@ export class SyncProcessor {
       this.pending.push(batch);
       throw new SyncWriteError("Failed to persist sync batch", { cause: error });
     }
-    const ready = [...this.pending, batch];
+    // A refetch that ends at the same token is the failed batch again: its
+    // events are already in the pending copy (and deduplicated out of this
+    // one), so the batch is emitted once, as first processed.
+    const replay = this.pending.some((p) => p.nextBatch === batch.nextBatch);
+    const ready = replay ? this.pending : [...this.pending, batch];
     this.pending = [];
     for (const b of ready) await this.emit(b);
   }

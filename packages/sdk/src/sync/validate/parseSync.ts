@@ -210,6 +210,12 @@ function parseJoinedRoom(
   };
   const after = stateAfter(room, ctx, roomId);
   if (after) parsed.stateAfter = after;
+  const sticky = room["msc4354_sticky"];
+  if (isJsonObject(sticky)) {
+    // The server leaves out sticky events the timeline already has; its own dedup set, not the timeline's.
+    const where = `event in ${roomId} msc4354_sticky`;
+    parsed.sticky = eventList(sticky, (e) => parseRoomEvent(e, ctx, where, new Set<string>()));
+  }
   const summary = parseSummary(room["summary"], ctx);
   if (summary) parsed.summary = summary;
   const unread = parseCounts(room["unread_notifications"]);

@@ -8,6 +8,11 @@
 import type { IceCandidate } from "../platform";
 import type { OwnedTimers } from "../timers";
 import { CALL_TIMINGS } from "./types";
+import { backoffDelay } from "../../util/backoff";
+import type { BackoffPolicy } from "../../util/backoff";
+
+/** Candidate batches are re-sent after 500 ms, then 1 s, 2 s…, without jitter. */
+const CANDIDATE_BACKOFF: BackoffPolicy = { baseDelayMs: 500, maxDelayMs: Infinity, jitter: "none" };
 
 export interface OutgoingCandidatesOptions {
   timers: OwnedTimers;
@@ -56,7 +61,7 @@ export class OutgoingCandidates {
         this.options.onGiveUp(error);
         return;
       }
-      const delay = 500 * 2 ** this.tries;
+      const delay = backoffDelay(this.tries + 1, CANDIDATE_BACKOFF);
       this.tries += 1;
       this.schedule(delay);
     }
