@@ -34,6 +34,12 @@ interface Member {
   page: Page;
 }
 
+const started = Date.now();
+/** Progress on stderr, so a slow step on a loaded machine can be told from a stuck one. */
+function step(what: string): void {
+  console.error(`[livekit e2e +${((Date.now() - started) / 1000).toFixed(1)}s] ${what}`);
+}
+
 function sfuIdentity(m: Pick<Member, "userId" | "deviceId">): string {
   const raw = JSON.stringify([m.userId, m.deviceId, `${m.userId}:${m.deviceId}`]);
   return createHash("sha256").update(raw).digest("base64").replace(/=+$/, "");
@@ -170,15 +176,19 @@ describe("LiveKit calls in Chromium", () => {
     await alice.page.evaluate((k) => window.lkTest.setRemoteKeys([k]), keyOf(carol));
     await bob.page.evaluate((k) => window.lkTest.setRemoteKeys([k]), keyOf(carol));
     await carol.page.evaluate((r) => window.lkTest.join(r), joinRequest(carol));
+    step("carol joined");
     // Bob's frames decode on Carol's page: by then Alice's would have too, had her key been right.
     await expectVideoFlowing(remoteVideo(carol, bob), 45_000);
+    step("bob's video flows on carol's page");
     await expectVideoFlowing(remoteVideo(bob, carol), 45_000);
+    step("carol's video flows on bob's page");
     await expect.poll(() => encryptionSeen(carol, alice), { timeout: 30_000 }).toBe("decryption_failed");
     const aliceOnCarol = await remoteVideo(carol, alice).evaluate((node) => {
       const v = node as HTMLVideoElement;
       return { width: v.videoWidth, frames: v.getVideoPlaybackQuality().totalVideoFrames };
     });
     expect(aliceOnCarol).toEqual({ width: 0, frames: 0 });
+    step("alice undecodable on carol's page");
 
     // Dave gets no key for anyone: everyone is "waiting for keys" on his page, and nothing decodes.
     const dave = await newMember("dave");
@@ -188,6 +198,7 @@ describe("LiveKit calls in Chromium", () => {
         timeout: 30_000,
       })
       .toBe(3);
+    step("dave sees three others");
     const daveState = await stateOf(dave);
     expect(daveState.participants.filter((p) => !p.isLocal).map((p) => p.encryption)).toEqual([
       "waiting_for_keys",
@@ -195,14 +206,16 @@ describe("LiveKit calls in Chromium", () => {
       "waiting_for_keys",
     ]);
     await dave.page.evaluate(() => window.lkTest.leave());
-  }, 180_000);
+  }, 300_000);
 
   it("the right key arriving late makes the participant decodable without rejoining", async () => {
     const [alice, , carol] = members as [Member, Member, Member];
     await carol.page.evaluate((k) => window.lkTest.setRemoteKeys([k]), { ...keyOf(alice), index: 1 });
     // Alice rotates to index 1 with the key Carol now holds.
     await alice.page.evaluate((k) => window.lkTest.rotateOwnKey(1, k), alice.keyHex);
-    await expectVideoFlowing(remoteVideo(carol, alice), 45_000);
+    step("alice rotated to index 1");
+    await expectVideoFlowing(remoteVideo(carol, alice), 90_000);
+    step("alice's video flows on carol's page");
     expect((await stateOf(carol)).status).toBe("connected");
   }, 120_000);
 
