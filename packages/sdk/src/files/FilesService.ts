@@ -9,7 +9,8 @@
  */
 import type { ClientEventWithoutRoomId } from "../api/types/events";
 import { own, ownString } from "../models/json";
-import type { RoomState } from "../models/room/RoomState";
+import { RoomState } from "../models/room/RoomState";
+import { roomVersionRules } from "../models/room-versions";
 import { FILE_TREE_MESSAGES, FileTreeError } from "./errors";
 import {
   PURPOSE_ENABLED,
@@ -94,7 +95,11 @@ export class FilesService {
     const valid = validName(name);
     if (valid === undefined) throw new FileTreeError("invalid_name", FILE_TREE_MESSAGES.invalidName);
     const me = this.io.userId;
-    const powerLevels = { ...TREE_POWER_LEVELS, users: { [me]: TREE_CREATOR_LEVEL } };
+    // From room version 12 (MSC4289) a creator has infinite power and must not be listed in
+    // `users` (Synapse refuses the room); before it, the creator gets 100 as SPEC §6 says.
+    const version = await this.io.defaultRoomVersion();
+    const creatorListed = version === undefined || !roomVersionRules(version).creatorsHaveInfinitePower;
+    const powerLevels = { ...TREE_POWER_LEVELS, users: creatorListed ? { [me]: TREE_CREATOR_LEVEL } : {} };
     const purpose = { [PURPOSE_ENABLED.unstable]: true };
     const encryption = { algorithm: "m.megolm.v1.aes-sha2" };
     const roomId = await this.io.createRoom({
@@ -121,7 +126,11 @@ export class FilesService {
       content,
     });
     this.state.seed(roomId, [
-      event("m.room.create", { creator: me, type: "m.space" }),
+      event("m.room.create", {
+        creator: me,
+        type: "m.space",
+        ...(version !== undefined ? { room_version: version } : {}),
+      }),
       event("m.room.member", { membership: "join" }, me),
       event("m.room.power_levels", powerLevels),
       event("m.room.join_rules", { join_rule: "invite" }),
@@ -186,7 +195,9 @@ export class FilesService {
       (m) => this.io.log(m),
     );
     for (const folder of folders.reverse()) {
-      for (const [userId, member] of folder.state.members) {
+      // The server's member list, not a local copy that may miss an invite sent elsewhere.
+      const members = RoomState.empty().withEvents(await this.io.fetchState(folder.roomId)).members;
+      for (const [userId, member] of members) {
         if (userId === this.io.userId) continue;
         if (member.membership === "join" || member.membership === "invite" || member.membership === "knock") {
           await this.io.kick(folder.roomId, userId, "Folder deleted");
@@ -340,7 +351,16 @@ export class FilesService {
     for (const id of rooms) {
       const state = await this.treeState(id);
       const membership = state.membershipOf(userId);
-      if (membership !== "join" && membership !== "invite") await this.io.invite(id, userId);
+      if (membership !== "join" && membership !== "invite") {
+        await this.io.invite(id, userId);
+        this.state.wrote(id, {
+          event_id: this.state.localId(),
+          type: "m.room.member",
+          state_key: userId,
+          sender: this.io.userId,
+          content: { membership: "invite" },
+        });
+      }
       if (roleOf(state.powerLevels, userId) !== role) {
         await this.writeState(
           id,

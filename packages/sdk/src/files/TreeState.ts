@@ -10,6 +10,8 @@ import type { ClientEventWithoutRoomId } from "../api/types/events";
 import { RoomState } from "../models/room/RoomState";
 import type { FilesIo } from "./io";
 
+const LOCAL_PREFIX = "~local-";
+
 interface Overlay {
   /** The state fetched over HTTP or known from creation, used while sync does not know the room. */
   base?: RoomState;
@@ -22,12 +24,15 @@ export class TreeState {
   private readonly rooms = new Map<string, Overlay>();
   private readonly fetching = new Map<string, Promise<void>>();
   private localCounter = 0;
+  private lastTs = 0;
 
   constructor(private readonly io: FilesIo) {}
 
   /** Seeds a room this client just created with the state it was created with. */
   seed(roomId: string, events: readonly ClientEventWithoutRoomId[]): void {
-    this.rooms.set(roomId, { base: RoomState.empty().withEvents(events), writes: [] });
+    // Kept as local writes, so each gives way only once sync holds that piece of state: a server
+    // may deliver a new room's state over several sync batches.
+    this.rooms.set(roomId, { base: RoomState.empty(), writes: [...events] });
   }
 
   /** Records an own state write (with the event id the server gave it). */
@@ -36,14 +41,16 @@ export class TreeState {
     event: Omit<ClientEventWithoutRoomId, "origin_server_ts"> & { origin_server_ts?: number },
   ): void {
     const overlay = this.rooms.get(roomId) ?? { writes: [] };
-    overlay.writes.push({ origin_server_ts: Date.now(), ...event });
+    // Strictly increasing, so writes within one millisecond keep their order (space child ordering reads it).
+    this.lastTs = Math.max(Date.now(), this.lastTs + 1);
+    overlay.writes.push({ origin_server_ts: this.lastTs, ...event });
     this.rooms.set(roomId, overlay);
   }
 
   /** A stand-in event id for state known before the server named it (creation). */
   localId(): string {
     this.localCounter += 1;
-    return `~local-${this.localCounter}`;
+    return `${LOCAL_PREFIX}${this.localCounter}`;
   }
 
   /** The current state, or undefined when neither sync nor a fetch nor creation gave any. */
@@ -52,10 +59,12 @@ export class TreeState {
     const synced = this.io.syncedState(roomId);
     if (synced !== undefined && synced.get("m.room.create") !== undefined) {
       if (overlay) {
-        // Writes sync has delivered (or overtaken) are dropped; creation's stand-ins go with the base.
+        // Writes sync has delivered (or overtaken) are dropped.
         overlay.base = undefined;
         overlay.writes = overlay.writes.filter((w) => {
           const current = synced.get(w.type, w.state_key ?? "");
+          // A write known only locally (creation, a membership change) gives way once sync has that key.
+          if (w.event_id.startsWith(LOCAL_PREFIX)) return current === undefined;
           return (
             !this.io.syncKnowsEvent(roomId, w.event_id) &&
             (current === undefined || (current as { event_id?: string }).event_id !== w.event_id)

@@ -7,13 +7,13 @@
  */
 import { ConnectionError, MatrixError } from "../http/errors";
 import { retryDelay } from "../http/retry";
+import { ROOM_ENCRYPTION_UNSUPPORTED } from "../crypto/errors";
 import type { RetryPolicy } from "../http/retry";
 
 /** SPEC §8: an event waits behind an earlier one of its room that failed. */
 export const BLOCKED_MESSAGE = "Event blocked by other events not yet sent";
 /** SPEC §8: the room has m.room.encryption and this client cannot encrypt. */
-export const ENCRYPTION_UNSUPPORTED_MESSAGE =
-  "This room is configured to use encryption, but your client does not support encryption.";
+export const ENCRYPTION_UNSUPPORTED_MESSAGE = ROOM_ENCRYPTION_UNSUPPORTED;
 
 /** The reason of a failure, for the UI to pick an icon or an action. */
 export type SendFailureKind =

@@ -15,7 +15,7 @@ import { getTurnServer } from "../../src/api/voip";
 import { startClient } from "../client/helpers";
 import type { InteropServer } from "./servers";
 import { uniqueLocalpart } from "./servers";
-import { registerUser as registerOnTestServer } from "../../../testserver/test/helpers";
+import { registerUser as registerOnTestServer } from "@lattice/testserver/test/helpers";
 
 let coturn: CoturnHandle | undefined;
 

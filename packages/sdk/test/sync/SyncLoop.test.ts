@@ -223,4 +223,54 @@ describe("SyncLoop", () => {
     expect(states.at(-1)).toBe("stopped");
     void scheduler;
   });
+
+  it("stops in error on a next_batch that would not survive a round trip, without handling the batch", async () => {
+    const handled: SyncResponse[] = [];
+    const { transport, loop, states } = setup({
+      handler: (r) => {
+        handled.push(r);
+        return Promise.resolve();
+      },
+    });
+    // A lone surrogate: a query string would send the server another token.
+    transport.syncAnswers = [transport.ok(), { next_batch: "s\ud800" }];
+    loop.start();
+    await flush();
+    expect(handled.map((r) => r.next_batch)).toEqual(["s1"]);
+    expect(states.at(-1)).toBe("error");
+    expect(loop.isRunning).toBe(false);
+    expect(loop.failure.getSnapshot()).toMatchObject({ kind: "protocol", permanent: true });
+    expect(loop.nextSince).toBe("s1");
+    expect(transport.requests).toHaveLength(2);
+  });
+
+  it("refuses a stored since that would not survive a round trip, sending nothing", async () => {
+    const { transport, loop, states } = setup({ since: "old\udc00" });
+    transport.syncAnswers = [transport.ok()];
+    loop.start();
+    await flush();
+    expect(transport.requests).toHaveLength(0);
+    expect(states.at(-1)).toBe("error");
+    expect(loop.failure.getSnapshot()).toMatchObject({ kind: "protocol", permanent: true });
+  });
+
+  it("counts failures in a row only: a success in between starts the count again", async () => {
+    const { transport, loop, states, scheduler } = setup();
+    transport.syncAnswers = [
+      transport.ok(),
+      new Error("down"),
+      new Error("down"),
+      transport.ok(),
+      new Error("down"),
+      new Error("down"),
+    ];
+    loop.start();
+    await flush();
+    // Each failure waits the 2 s keep-alive (random 0), then probes and syncs again.
+    for (let i = 0; i < 4; i++) await scheduler.advance(2_000);
+    expect(transport.syncAnswers).toEqual([]);
+    // Four failures in all, never three in a row: reconnecting, never error.
+    expect(states).toEqual(["prepared", "reconnecting", "syncing", "reconnecting"]);
+    await loop.stop();
+  });
 });

@@ -10,7 +10,7 @@
  * CallMedia; renegotiation is perfect negotiation with the inbound side
  * polite (negotiation.ts).
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import type { CallFeed } from "../feed";
