@@ -51,6 +51,8 @@ export {
   joinedSuccessorOf,
 } from "@lattice/sdk/models/room-list/filters";
 export type { RoomFilter, RoomSort } from "@lattice/sdk/models/room-list/filters";
+export { roomBadge, threadsBadge } from "@lattice/sdk/models/room-list/badge";
+export type { Badge, BadgeLevel } from "@lattice/sdk/models/room-list/badge";
 
 // Rooms, people and room settings (room actions, member list, moderation, settings).
 export type { HttpApi } from "@lattice/sdk/http/types";

@@ -44,6 +44,7 @@ export type { ThreadListInclude, ThreadListOptions } from "./threads/ThreadList"
 export { ThreadTimeline } from "./threads/ThreadTimeline";
 export type { ThreadTimelineOptions } from "./threads/ThreadTimeline";
 export * from "./room-list/filters";
+export * from "./room-list/badge";
 export * from "./room-list/orders";
 export { predecessorOf, tombstoneOf } from "./room/upgrades";
 export type { RoomPredecessor, RoomTombstone } from "./room/upgrades";

@@ -41,7 +41,7 @@ export interface ThreadRow {
 
 /** What the ThreadsViewModel needs of its room view model. */
 export interface ThreadsHost {
-  readonly client: Pick<Client, "userId" | "http" | "sync">;
+  readonly client: Pick<Client, "userId" | "http" | "sync" | "serverFeatures">;
   readonly room: Room;
   readonly scope: Scope;
 }
@@ -138,8 +138,8 @@ export class ThreadsViewModel {
       http: this.host.client.http,
       scheduler: realScheduler,
       include: this.include.getSnapshot(),
-      // Unknown until /versions answered: then /threads is tried and the list falls back if refused.
-      ...(features ? { support: features.threads } : {}),
+      // The server's thread support (SPEC §4, from /versions); until it is known, the first load awaits it.
+      support: features ? features.threads : this.host.client.serverFeatures().then((f) => f.threads),
     });
     this.list = list;
     scope.add(() => list.dispose());

@@ -8,6 +8,7 @@
  * place: recent activity, importance, a tag's `order` (favourites, low
  * priority) and a space's child order.
  */
+import { hasUnread } from "./badge";
 import type { RoomSnapshot } from "../room/Room";
 import { compareByTagOrder } from "./orders";
 
@@ -24,13 +25,6 @@ export interface FilterContext {
 
 /** A room list filter. */
 export type RoomFilter = (room: RoomSnapshot, ctx: FilterContext) => boolean;
-
-function hasUnread(room: RoomSnapshot): boolean {
-  if (room.unread.notificationCount > 0 || room.unread.highlightCount > 0) return true;
-  for (const counts of room.threadUnread.values())
-    if (counts.notificationCount > 0 || counts.highlightCount > 0) return true;
-  return false;
-}
 
 /** Rooms with unread notifications (room or thread). */
 export const unreadFilter: RoomFilter = (room) => hasUnread(room);

@@ -10,7 +10,10 @@ import type { ClientEventWithoutRoomId } from "../../../src/api/types/events";
 import { MatrixError } from "../../../src/http/errors";
 import { Rooms } from "../../../src/models/room/Rooms";
 import { RoomThreads } from "../../../src/models/threads/RoomThreads";
-import { threadSupportOf } from "../../../src/models/threads/support";
+import { serverFeaturesOf } from "../../../src/sync/server-features";
+
+const threadSupportOf = (versions: Parameters<typeof serverFeaturesOf>[0]) =>
+  serverFeaturesOf(versions).threads;
 import { ThreadList } from "../../../src/models/threads/ThreadList";
 import { ThreadTimeline } from "../../../src/models/threads/ThreadTimeline";
 import { FakeScheduler } from "../../support/fake-scheduler";

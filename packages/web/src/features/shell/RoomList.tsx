@@ -18,6 +18,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { Avatar } from "../../components/Avatar";
 import { Badge } from "../../components/Badge";
 import { useT } from "../../i18n/useT";
+import { roomBadge } from "../../state/badges";
 import type { RoomListItem, RoomListViewModel } from "../../state/RoomListViewModel";
 import { SECTIONS } from "../../state/RoomListViewModel";
 import { useObservable } from "../../state/useObservable";
@@ -33,13 +34,8 @@ function previewLine(room: RoomListItem, invited: string): string {
 }
 
 function countsOf(room: RoomListItem): { count: number; highlight: boolean } {
-  let count = room.unread.notificationCount;
-  let highlights = room.unread.highlightCount;
-  for (const t of room.threadUnread.values()) {
-    count += t.notificationCount;
-    highlights += t.highlightCount;
-  }
-  return { count: Math.max(count, highlights), highlight: highlights > 0 };
+  const badge = roomBadge(room);
+  return { count: badge.count, highlight: badge.level === "highlight" };
 }
 
 /** A row's height before it is measured (36 px avatar + padding). */

@@ -5,6 +5,7 @@
  */
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
+import { threadsBadge } from "../../state/badges";
 import type { Subscribable } from "../../state/useObservable";
 import { useObservable } from "../../state/useObservable";
 import { ThreadIcon } from "../composer/icons";
@@ -27,11 +28,7 @@ export function ThreadsButton({ room }: { room: ThreadsButtonHost }): React.JSX.
   const t = useT("threads");
   const snapshot = useObservable(room.room);
   const panel = useObservable(room.panel);
-  let unread: "none" | "unread" | "highlight" = "none";
-  for (const counts of snapshot.threadUnread.values()) {
-    if (counts.highlightCount > 0) unread = "highlight";
-    else if (counts.notificationCount > 0 && unread === "none") unread = "unread";
-  }
+  const unread = threadsBadge(snapshot).level;
   const open = panel?.kind === "threads" || panel?.kind === "thread";
   return (
     <Button

@@ -7,6 +7,7 @@
  * leave. The list's badges and sections follow through sync. One instance
  * per client view model, made with the room list's scope.
  */
+import { roomBadge } from "../badges";
 import type { Client } from "../../sdk";
 import { ObservableValue } from "../observables";
 import { permalinkOf } from "../routing/routes";
@@ -84,8 +85,7 @@ export class RoomOptionsViewModel {
   view(roomId: string): RoomOptionsView | null {
     const room = this.client.rooms.find(roomId)?.getSnapshot();
     if (room === undefined) return null;
-    let unread = room.unread.notificationCount > 0 || room.unread.highlightCount > 0;
-    for (const c of room.threadUnread.values()) unread ||= c.notificationCount > 0 || c.highlightCount > 0;
+    const unread = roomBadge(room).level !== "none";
     return {
       roomId,
       name: room.name.name,
