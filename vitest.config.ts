@@ -14,7 +14,12 @@ export default defineConfig({
       {
         test: {
           name: "node",
-          include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "bench/**/*.test.ts"],
+          include: [
+            "packages/*/src/**/*.test.ts",
+            "packages/*/test/**/*.test.ts",
+            "bench/**/*.test.ts",
+            "test/**/*.test.ts",
+          ],
           exclude: ["**/*.browser.test.ts", "packages/*/test/interop/**", "**/node_modules/**"],
           environment: "node",
           setupFiles: ["packages/testserver/src/testing/vitest-setup.ts"],

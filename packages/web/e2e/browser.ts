@@ -22,8 +22,20 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+/**
+ * Chromium's fake camera (a moving test pattern), fake microphone (a beep)
+ * and auto-accepted capture prompts, for the call tests; audio may play
+ * without a gesture so a remote stream's analyser has something to read.
+ */
+export const MEDIA_ARGS = [
+  "--use-fake-device-for-media-stream",
+  "--use-fake-ui-for-media-stream",
+  "--autoplay-policy=no-user-gesture-required",
+];
+
+/** Debian's Chromium with the shared flags and `extraArgs` (MEDIA_ARGS for calls). */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /** Serves packages/web with Vite on 127.0.0.1 and a free port. */

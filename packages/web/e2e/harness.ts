@@ -7,8 +7,8 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle, TestServerOptions } from "../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle, TestServerOptions } from "@lattice/testserver";
 import { launchChromium, openSignedIn, serveWebApp } from "./browser";
 import type { SignInOptions } from "./browser";
 
@@ -85,6 +85,8 @@ export interface WebHarnessOptions {
   seed?: (server: TestServerHandle) => Promise<unknown>;
   /** Default step time-out of signed-in pages (two shared cores want room); 45 s unless told. */
   stepTimeoutMs?: number;
+  /** Chromium flags beyond the shared ones (MEDIA_ARGS for calls). */
+  chromiumArgs?: readonly string[];
 }
 
 /** The running harness: everything a test of the file reaches. */
@@ -134,7 +136,7 @@ export function startWebHarness(options: WebHarnessOptions = {}): WebHarness {
     // No watcher: others edit this working tree, and a saved file must not reload a page mid-test.
     [app, browser] = await Promise.all([
       serveWebApp({ VITE_LATTICE_HOMESERVER: server.url, LATTICE_E2E_NO_WATCH: "1" }),
-      launchChromium(),
+      launchChromium(options.chromiumArgs),
       mkdir(SHOTS, { recursive: true }),
     ]);
   }, 120_000);

@@ -11,8 +11,8 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { launchChromium, serveBuiltApp } from "./browser";
 import type { BuiltApp } from "./browser";
 import { SHOTS, registerUser } from "./harness";

@@ -11,13 +11,13 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
-import { seedDemo } from "../../testserver/src/demo/seed";
-import { MemorySessionStorage } from "../../sdk/src/auth/storage";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { seedDemo } from "@lattice/testserver/demo/seed";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
 import { createClient, createHttpClient, loginWithPassword, Session } from "../src/sdk";
 import type { Client } from "../src/sdk";
-import { uploadContent } from "../../sdk/src/api/media";
+import { uploadContent } from "@lattice/sdk/api/media";
 import { launchChromium, serveWebApp } from "./browser";
 
 const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;

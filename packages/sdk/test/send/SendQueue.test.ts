@@ -425,6 +425,53 @@ describe("redactions and reactions", () => {
   });
 });
 
+describe("hidden events (call signalling)", () => {
+  it("are encrypted and sent in order, but show no local echo and are not persisted", async () => {
+    const { queue, http, store } = await setup({
+      isRoomEncrypted: () => true,
+      encrypt: (_roomId, type, content) =>
+        Promise.resolve({ type: "m.room.encrypted", content: { was: type, ...content } }),
+    });
+    const shown: string[] = [];
+    queue.room(ROOM).subscribe((list) => shown.push(...list.map((e) => e.type)));
+    const answer = deferred<unknown>();
+    const reply = http.handler;
+    http.handler = async (o) => {
+      await answer.promise;
+      return reply(o);
+    };
+    const message = queue.send(ROOM, "m.room.message", text("hi"));
+    const key = queue.send(ROOM, "io.element.call.encryption_keys", { keys: [] }, { hidden: true });
+    await flush();
+    expect(
+      queue
+        .room(ROOM)
+        .getSnapshot()
+        .map((e) => e.txnId),
+    ).toEqual([message.txnId]);
+    expect((await store.getPendingEvents()).map((e) => e.txnId)).toEqual([message.txnId]);
+    answer.resolve(undefined);
+    const settled = await queue.whenSettled(key.txnId);
+    expect(settled).toMatchObject({ status: "sent", eventId: `$ev-${key.txnId}` });
+    expect(http.paths).toEqual([
+      `/rooms/${ROOM}/send/m.room.encrypted/${message.txnId}`,
+      `/rooms/${ROOM}/send/m.room.encrypted/${key.txnId}`,
+    ]);
+    expect(http.requests[1]?.body).toEqual({ was: "io.element.call.encryption_keys", keys: [] });
+    expect(shown).not.toContain("io.element.call.encryption_keys");
+    queue.handleSync(
+      batchWith(ROOM, [{ event_id: `$ev-${key.txnId}`, unsigned: { transaction_id: key.txnId } }]),
+    );
+    expect(queue.get(key.txnId)).toBeUndefined();
+    expect(
+      queue
+        .room(ROOM)
+        .getSnapshot()
+        .map((e) => e.txnId),
+    ).toEqual([message.txnId]);
+  });
+});
+
 describe("persisted order", () => {
   it("gives events sent in the same millisecond increasing seqs, so a reload keeps their order", async () => {
     const { queue, http, store, scheduler } = await setup();

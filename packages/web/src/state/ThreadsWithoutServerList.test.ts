@@ -6,9 +6,9 @@
  * the root's summary under the timeline says the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Client } from "../../../sdk/src/client";
-import { startTestServer } from "../../../testserver/src/index";
-import type { TestServerHandle } from "../../../testserver/src/index";
+import type { Client } from "@lattice/sdk/client";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { Scope } from "./Scope";
 import { ThreadsViewModel } from "./ThreadsViewModel";
 import { signUp, until, untilRoom } from "./rooms/testing";

@@ -6,9 +6,9 @@
  * cancelling, and the soft-logout resume on the same device.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../testserver/src/index";
-import type { TestServerHandle } from "../../../testserver/src/index";
-import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
 import { Session } from "../sdk";
 import { resolveHomeserver } from "./homeserver";
 import { SignInViewModel } from "./SignInViewModel";

@@ -6,11 +6,11 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
-import { seedDemo } from "../../../testserver/src/demo/seed";
-import type { DemoSeed } from "../../../testserver/src/demo/seed";
-import { startTestServer } from "../../../testserver/src/index";
-import type { TestServerHandle } from "../../../testserver/src/index";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
+import { seedDemo } from "@lattice/testserver/demo/seed";
+import type { DemoSeed } from "@lattice/testserver/demo/seed";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { createHttpClient, loginWithPassword, Session } from "../sdk";
 import { ClientViewModel } from "./ClientViewModel";
 import { composerOf } from "./ComposerForRoom";

@@ -5,7 +5,7 @@
  * and unread counts; old snapshots never change.
  */
 import { describe, expect, it } from "vitest";
-import { RoomModelError } from "../../../src/models/room/errors";
+import { ModelError } from "../../../src/models/errors";
 import { Rooms } from "../../../src/models/room/Rooms";
 import { ROOM_STATE_DEFAULTS } from "../../../src/models/room/RoomState";
 import type { SyncBatchListener } from "../../../src/sync/processor/types";
@@ -49,8 +49,8 @@ describe("Rooms", () => {
     try {
       rooms.get("!a:hs");
     } catch (e) {
-      expect(e).toBeInstanceOf(RoomModelError);
-      expect((e as RoomModelError).code).toBe("UNKNOWN_ROOM");
+      expect(e).toBeInstanceOf(ModelError);
+      expect((e as ModelError).code).toBe("UNKNOWN_ROOM");
     }
     emit(batch({ "!a:hs": joined({ events: [msg("$1", 10)] }) }));
     expect(rooms.get("!a:hs").getSnapshot().category).toBe("join");

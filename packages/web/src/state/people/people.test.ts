@@ -7,8 +7,8 @@
  * m.ignored_user_list; invites by user id; the rights helper's reasons.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startIdentityServer, startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startIdentityServer, startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import type { Client } from "../../sdk";
 import { RoomActionsViewModel } from "../rooms/RoomActionsViewModel";
 import { signUp, until, untilRoom } from "../rooms/testing";

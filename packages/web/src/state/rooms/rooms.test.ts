@@ -6,8 +6,8 @@
  * invite accept (with the inviter shown) and decline.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import type { Client } from "../../sdk";
 import type { DirectoryViewModel } from "./DirectoryViewModel";
 import { RoomActionsViewModel } from "./RoomActionsViewModel";

@@ -7,8 +7,8 @@
  * the room).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import type { Client } from "../../sdk";
 import { NotificationsViewModel } from "../notifications/NotificationsViewModel";
 import type { NotificationHost, ShownNotification } from "../notifications/NotificationsViewModel";

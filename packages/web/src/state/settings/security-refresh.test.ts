@@ -7,9 +7,9 @@
  * the client but not the section.
  */
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
-import { startAnotherDevice, startClient, waitFor } from "../../../../sdk/test/client/helpers";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { startAnotherDevice, startClient, waitFor } from "@lattice/sdk/test/client/helpers";
 import type { Client } from "../../sdk";
 import { Scope } from "../Scope";
 import { PasswordPrompt } from "./PasswordPrompt";

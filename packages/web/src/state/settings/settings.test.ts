@@ -7,8 +7,8 @@
  * list.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import type { Client } from "../../sdk";
 import { RoomActionsViewModel } from "../rooms/RoomActionsViewModel";
 import { signUp, until, untilRoom } from "../rooms/testing";

@@ -10,8 +10,8 @@
 import { createServer } from "node:http";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { createClient } from "../../sdk";
 import type { Client, Room } from "../../sdk";
 import { signUp, until, untilRoom } from "../rooms/testing";

@@ -8,8 +8,8 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { undecryptableEvent } from "../../../../sdk/src/crypto/decrypt";
-import type { DecryptionFailure } from "../../../../sdk/src/crypto/decrypt";
+import { undecryptableEvent } from "@lattice/sdk/crypto/decrypt";
+import type { DecryptionFailure } from "@lattice/sdk/crypto/decrypt";
 import { MessageBody } from "../../features/timeline/MessageBody";
 import { previewOf } from "../../features/timeline/preview";
 import { explainUtd } from "./utd";

@@ -6,8 +6,8 @@
  * say they match ends both "done". A client without crypto offers nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { createClient, createRoom } from "../../sdk";
 import type { Client } from "../../sdk";
 import { signUp, until, untilRoom } from "../rooms/testing";
