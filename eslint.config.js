@@ -6,51 +6,27 @@
  */
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import arrows from "./scripts/eslint-arrows.mjs";
 
-/** SDK layers, lowest first. A layer may import only layers before it. */
-const SDK_LAYERS = [
-  ["http"],
-  ["api", "auth"],
-  ["store", "sync"],
-  ["models"],
-  ["send", "crypto", "voip", "rtc", "files"],
-];
-const UPPER = ["client"];
-
-function layerRules() {
-  const configs = [];
-  SDK_LAYERS.forEach((group, i) => {
-    const forbidden = [...SDK_LAYERS.slice(i + 1).flat(), ...UPPER];
-    for (const layer of group) {
-      configs.push({
-        files: [`packages/sdk/src/${layer}/**/*.ts`],
-        ignores: ["**/*.test.ts"],
-        rules: {
-          "no-restricted-imports": [
-            "error",
-            {
-              patterns: [
-                ...forbidden.map((f) => ({
-                  group: [`../${f}`, `../${f}/*`, `../../${f}`, `../../${f}/*`],
-                  message: `Layer '${layer}' must not import '${f}': dependencies point http -> api -> store/sync -> models -> send/crypto/voip/rtc/files -> client.`,
-                })),
-                {
-                  group: ["@lattice/web", "@lattice/web/*", "react", "react-dom"],
-                  message: "The SDK has no UI.",
-                },
-                {
-                  group: ["@lattice/testserver", "@lattice/testserver/*"],
-                  message: "Only tests may use the test homeserver.",
-                },
-              ],
-            },
-          ],
-        },
-      });
-    }
-  });
-  return configs;
-}
+/** Rules that forbid packages outright, by name: the SDK has no UI and never uses the test homeserver. */
+const SDK_FORBIDDEN_PACKAGES = {
+  files: ["packages/sdk/src/**/*.ts"],
+  ignores: ["**/*.test.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["@lattice/web", "@lattice/web/*", "react", "react-dom"], message: "The SDK has no UI." },
+          {
+            group: ["@lattice/testserver", "@lattice/testserver/*"],
+            message: "Only tests may use the test homeserver.",
+          },
+        ],
+      },
+    ],
+  },
+};
 
 export default tseslint.config(
   {
@@ -108,7 +84,13 @@ export default tseslint.config(
       "@typescript-eslint/unbound-method": "off",
     },
   },
-  ...layerRules(),
+  {
+    // The import arrows (SDK layers, barrels, packages, web view models): see scripts/eslint-arrows.mjs.
+    files: ["packages/**/*.{ts,tsx}", "bench/**/*.ts"],
+    plugins: { arrows },
+    rules: { "arrows/arrows": "error" },
+  },
+  SDK_FORBIDDEN_PACKAGES,
   {
     files: ["packages/widget-api/src/**/*.ts"],
     ignores: ["**/*.test.ts"],

@@ -14,7 +14,12 @@ export default defineConfig({
       {
         test: {
           name: "node",
-          include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "bench/**/*.test.ts"],
+          include: [
+            "packages/*/src/**/*.test.ts",
+            "packages/*/test/**/*.test.ts",
+            "bench/**/*.test.ts",
+            "test/**/*.test.ts",
+          ],
           exclude: ["**/*.browser.test.ts", "packages/*/test/interop/**", "**/node_modules/**"],
           environment: "node",
           setupFiles: ["packages/testserver/src/testing/vitest-setup.ts"],
@@ -43,6 +48,8 @@ export default defineConfig({
           include: ["packages/*/**/*.browser.test.ts"],
           exclude: ["**/node_modules/**"],
           environment: "node",
+          // The pages talk to the test homeserver too: its answers are checked against the spec.
+          setupFiles: ["packages/testserver/src/testing/vitest-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // expect.poll waits on an outcome; its 1 s default bound is too short for a page on a loaded

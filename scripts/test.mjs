@@ -32,15 +32,27 @@ const TS_PROJECTS = [
 
 const typecheck = TS_PROJECTS.map((p) => ({ name: `typecheck ${p}`, cmd: ["npx", "tsc", "-p", p] }));
 const lint = { name: "lint", cmd: ["npx", "eslint", "--max-warnings", "0", "."] };
+// Unused files, dependencies and exports (knip.json); it shares the lint lane, it takes seconds.
+const knip = { name: "lint: unused exports (knip)", cmd: ["npx", "knip"] };
 const format = { name: "format", cmd: ["npx", "prettier", "--check", "--log-level", "warn", "."] };
 const node = { name: "unit and integration tests", cmd: ["npx", "vitest", "run", "--project", "node"] };
 // The Synapse install (minutes on a new machine, instant once cached) is the first step of the interop lane.
 const interopSetup = { name: "interop setup (Synapse)", cmd: ["node", "scripts/setup-synapse.mjs"] };
+// livekit-server and lk-jwt-service for the call tests (a Go build on a new machine, instant once cached).
+const sfuSetup = { name: "interop setup (LiveKit)", cmd: ["node", "scripts/setup-livekit.mjs"] };
 const interop = { name: "interop tests", cmd: ["npx", "vitest", "run", "--project", "interop"] };
 const browser = { name: "browser tests", cmd: ["npx", "vitest", "run", "--project", "browser"] };
 
 /** Phases run in order; the lanes of a phase run at once, the steps of a lane in order. */
-const PHASES = [[[lint], [...typecheck, format], [interopSetup, interop]], [[node]], [[browser]]];
+const PHASES = [
+  [
+    [lint, knip],
+    [...typecheck, format],
+    [interopSetup, sfuSetup, interop],
+  ],
+  [[node]],
+  [[browser]],
+];
 
 const args = process.argv.slice(2);
 const serial = args.includes("--serial");

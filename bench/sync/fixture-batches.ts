@@ -4,8 +4,8 @@
  * now and then a state change (topic, name, a member joining or leaving) or
  * an account data change (tags, m.direct).
  */
-import type { ClientEventWithoutRoomId } from "../../packages/sdk/src/api/types/events";
-import type { JoinedRoom, SyncResponse } from "../../packages/sdk/src/api/types/sync";
+import type { ClientEventWithoutRoomId } from "@lattice/sdk/api/types/events";
+import type { JoinedRoom, SyncResponse } from "@lattice/sdk/api/types/sync";
 import { receipts, unreadCounts } from "./fixture-rooms";
 import { timelineEvent } from "./fixture-timeline";
 import { displayName } from "./fixture-world";

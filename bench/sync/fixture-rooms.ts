@@ -5,8 +5,8 @@
  * receipts, room account data (tags, m.fully_read), unread counts (with
  * per-thread counts) and the room summary.
  */
-import type { ClientEventWithoutRoomId } from "../../packages/sdk/src/api/types/events";
-import type { JoinedRoom, UnreadNotificationCounts } from "../../packages/sdk/src/api/types/sync";
+import type { ClientEventWithoutRoomId } from "@lattice/sdk/api/types/events";
+import type { JoinedRoom, UnreadNotificationCounts } from "@lattice/sdk/api/types/sync";
 import { timelineEvent } from "./fixture-timeline";
 import { BENCH_USER_ID, SERVER_NAME, displayName } from "./fixture-world";
 import type { RoomMemory, World } from "./fixture-world";

@@ -6,8 +6,8 @@
  * threadSupport option says, so the loopback server answers those from here
  * the way a homeserver would.
  */
-import type { ClientEvent, ClientEventWithoutRoomId } from "../../packages/sdk/src/api/types/events";
-import type { SyncResponse } from "../../packages/sdk/src/api/types/sync";
+import type { ClientEvent, ClientEventWithoutRoomId } from "@lattice/sdk/api/types/events";
+import type { SyncResponse } from "@lattice/sdk/api/types/sync";
 
 export interface ThreadEntry {
   /** The root, with room_id and the bundled m.thread aggregation. */

@@ -4,7 +4,7 @@
  * each relating to a message the room already has. Used for the initial
  * timelines and for the incremental batches alike.
  */
-import type { ClientEventWithoutRoomId } from "../../packages/sdk/src/api/types/events";
+import type { ClientEventWithoutRoomId } from "@lattice/sdk/api/types/events";
 import type { RoomMemory, World } from "./fixture-world";
 
 const REACTION_KEYS = ["👍", "❤️", "😂", "🎉", "👀", "🚀"];

@@ -4,7 +4,7 @@
  * (members, message ids, thread roots) so later events can relate to earlier
  * ones. Everything is derived from the seed, nothing from the real clock.
  */
-import type { ClientEventWithoutRoomId, EventContent } from "../../packages/sdk/src/api/types/events";
+import type { ClientEventWithoutRoomId, EventContent } from "@lattice/sdk/api/types/events";
 import { BASE64URL, Prng } from "./prng";
 
 /** The homeserver name every id in the fixture lives on. */

@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { EventValidator, getSpecValidator } from "@lattice/testserver/spec";
-import type { ClientEventWithoutRoomId } from "../../packages/sdk/src/api/types/events";
-import type { SyncResponse } from "../../packages/sdk/src/api/types/sync";
+import type { ClientEventWithoutRoomId } from "@lattice/sdk/api/types/events";
+import type { SyncResponse } from "@lattice/sdk/api/types/sync";
 import { BIG_ROOM_MEMBERS, MEMBERS_PER_ROOM, TIMELINE_PER_ROOM, generateFixture } from "./fixture";
 import type { Fixture } from "./fixture";
 

@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import type { BasicEvent, PresenceEvent, StrippedStateEvent } from "../../packages/sdk/src/api/types/events";
-import type { InvitedRoom, JoinedRoom, SyncResponse } from "../../packages/sdk/src/api/types/sync";
+import type { BasicEvent, PresenceEvent, StrippedStateEvent } from "@lattice/sdk/api/types/events";
+import type { InvitedRoom, JoinedRoom, SyncResponse } from "@lattice/sdk/api/types/sync";
 import { batchToken, buildBatch } from "./fixture-batches";
 import { pushRules } from "./fixture-pushrules";
 import { buildThreadIndex } from "./fixture-threads";

@@ -22,7 +22,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "vite";
-import { launchChromium } from "../../packages/web/e2e/browser";
+import { launchChromium } from "@lattice/web/e2e/browser";
 import { ensureFixture } from "../sync/fixture";
 import { startBenchServer } from "../sync/server";
 import { webRoutes } from "./endpoints";

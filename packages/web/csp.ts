@@ -1,7 +1,7 @@
 /**
  * The Content-Security-Policy of the web app, injected as a meta tag by the
  * Vite config into every page it serves or builds. See
- * docs/architecture/0007-web-app.md for why each directive is what it is.
+ * docs/architecture/0020-web-safe-html-and-csp.md for why each directive is what it is.
  *
  * - script-src 'self' (+ 'wasm-unsafe-eval' for the crypto WebAssembly): no
  *   inline script, no eval, no remote script.

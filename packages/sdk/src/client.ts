@@ -19,6 +19,7 @@
  * encrypted rooms fail with the spec's message and unencrypted rooms work
  * as before.
  */
+import type { Logger } from "./util/logger";
 import { logout as apiLogout } from "./api/login";
 import type { ToDeviceEvent } from "./api/types/events";
 import type { VersionsResponse } from "./api/types/server";
@@ -54,16 +55,17 @@ import { ToDeviceQueue } from "./send/ToDeviceQueue";
 import { MemoryStore } from "./store/MemoryStore";
 import type { Store } from "./store/Store";
 import { SyncProcessor } from "./sync/processor/SyncProcessor";
-import { realScheduler } from "./sync/scheduler";
-import type { Scheduler } from "./sync/scheduler";
+import { realScheduler } from "./util/scheduler";
+import type { Scheduler } from "./util/scheduler";
 import { SyncService } from "./sync/SyncService";
 import type { SyncServiceOptions } from "./sync/SyncService";
-import type { SyncLogger } from "./sync/SyncLoop";
 import type { ServerFeatures } from "./sync/server-features";
 import { createRtc } from "./client/rtc";
 import type { RtcService } from "./rtc/RtcService";
 import type { RtcTransport } from "./rtc/membership/types";
 import { createVoip } from "./client/voip";
+import { createFiles } from "./client/files";
+import type { FilesService } from "./files/FilesService";
 import type { VoipOptions, VoipService } from "./voip/VoipService";
 
 export * from "./client/index";
@@ -84,7 +86,7 @@ export interface CreateClientOptions {
   httpOptions?: Omit<HttpClientOptions, "baseUrl" | "accessToken">;
   /** Time and randomness for every timer rule; defaults to the real ones. */
   scheduler?: Scheduler;
-  logger?: SyncLogger;
+  logger?: Logger;
   /**
    * End-to-end encryption: on by default when a deviceId is known and the
    * client is not a guest; false turns it off; a factory creates the
@@ -137,6 +139,8 @@ export interface Client {
   readonly rtc: RtcService;
   /** 1:1 calls and mesh group calls (docs/architecture/0012-voip.md). */
   readonly voip: VoipService;
+  /** File trees over spaces (MSC3089): shared, encrypted folders with roles. */
+  readonly files: FilesService;
   /**
    * To-device events of each network batch, Olm-decrypted when crypto is on
    * (call signalling, widgets, verification); returns the unsubscribe.
@@ -398,7 +402,7 @@ export function createClient(options: CreateClientOptions): Client {
       actor,
       rooms,
       running: sync,
-      isPending: (id) => (sendQueue.get(id)?.status ?? null) !== null,
+      statusOf: (id) => sendQueue.get(id)?.status ?? null,
       // The own receipt clears the room's counts now; its sync echo later changes nothing.
       onSent: (roomId, r) => rooms.applyOwnReceipt(roomId, { ...r, userId, ts: scheduler.now() }),
     }),
@@ -418,6 +422,14 @@ export function createClient(options: CreateClientOptions): Client {
     search: new SearchService({ http, rooms, ...(lazy ? { decryptor: lazy } : {}) }),
     directory: new DirectoryService({ http, versions: getServerVersions }),
     rtc,
+    files: createFiles({
+      ...{ userId, http, rooms, sendQueue, crypto, decryptor: lazy, logger: options.logger },
+      authenticatedMedia: () =>
+        sync.serverInfo.serverFeatures().then(
+          (features) => features.authenticatedMedia,
+          () => undefined,
+        ),
+    }),
     urlPreviews: new UrlPreviewService({
       http,
       rooms,

@@ -4,6 +4,8 @@
  * it loads on first need (crypto/load.ts), so an app without encrypted
  * rooms never fetches it.
  */
+export * from "./util/scheduler";
+export * from "./util/logger";
 export * from "./http/types";
 export * from "./http";
 export * from "./store";
@@ -14,5 +16,6 @@ export * from "./send";
 export * from "./crypto";
 export * as voip from "./voip";
 export * as rtc from "./rtc";
+export * as files from "./files";
 export * as api from "./api";
 export * from "./client";

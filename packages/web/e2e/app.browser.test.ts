@@ -8,9 +8,9 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
-import { seedDemo } from "../../testserver/src/demo/seed";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { seedDemo } from "@lattice/testserver/demo/seed";
 import { launchChromium, serveWebApp } from "./browser";
 
 const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
@@ -21,7 +21,7 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   await seedDemo(server.url, { historySize: 40, log: () => undefined });
   app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url });
   browser = await launchChromium();

@@ -9,9 +9,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
-import { seedDemo } from "../../testserver/src/demo/seed";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { seedDemo } from "@lattice/testserver/demo/seed";
 import { launchChromium, serveBuiltApp } from "./browser";
 import type { BuiltApp } from "./browser";
 
@@ -21,7 +21,7 @@ let url: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   await seedDemo(server.url, { historySize: 20, log: () => undefined });
   [app, browser] = await Promise.all([serveBuiltApp({ homeserver: server.url }), launchChromium()]);
   url = app.url;

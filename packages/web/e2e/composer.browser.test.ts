@@ -11,11 +11,11 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
-import { seedDemo } from "../../testserver/src/demo/seed";
-import type { DemoSeed } from "../../testserver/src/demo/seed";
-import { messages } from "../../sdk/src/api/timeline";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { seedDemo } from "@lattice/testserver/demo/seed";
+import type { DemoSeed } from "@lattice/testserver/demo/seed";
+import { messages } from "@lattice/sdk/api/timeline";
 import { createHttpClient } from "../src/sdk";
 import { launchChromium, openSignedIn, serveWebApp } from "./browser";
 
@@ -30,7 +30,7 @@ const contexts: BrowserContext[] = [];
 const errors: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   seed = await seedDemo(server.url, { historySize: 6, log: () => undefined });
   lounge = seed.rooms["lounge"] ?? "";
   app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url, LATTICE_E2E_NO_WATCH: "1" });

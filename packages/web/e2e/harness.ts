@@ -7,8 +7,8 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle, TestServerOptions } from "../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle, TestServerOptions } from "@lattice/testserver";
 import { launchChromium, openSignedIn, serveWebApp } from "./browser";
 import type { SignInOptions } from "./browser";
 
@@ -131,7 +131,7 @@ export function startWebHarness(options: WebHarnessOptions = {}): WebHarness {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ validate: false, ...options.server });
+    server = await startTestServer({ ...options.server });
     await options.seed?.(server);
     // No watcher: others edit this working tree, and a saved file must not reload a page mid-test.
     [app, browser] = await Promise.all([

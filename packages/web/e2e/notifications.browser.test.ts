@@ -10,8 +10,8 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { launchChromium, serveWebApp } from "./browser";
 
 const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
@@ -56,7 +56,7 @@ function say(token: string, body: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   const [alice, bob] = await Promise.all([register("alice"), register("bob")]);
   tokens = { alice, bob };
   roomId = String(

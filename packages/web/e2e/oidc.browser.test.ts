@@ -11,8 +11,8 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOidcTestbed } from "../../testserver/src/oidc/index";
-import type { OidcTestbed } from "../../testserver/src/oidc/index";
+import { startOidcTestbed } from "@lattice/testserver/oidc";
+import type { OidcTestbed } from "@lattice/testserver/oidc";
 import { launchChromium, serveWebApp } from "./browser";
 
 const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
@@ -23,7 +23,7 @@ let browser: Browser;
 let context: BrowserContext | undefined;
 
 beforeAll(async () => {
-  bed = await startOidcTestbed({ homeserver: { validate: false } });
+  bed = await startOidcTestbed();
   bed.createUser("olive", "olive-pw");
   // No watcher: others edit this working tree, and a saved file must not reload the page mid-test.
   app = await serveWebApp({ VITE_LATTICE_HOMESERVER: bed.homeserver.url, LATTICE_E2E_NO_WATCH: "1" });
@@ -113,7 +113,7 @@ describe("OIDC sign-in in the web app", () => {
 
     // A reload keeps the session; the provider has dropped the access token meanwhile, so the
     // homeserver refuses it on the first request and the SDK refreshes at the provider.
-    const { revokeToken, discoverProvider } = await import("../../sdk/src/auth/oidc/index");
+    const { revokeToken, discoverProvider } = await import("@lattice/sdk/auth/oidc/index");
     const metadata = await discoverProvider(bed.provider.issuer);
     await revokeToken(
       { metadata, clientId: first?.oidc?.clientId ?? "" },

@@ -11,8 +11,8 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { launchChromium, serveWebApp } from "./browser";
 
 const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
@@ -48,7 +48,7 @@ async function register(name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   const [a, bob] = await Promise.all([register("alice"), register("bob")]);
   alice = a;
   const roomId = String(

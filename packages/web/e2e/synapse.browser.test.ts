@@ -6,10 +6,10 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createRoom } from "../../sdk/src/api/rooms";
-import { createClient, type Client } from "../../sdk/src/client";
-import { createHttpClient } from "../../sdk/src/http";
-import { startSynapse, type SynapseHandle, type SynapseUser } from "../../testserver/src/synapse/index";
+import { createRoom } from "@lattice/sdk/api/rooms";
+import { createClient, type Client } from "@lattice/sdk/client";
+import { createHttpClient } from "@lattice/sdk/http/index";
+import { startSynapse, type SynapseHandle, type SynapseUser } from "@lattice/testserver/synapse";
 import { launchChromium, openSignedIn, serveWebApp } from "./browser";
 
 let synapse: SynapseHandle;

@@ -10,11 +10,11 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
-import { seedDemo } from "../../testserver/src/demo/seed";
-import type { DemoSeed } from "../../testserver/src/demo/seed";
-import { messages } from "../../sdk/src/api/timeline";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { seedDemo } from "@lattice/testserver/demo/seed";
+import type { DemoSeed } from "@lattice/testserver/demo/seed";
+import { messages } from "@lattice/sdk/api/timeline";
 import { createHttpClient } from "../src/sdk";
 import { launchChromium, openSignedIn, serveWebApp } from "./browser";
 
@@ -29,7 +29,7 @@ const contexts: BrowserContext[] = [];
 const errors: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   // Per-thread unread counts ride on sync v2 (unread_thread_notifications); simplified sliding sync
   // (MSC4186) carries none yet, so this server does not advertise it and the client syncs with v2.
   server.ctx.unstableFeatures.set("org.matrix.simplified_msc3575", false);

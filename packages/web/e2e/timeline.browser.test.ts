@@ -11,13 +11,13 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../testserver/src/index";
-import type { TestServerHandle } from "../../testserver/src/index";
-import { seedDemo } from "../../testserver/src/demo/seed";
-import { MemorySessionStorage } from "../../sdk/src/auth/storage";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { seedDemo } from "@lattice/testserver/demo/seed";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
 import { createClient, createHttpClient, loginWithPassword, Session } from "../src/sdk";
 import type { Client } from "../src/sdk";
-import { uploadContent } from "../../sdk/src/api/media";
+import { uploadContent } from "@lattice/sdk/api/media";
 import { launchChromium, serveWebApp } from "./browser";
 
 const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
@@ -46,7 +46,7 @@ async function nodeClient(user: string): Promise<Client> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   const seed = await seedDemo(server.url, { historySize: 12, log: () => undefined });
   lounge = seed.rooms["lounge"] ?? "";
   app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url, LATTICE_E2E_NO_WATCH: "1" });

@@ -5,45 +5,41 @@
  * its modules directly (rather than its index) keeps what Vite bundles for
  * the first screen small.
  */
-export { ObservableValue } from "../../sdk/src/util/observable";
-export type { ReadonlyObservable } from "../../sdk/src/util/observable";
-export type { ReadonlyObservableList } from "../../sdk/src/util/observable-list";
+export { ObservableValue } from "@lattice/sdk/util/observable";
+export type { ReadonlyObservable } from "@lattice/sdk/util/observable";
+export type { ReadonlyObservableList } from "@lattice/sdk/util/observable-list";
 
-export { createHttpClient } from "../../sdk/src/http/client";
-export type { FetchFn, HttpClient } from "../../sdk/src/http/client";
-export { ConnectionError, MatrixError } from "../../sdk/src/http/errors";
+export { createHttpClient } from "@lattice/sdk/http/client";
+export type { FetchFn, HttpClient } from "@lattice/sdk/http/client";
+export { ConnectionError, MatrixError } from "@lattice/sdk/http/errors";
 
-export { checkHomeserver, discoverHomeserver } from "../../sdk/src/api/discovery";
+export { checkHomeserver, discoverHomeserver } from "@lattice/sdk/api/discovery";
 
-export { Session } from "../../sdk/src/auth/session";
-export type { SessionState } from "../../sdk/src/auth/session";
-export { WebSessionStorage } from "../../sdk/src/auth/storage";
-export type { KeyValueStorage } from "../../sdk/src/auth/storage";
+export { Session } from "@lattice/sdk/auth/session";
+export type { SessionState } from "@lattice/sdk/auth/session";
+export { WebSessionStorage } from "@lattice/sdk/auth/storage";
+export type { KeyValueStorage } from "@lattice/sdk/auth/storage";
 export {
   completeSsoLogin,
   getLoginFlows,
   loginTokenFromUrl,
   loginWithPassword,
-  signOut,
   ssoLoginUrl,
-} from "../../sdk/src/auth/login";
-export { registerAccount, registerGuest, submitMsisdnToken } from "../../sdk/src/auth/register";
-export type { CheckEmailInfo, TermsPolicy, UiaCallbacks } from "../../sdk/src/auth/InteractiveAuth";
-export { AuthError } from "../../sdk/src/auth/errors";
-export { TokenRefresher } from "../../sdk/src/auth/refresh";
+} from "@lattice/sdk/auth/login";
+export { registerAccount, registerGuest, submitMsisdnToken } from "@lattice/sdk/auth/register";
+export type { CheckEmailInfo, TermsPolicy, UiaCallbacks } from "@lattice/sdk/auth/InteractiveAuth";
+export { AuthError } from "@lattice/sdk/auth/errors";
 
-export { SyncService } from "../../sdk/src/sync/SyncService";
-export type { SyncState } from "../../sdk/src/sync/SyncLoop";
-export type { SyncFailure } from "../../sdk/src/sync/errors";
-export type { ServerFeatures } from "../../sdk/src/sync/server-features";
-export { SyncProcessor } from "../../sdk/src/sync/processor/SyncProcessor";
-export { browserPlatform } from "../../sdk/src/sync/platform";
-export { FallbackStore } from "../../sdk/src/store/FallbackStore";
-export { IndexedDbStore } from "../../sdk/src/store/indexeddb/IndexedDbStore";
+export { SyncService } from "@lattice/sdk/sync/SyncService";
+export type { SyncState } from "@lattice/sdk/sync/SyncLoop";
+export type { SyncFailure } from "@lattice/sdk/sync/errors";
+export { browserPlatform } from "@lattice/sdk/sync/platform";
+export { FallbackStore } from "@lattice/sdk/store/FallbackStore";
+export { IndexedDbStore } from "@lattice/sdk/store/indexeddb/IndexedDbStore";
 
-export { Rooms } from "../../sdk/src/models/room/Rooms";
-export type { Room, RoomSnapshot } from "../../sdk/src/models/room/Room";
-export { RoomListService } from "../../sdk/src/models/room-list/RoomListService";
+export { Rooms } from "@lattice/sdk/models/room/Rooms";
+export type { Room, RoomSnapshot } from "@lattice/sdk/models/room/Room";
+export { RoomListService } from "@lattice/sdk/models/room-list/RoomListService";
 export {
   favouritesFilter,
   invitesFilter,
@@ -53,108 +49,85 @@ export {
   spaceFilter,
   allOf,
   joinedSuccessorOf,
-} from "../../sdk/src/models/room-list/filters";
-export type { RoomFilter, RoomSort } from "../../sdk/src/models/room-list/filters";
+} from "@lattice/sdk/models/room-list/filters";
+export type { RoomFilter, RoomSort } from "@lattice/sdk/models/room-list/filters";
 
 // Rooms, people and room settings (room actions, member list, moderation, settings).
-export type { HttpApi } from "../../sdk/src/http/types";
-export type { SyncBatchSource } from "../../sdk/src/models/room/Rooms";
-export type { PresenceEvent } from "../../sdk/src/api/types/events";
-export type { Membership } from "../../sdk/src/models/room/RoomState";
-export type { PowerLevels } from "../../sdk/src/models/power-levels";
-export { StateSendError } from "../../sdk/src/client/services/StateService";
-export { ClientServiceError } from "../../sdk/src/client/errors";
-export { ModelError } from "../../sdk/src/models/errors";
-export { createRoom } from "../../sdk/src/api/rooms";
-export type { CreateRoomRequest } from "../../sdk/src/api/types/rooms";
-export type { PublicRoomsChunk } from "../../sdk/src/api/types/rooms";
-export { uploadContent } from "../../sdk/src/api/media";
-export { queryKeys } from "../../sdk/src/api/keys";
-export { requestOpenIdToken } from "../../sdk/src/api/openid";
-export { registerAccount as registerIdentityAccount } from "../../sdk/src/api/identity";
-export { addDirectRoom, DIRECT_EVENT_TYPE, parseDirect } from "../../sdk/src/models/direct";
-export { parseIgnoredUsers } from "../../sdk/src/models/account-data";
-export { parseJoinTarget, parseUserLink } from "../../sdk/src/models/permalink";
-export type { JoinTarget } from "../../sdk/src/models/permalink";
+export type { HttpApi } from "@lattice/sdk/http/types";
+export type { SyncBatchSource } from "@lattice/sdk/models/room/Rooms";
+export type { PresenceEvent } from "@lattice/sdk/api/types/events";
+export type { Membership } from "@lattice/sdk/models/room/RoomState";
+export type { PowerLevels } from "@lattice/sdk/models/power-levels";
+export { StateSendError } from "@lattice/sdk/client/services/StateService";
+export { ClientServiceError } from "@lattice/sdk/client/errors";
+export { ModelError } from "@lattice/sdk/models/errors";
+export { createRoom } from "@lattice/sdk/api/rooms";
+export type { CreateRoomRequest } from "@lattice/sdk/api/types/rooms";
+export type { PublicRoomsChunk } from "@lattice/sdk/api/types/rooms";
+export { uploadContent } from "@lattice/sdk/api/media";
+export { queryKeys } from "@lattice/sdk/api/keys";
+export { requestOpenIdToken } from "@lattice/sdk/api/openid";
+export { registerAccount as registerIdentityAccount } from "@lattice/sdk/api/identity";
+export { addDirectRoom, DIRECT_EVENT_TYPE, parseDirect } from "@lattice/sdk/models/direct";
+export { parseIgnoredUsers } from "@lattice/sdk/models/account-data";
+export { parseJoinTarget, parseUserLink } from "@lattice/sdk/models/permalink";
+export type { JoinTarget } from "@lattice/sdk/models/permalink";
 
 // The client facade and what the timeline reads (ClientViewModel, RoomViewModel, TimelineViewModel).
-export { createClient } from "../../sdk/src/client";
-export type { Client } from "../../sdk/src/client";
-export type { TimelineItem } from "../../sdk/src/models/timeline/TimelineItem";
-export type { TimelineWindow } from "../../sdk/src/models/timeline/TimelineWindow";
-export type { ReactionGroup } from "../../sdk/src/models/relations";
-export { applyEdits } from "../../sdk/src/models/relations";
-export type { RoomMember } from "../../sdk/src/models/room/RoomState";
-export type { Receipt } from "../../sdk/src/models/room/receipts";
-export type { PendingEvent } from "../../sdk/src/send/types";
-export type { EventStatus } from "../../sdk/src/models/event-status";
-export { evaluatePushRules } from "../../sdk/src/models/push-rules/evaluator";
-export { relations as fetchRelations } from "../../sdk/src/api/relations";
-export type { ClientEventWithoutRoomId } from "../../sdk/src/api/types/events";
-export { getEvent } from "../../sdk/src/api/timeline";
-export type { UrlPreview } from "../../sdk/src/api/types/media";
+export { createClient } from "@lattice/sdk/client";
+export type { Client } from "@lattice/sdk/client";
+export type { TimelineItem } from "@lattice/sdk/models/timeline/TimelineItem";
+export type { PendingEvent } from "@lattice/sdk/send/types";
+export { evaluatePushRules } from "@lattice/sdk/models/push-rules/evaluator";
+export { relations as fetchRelations } from "@lattice/sdk/api/relations";
+export type { ClientEventWithoutRoomId } from "@lattice/sdk/api/types/events";
+export { getEvent } from "@lattice/sdk/api/timeline";
+export type { UrlPreview } from "@lattice/sdk/api/types/media";
 
 // The composer and threads (state/Composer*, state/Thread*, state/composer/).
-export { uploadEncryptedAttachment } from "../../sdk/src/crypto/attachments/transfer";
-export { BLURHASH_FIELD } from "../../sdk/src/api/unstable";
-export { sendStateEvent } from "../../sdk/src/api/send";
-export type { UploadProgress } from "../../sdk/src/http/types";
-export { ThreadList } from "../../sdk/src/models/threads/ThreadList";
-export type { ThreadListInclude } from "../../sdk/src/models/threads/ThreadList";
-export { ThreadTimeline } from "../../sdk/src/models/threads/ThreadTimeline";
-export type { Thread } from "../../sdk/src/models/threads/RoomThreads";
-export { realScheduler } from "../../sdk/src/sync/scheduler";
-export { downloadEncryptedAttachment } from "../../sdk/src/crypto/attachments/transfer";
-export type { DatabaseDeleter } from "../../sdk/src/crypto/store";
+export { uploadEncryptedAttachment } from "@lattice/sdk/crypto/attachments/transfer";
+export { BLURHASH_FIELD } from "@lattice/sdk/api/unstable";
+export { sendStateEvent } from "@lattice/sdk/api/send";
+export type { UploadProgress } from "@lattice/sdk/http/types";
+export { ThreadList } from "@lattice/sdk/models/threads/ThreadList";
+export type { ThreadListInclude } from "@lattice/sdk/models/threads/ThreadList";
+export { ThreadTimeline } from "@lattice/sdk/models/threads/ThreadTimeline";
+export type { Thread } from "@lattice/sdk/models/threads/RoomThreads";
+export { realScheduler } from "@lattice/sdk/util/scheduler";
+export { downloadEncryptedAttachment } from "@lattice/sdk/crypto/attachments/transfer";
+export type { DatabaseDeleter } from "@lattice/sdk/crypto/store";
 
 // User settings, browser notifications and search (state/settings, state/notifications, state/search).
-export { AccountService } from "../../sdk/src/auth/account";
-export type { AccountCapabilities } from "../../sdk/src/auth/account";
-export { DeviceService } from "../../sdk/src/auth/devices";
-export type { Device } from "../../sdk/src/api/types/devices";
-export type { ThirdPartyIdentifier } from "../../sdk/src/api/types/account";
-export { deletePushRule, getPushRules, setPushRule, setPushRuleEnabled } from "../../sdk/src/api/push";
-export type { PushRule, PushRuleKind, PushRuleset } from "../../sdk/src/api/types/push";
-export type { PresenceState } from "../../sdk/src/api/types/presence";
-export type { SearchResults } from "../../sdk/src/client/services/SearchService";
-export type { SearchResult } from "../../sdk/src/api/types/search";
-export type { CrossSigningStatus } from "../../sdk/src/crypto/cross-signing";
+export { AccountService } from "@lattice/sdk/auth/account";
+export type { AccountCapabilities } from "@lattice/sdk/auth/account";
+export { DeviceService } from "@lattice/sdk/auth/devices";
+export type { Device } from "@lattice/sdk/api/types/devices";
+export type { ThirdPartyIdentifier } from "@lattice/sdk/api/types/account";
+export { deletePushRule, getPushRules, setPushRule, setPushRuleEnabled } from "@lattice/sdk/api/push";
+export type { PushRule, PushRuleKind, PushRuleset } from "@lattice/sdk/api/types/push";
+export type { PresenceState } from "@lattice/sdk/api/types/presence";
+export type { SearchResults } from "@lattice/sdk/client/services/SearchService";
+export type { SearchResult } from "@lattice/sdk/api/types/search";
+export type { CrossSigningStatus } from "@lattice/sdk/crypto/cross-signing";
 // Undecryptable messages (state/timeline/utd.ts): the classified failure the crypto layer attaches.
-export { decryptionInfoOf } from "../../sdk/src/crypto/decrypt";
-export type { DecryptionFailure, DecryptionFailureCode } from "../../sdk/src/crypto/decrypt";
+export { decryptionInfoOf } from "@lattice/sdk/crypto/decrypt";
+export type { DecryptionFailure } from "@lattice/sdk/crypto/decrypt";
 
 // Verification (state/verification): the SAS flow the dialog drives, through client.crypto.verification.
-export type {
-  VerificationFlow,
-  VerificationPhase,
-  VerificationState,
-} from "../../sdk/src/crypto/verification/VerificationFlow";
-export type { SasEmoji } from "../../sdk/src/crypto/verification/emoji";
-export { UnknownDeviceError } from "../../sdk/src/crypto/verification/Verifications";
+export type { VerificationFlow, VerificationState } from "@lattice/sdk/crypto/verification/VerificationFlow";
+export { UnknownDeviceError } from "@lattice/sdk/crypto/verification/Verifications";
 
 // OIDC sign-in (state/oidc): the SDK's OIDC code is loaded on demand, so password users never download it.
-import type * as OidcModule from "../../sdk/src/auth/oidc/index";
-export const loadOidc = (): Promise<typeof OidcModule> => import("../../sdk/src/auth/oidc/index");
-export type {
-  OidcErrorCode,
-  SignInStateStorage,
-  ValidatedIssuerMetadata,
-} from "../../sdk/src/auth/oidc/index";
-export type { OidcSessionInfo, SessionData } from "../../sdk/src/auth/storage";
-export { whoami } from "../../sdk/src/api/account";
-export { updateDevice } from "../../sdk/src/api/devices";
+import type * as OidcModule from "@lattice/sdk/auth/oidc/index";
+export const loadOidc = (): Promise<typeof OidcModule> => import("@lattice/sdk/auth/oidc/index");
+export type { ValidatedIssuerMetadata } from "@lattice/sdk/auth/oidc/index";
+export type { OidcSessionInfo, SessionData } from "@lattice/sdk/auth/storage";
+export { whoami } from "@lattice/sdk/api/account";
+export { updateDevice } from "@lattice/sdk/api/devices";
 
 // Calls (client.voip): the platform types the browser platform implements, and what the call view models read.
-export type * from "../../sdk/src/voip/platform";
-export type {
-  Call,
-  CallFeed,
-  CallState,
-  GroupCall,
-  GroupCallState,
-  HangupReason,
-} from "../../sdk/src/voip/index";
-export type { PreCallCheckResult } from "../../sdk/src/voip/precall";
-export type { VoipService } from "../../sdk/src/voip/VoipService";
-export { GROUP_CALL_EVENT } from "../../sdk/src/voip/group/types";
-export { CallEventType } from "../../sdk/src/voip/call/types";
+export type * from "@lattice/sdk/voip/platform";
+export type { Call, CallFeed, CallState, GroupCall } from "@lattice/sdk/voip/index";
+export type { PreCallCheckResult } from "@lattice/sdk/voip/precall";
+export type { VoipService } from "@lattice/sdk/voip/VoipService";
+export { GROUP_CALL_EVENT } from "@lattice/sdk/voip/group/types";

@@ -3,7 +3,6 @@
  * (ClientWidgetApi) on one side and, on the other, either our WidgetApi or
  * a raw sender that posts arbitrary envelopes.
  */
-import { vi } from "vitest";
 import { ClientWidgetApi } from "../src/host/ClientWidgetApi";
 import type { HostWidget } from "../src/host/ActionContext";
 import type { WidgetDriver } from "../src/host/WidgetDriver";
@@ -149,5 +148,3 @@ export async function until(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !cond(); i++) await flush();
   if (!cond()) throw new Error("condition never held");
 }
-
-export { vi };

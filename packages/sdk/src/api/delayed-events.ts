@@ -8,7 +8,7 @@
  */
 import type { HttpApi, QueryParams } from "../http/types";
 import { encodePath } from "../http/types";
-import { ApiError } from "./errors";
+import { ApiError, DELAYED_EVENTS_UNSUPPORTED } from "./errors";
 import { sendPath, statePath } from "./send";
 import type { EventContent } from "./types/events";
 import type { DelayIdResponse, DelayOptions, DelayedEventAction, DelayedEventsResponse } from "./types/send";
@@ -19,8 +19,8 @@ import {
   DELAYED_EVENTS_PREFIX,
 } from "./unstable";
 
-/** The message thrown when the server does not advertise MSC4140. */
-export const DELAYED_EVENTS_UNSUPPORTED = "Server does not support the delayed events API";
+/** The message thrown when the server does not advertise MSC4140 (defined in ./errors). */
+export { DELAYED_EVENTS_UNSUPPORTED } from "./errors";
 
 /**
  * Throws ApiError 'Server does not support the delayed events API' unless

@@ -11,7 +11,7 @@
  */
 import type { HttpApi } from "../http/types";
 import { Prefix } from "../http/types";
-import { ApiError } from "./errors";
+import { ApiError, BAD_IDENTITY_RESPONSE_MESSAGE } from "./errors";
 import type { ClientWellKnown } from "./types/discovery";
 import type { VersionsResponse } from "./types/server";
 
@@ -24,7 +24,8 @@ export type DiscoveryReason =
 
 export const ERROR_INVALID_HOMESERVER = "Invalid homeserver discovery response";
 export const ERROR_MISSING_WELL_KNOWN = "No .well-known JSON file found";
-export const ERROR_INVALID_IDENTITY_SERVER = "Unsupported identity server: bad response";
+/** 'Unsupported identity server: bad response' (SPEC §8), defined once in ./errors. */
+export const ERROR_INVALID_IDENTITY_SERVER = BAD_IDENTITY_RESPONSE_MESSAGE;
 
 /** What discovery found out about one server. */
 export interface DiscoveredServer {

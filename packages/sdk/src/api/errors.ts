@@ -6,6 +6,17 @@
  * MatrixError; these never reach the network. Messages are SPEC.md's.
  */
 
+/** SPEC §5: a presence other than offline, online or unavailable. */
+export const BAD_PRESENCE_MESSAGE = "Bad presence value";
+/** SPEC §8: an identity call without an identity server. */
+export const NO_IDENTITY_SERVER_MESSAGE = "No identity server base URL set";
+/** SPEC §8: an identity server (or its discovery) answered something unusable. */
+export const BAD_IDENTITY_RESPONSE_MESSAGE = "Unsupported identity server: bad response";
+/** SPEC §8: the identity server offers neither sha256 nor none. */
+export const UNKNOWN_HASH_ALGORITHM_MESSAGE = "unknown hash algorithm";
+/** SPEC §8: the server does not advertise MSC4140. */
+export const DELAYED_EVENTS_UNSUPPORTED = "Server does not support the delayed events API";
+
 /** Machine-readable reason of an ApiError. */
 export type ApiErrorCode =
   /** The caller passed a value the call cannot send. */

@@ -7,7 +7,7 @@
  * present in Node 20 and browsers.
  */
 import type { HttpApi } from "../http/types";
-import { ApiError } from "./errors";
+import { ApiError, BAD_IDENTITY_RESPONSE_MESSAGE, UNKNOWN_HASH_ALGORITHM_MESSAGE } from "./errors";
 import type { IdentityServer } from "./identity";
 import { getHashDetails, lookup } from "./identity";
 
@@ -54,7 +54,7 @@ function readHashDetails(value: unknown): { pepper: string; algorithms: string[]
     typeof details.lookup_pepper !== "string" ||
     !Array.isArray(details.algorithms)
   ) {
-    throw new ApiError("UNSUPPORTED_BY_SERVER", "Unsupported identity server: bad response");
+    throw new ApiError("UNSUPPORTED_BY_SERVER", BAD_IDENTITY_RESPONSE_MESSAGE);
   }
   const algorithms = details.algorithms.filter((a): a is string => typeof a === "string");
   return { pepper: details.lookup_pepper, algorithms };
@@ -74,7 +74,7 @@ export async function lookupThreepids(
   let algorithm: "sha256" | "none";
   if (algorithms.includes("sha256")) algorithm = "sha256";
   else if (algorithms.includes("none")) algorithm = "none";
-  else throw new ApiError("UNSUPPORTED_BY_SERVER", "unknown hash algorithm");
+  else throw new ApiError("UNSUPPORTED_BY_SERVER", UNKNOWN_HASH_ALGORITHM_MESSAGE);
 
   // Keyed by what the server sees, so each answer finds its 3PIDs again.
   const byAddress = new Map<string, Threepid[]>();
@@ -90,7 +90,7 @@ export async function lookupThreepids(
   const res = await lookup(http, server, { algorithm, pepper, addresses: [...byAddress.keys()] });
   const mappings: unknown = (res as { mappings?: unknown } | null)?.mappings;
   if (typeof mappings !== "object" || mappings === null) {
-    throw new ApiError("UNSUPPORTED_BY_SERVER", "Unsupported identity server: bad response");
+    throw new ApiError("UNSUPPORTED_BY_SERVER", BAD_IDENTITY_RESPONSE_MESSAGE);
   }
   const bindings: ThreepidBinding[] = [];
   for (const [address, mxid] of Object.entries(mappings)) {

@@ -8,7 +8,7 @@
  */
 import type { HttpApi, RequestOptions } from "../http/types";
 import { Prefix } from "../http/types";
-import { ApiError } from "./errors";
+import { ApiError, NO_IDENTITY_SERVER_MESSAGE } from "./errors";
 import type {
   HashDetailsResponse,
   IdentityAccountResponse,
@@ -37,7 +37,7 @@ function on(
   server: IdentityServer,
 ): Pick<RequestOptions, "baseUrl" | "prefix" | "authenticated" | "accessToken"> {
   if (server.baseUrl === undefined || server.baseUrl === "") {
-    throw new ApiError("INVALID_ARGUMENT", "No identity server base URL set");
+    throw new ApiError("INVALID_ARGUMENT", NO_IDENTITY_SERVER_MESSAGE);
   }
   return {
     baseUrl: server.baseUrl,

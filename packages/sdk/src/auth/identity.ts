@@ -9,7 +9,7 @@
  * 'No identity server base URL set', 'Unsupported identity server: bad
  * response', 'unknown hash algorithm'.
  */
-import { ApiError } from "../api/errors";
+import { ApiError, BAD_IDENTITY_RESPONSE_MESSAGE, NO_IDENTITY_SERVER_MESSAGE } from "../api/errors";
 import * as identity from "../api/identity";
 import type { IdentityServer } from "../api/identity";
 import { lookupThreepids } from "../api/identity-lookup";
@@ -24,9 +24,8 @@ import type { RandomFn } from "./secret";
 import { ThreepidValidation } from "./threepid";
 import type { ValidatedThreepid } from "./threepid";
 
-/** SPEC §8 messages of the identity service. */
-export const NO_IDENTITY_SERVER_MESSAGE = "No identity server base URL set";
-export const BAD_IDENTITY_RESPONSE_MESSAGE = "Unsupported identity server: bad response";
+/** SPEC §8 messages of the identity service (defined once, in api/errors). */
+export { BAD_IDENTITY_RESPONSE_MESSAGE, NO_IDENTITY_SERVER_MESSAGE } from "../api/errors";
 
 export interface IdentityServiceOptions {
   /** The homeserver's authenticated HttpApi; identity calls go through it with their own base URL. */

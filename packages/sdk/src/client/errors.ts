@@ -1,18 +1,15 @@
 /**
  * Typed errors of the client services: refusals decided locally, before any
- * request (a receipt on a pending event, an action the user's power level
- * does not allow, a search with nothing left to fetch). Server refusals are
+ * request (an action the user's power level does not allow, a search with
+ * nothing left to fetch). A receipt on a pending event is the models' rule
+ * (ModelError "PENDING_EVENT", models/event-status). Server refusals are
  * not wrapped: they surface as the HTTP layer's MatrixError (e.g. M_FORBIDDEN).
  */
 
-/** 'A read marker or receipt cannot be set to a pending event' (SPEC §5). */
-export const PENDING_RECEIPT_MESSAGE = "A read marker or receipt cannot be set to a pending event";
 /** 'Cannot backpaginate event search any further' (SPEC §8). */
 export const SEARCH_EXHAUSTED_MESSAGE = "Cannot backpaginate event search any further";
 
 export type ClientServiceErrorCode =
-  /** A receipt or read marker named a local echo. */
-  | "PENDING_EVENT"
   /** The room's power levels do not allow the action; nothing was sent. */
   | "FORBIDDEN_LOCALLY"
   /** A search has no next batch. */

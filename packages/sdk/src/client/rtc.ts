@@ -2,16 +2,16 @@
  * Builds `client.rtc` from the client's parts: room state from the room
  * model, sync batches and decrypted to-device events from the processor,
  * the server's features from the cached versions document, key and ring
- * room events through the send queue (encrypted in encrypted rooms, awaited
- * until settled), and Olm-encrypted to-device keys through the crypto
+ * room events through the send queue (encrypted in encrypted rooms, hidden:
+ * no local echo, not persisted; awaited until settled), and Olm-encrypted to-device keys through the crypto
  * service when crypto is on. Kept here so the facade stays one line.
  */
+import type { Logger } from "../util/logger";
 import type { ToDeviceEvent } from "../api/types/events";
 import type { EventDecryptor } from "../models/timeline/decryptor";
 import type { RtcTransport } from "../rtc/membership/types";
 import { RtcService } from "../rtc/RtcService";
 import type { ServerFeatures } from "../sync/server-features";
-import type { SyncLogger } from "../sync/SyncLoop";
 import type { CallWiringBase } from "./call-wiring";
 import type { CryptoService } from "./services/CryptoService";
 
@@ -23,7 +23,7 @@ export interface RtcWiring extends CallWiringBase {
   onToDevice: (listener: (events: readonly ToDeviceEvent[]) => void) => () => void;
   serverFeatures: () => Promise<ServerFeatures>;
   transports: readonly RtcTransport[] | undefined;
-  logger: SyncLogger | undefined;
+  logger: Logger | undefined;
 }
 
 export function createRtc(w: RtcWiring): RtcService {
@@ -45,8 +45,14 @@ export function createRtc(w: RtcWiring): RtcService {
         }
       : {}),
     sendRoomEvent: async (roomId, type, content) => {
-      const pending = sendQueue.send(roomId, type, content);
+      // Signalling, not something the user wrote: no local echo in the timeline.
+      const pending = sendQueue.send(roomId, type, content, { hidden: true });
       const settled = await sendQueue.whenSettled(pending.txnId);
+      if (settled?.status === "not_sent") {
+        // A failed hidden event would block the room's later messages unseen: drop it, the caller retries.
+        sendQueue.cancel(settled.txnId);
+        throw new Error(`${type} was not sent: ${settled.failure?.message ?? ""}`);
+      }
       return settled?.eventId;
     },
     ...(w.decryptor

@@ -16,17 +16,23 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** One item of the engine's to-device output as an event, or null when it is malformed. */
+export function parseToDeviceItem(item: unknown): ToDeviceEvent | null {
+  if (!isObject(item)) return null;
+  const { type, sender, content } = item;
+  return typeof type === "string" && typeof sender === "string" && isObject(content)
+    ? { type, sender, content }
+    : null;
+}
+
 /** Keeps only well-formed to-device events from the engine's output. */
 export function parseToDevice(json: string): ToDeviceEvent[] {
   const parsed: unknown = JSON.parse(json);
   if (!Array.isArray(parsed)) return [];
   const out: ToDeviceEvent[] = [];
   for (const item of parsed as unknown[]) {
-    if (!isObject(item)) continue;
-    const { type, sender, content } = item;
-    if (typeof type === "string" && typeof sender === "string" && isObject(content)) {
-      out.push({ type, sender, content });
-    }
+    const event = parseToDeviceItem(item);
+    if (event) out.push(event);
   }
   return out;
 }

@@ -5,6 +5,7 @@
  * backoff with jitter), and when to give up. Pure functions: randomness and
  * the clock are passed in, so tests are deterministic.
  */
+import { backoffDelay } from "../util/backoff";
 import { ConnectionError, MatrixError } from "./errors";
 
 /** How the client retries. Every field is bounded so a request never waits forever. */
@@ -40,22 +41,24 @@ export function isRetryable(err: unknown): boolean {
 
 /**
  * The wait before attempt `attempt + 1` (attempt counts from 1), or null to
- * give up. A server-requested delay wins over backoff.
+ * give up. A server-requested delay wins over backoff (null when it asks for
+ * longer than maxRetryAfterMs). Backoff uses "equal jitter": at least half
+ * the delay, so retries still back off, while the random half keeps clients
+ * that failed together from retrying together. `retryable` says which
+ * failures are worth another attempt (the send queue retries time-outs too).
  */
 export function retryDelay(
   err: unknown,
   attempt: number,
   policy: RetryPolicy,
   random: () => number,
+  retryable: (err: unknown) => boolean = isRetryable,
 ): number | null {
-  if (attempt >= policy.maxAttempts || !isRetryable(err)) return null;
+  if (attempt >= policy.maxAttempts || !retryable(err)) return null;
   if (err instanceof MatrixError && err.retryAfterMs !== undefined) {
     return err.retryAfterMs <= policy.maxRetryAfterMs ? err.retryAfterMs : null;
   }
-  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  // "Equal jitter": at least half the cap, so retries still back off, while
-  // the random half keeps clients that failed together from retrying together.
-  return Math.round(cap / 2 + (random() * cap) / 2);
+  return backoffDelay(attempt, { ...policy, jitter: "equal" }, random);
 }
 
 /**

@@ -5,14 +5,11 @@
  * (m.ignored_user_list). All inputs are untrusted JSON; garbage is dropped.
  */
 import { isPresenceState } from "../api/presence";
-import { ApiError } from "../api/errors";
 import type { PresenceState } from "../api/types/presence";
 import { isJsonObject, isUserId, own, ownObject, ownString } from "./json";
 
-/** Throws ApiError('Bad presence value') unless the value is offline, online or unavailable. */
-export function assertPresenceState(value: unknown): asserts value is PresenceState {
-  if (!isPresenceState(value)) throw new ApiError("INVALID_ARGUMENT", "Bad presence value");
-}
+/** Throws ApiError('Bad presence value') unless the value is offline, online or unavailable (the API layer's rule). */
+export { assertPresenceState } from "../api/presence";
 
 /** A user's presence as read from a sync presence event. */
 export interface PresenceInfo {

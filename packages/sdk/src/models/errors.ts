@@ -1,8 +1,14 @@
 /**
- * Errors the pure room models raise when asked to do something the rules
- * forbid. Messages that SPEC.md names are used exactly; the others describe
- * the rule that refused.
+ * The one error class of the models (pure rules, rooms, timelines, threads):
+ * raised when asked to do something the rules forbid or to find something
+ * they do not hold. Messages that SPEC.md names are used exactly; the others
+ * describe the rule that refused.
  */
+
+/** 'Unknown room' (SPEC §8): a call named a room the client does not know. */
+export const UNKNOWN_ROOM_MESSAGE = "Unknown room";
+/** SPEC §8: the server returned no event to build the latest timeline from. */
+export const NO_LATEST_TIMELINE_MESSAGE = "No message returned when trying to construct getLatestTimeline";
 
 /** Machine-readable reason of a ModelError. */
 export type ModelErrorCode =
@@ -15,7 +21,15 @@ export type ModelErrorCode =
   /** 'Events in other states cannot be cancelled'. */
   | "NOT_CANCELLABLE"
   /** 'A read marker or receipt cannot be set to a pending event'. */
-  | "PENDING_EVENT";
+  | "PENDING_EVENT"
+  /** 'Unknown room'. */
+  | "UNKNOWN_ROOM"
+  /** 'No message returned when trying to construct getLatestTimeline'. */
+  | "NO_LATEST_TIMELINE"
+  /** A timeline lookup (event id, timestamp) found nothing. */
+  | "EVENT_NOT_FOUND"
+  /** A model was used outside its contract (a programming error). */
+  | "INVALID_STATE";
 
 /** An error raised by a pure model rule. */
 export class ModelError extends Error {
@@ -26,4 +40,9 @@ export class ModelError extends Error {
     this.name = "ModelError";
     this.code = code;
   }
+}
+
+/** The 'Unknown room' error. */
+export function unknownRoom(roomId: string): ModelError {
+  return new ModelError("UNKNOWN_ROOM", UNKNOWN_ROOM_MESSAGE, { cause: { roomId } });
 }

@@ -91,8 +91,12 @@ export function isPending(status: EventStatus | null): boolean {
 
 /**
  * Throws ModelError('A read marker or receipt cannot be set to a pending
- * event') when a receipt or read marker would point at a pending event.
+ * event') when a receipt or read marker would point at a pending event: one
+ * with an outgoing status, or any id that is not a server event id ("$...",
+ * a local echo's txn id).
  */
-export function assertReceiptTarget(status: EventStatus | null): void {
-  if (isPending(status)) throw new ModelError("PENDING_EVENT", PENDING_EVENT_MESSAGE);
+export function assertReceiptTarget(eventId: string, status: EventStatus | null): void {
+  if (!eventId.startsWith("$") || isPending(status)) {
+    throw new ModelError("PENDING_EVENT", PENDING_EVENT_MESSAGE, { cause: { eventId, status } });
+  }
 }

@@ -19,7 +19,6 @@ export * from "./direct";
 export * from "./push-rules";
 export * from "./account-data";
 // The stateful room model: rooms fed by sync, timelines, threads, the room list.
-export * from "./room/errors";
 export { RoomState, ROOM_STATE_DEFAULTS } from "./room/RoomState";
 export type { Membership, RoomMember, StateEntry } from "./room/RoomState";
 export { RECEIPT_TYPES, RoomReceipts, parseReceiptEvent } from "./room/receipts";

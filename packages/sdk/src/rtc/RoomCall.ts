@@ -3,7 +3,7 @@
  * keeps us in it, the key transports and the encryption manager. It owns
  * every timer and subscription it starts, and `end()` releases them all.
  */
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import type { ReadonlyObservable } from "../util/observable";
 import type { EncryptionManager, OwnKey, RtcParticipant } from "./keys/EncryptionManager";
 import type { KeyTransports } from "./keys/transports";
@@ -29,6 +29,11 @@ export class RoomCall {
 
   get ownKey(): ReadonlyObservable<OwnKey | undefined> {
     return this.parts.encryption.ownKey;
+  }
+
+  /** Takes a subscription made for this call; `end()` releases it. */
+  own(unsubscribe: () => void): void {
+    this.unsubscribes.push(unsubscribe);
   }
 
   /** Joins the session, then makes and sends the first key; keys follow the memberships. */

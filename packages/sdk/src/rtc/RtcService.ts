@@ -9,7 +9,7 @@ import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../api/types/event
 import type { HttpApi } from "../http/types";
 import type { RoomState } from "../models/room/RoomState";
 import type { ProcessedSync } from "../sync/processor/types";
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import {
@@ -142,7 +142,12 @@ export class RtcService {
       options.onToDevice((events) => {
         for (const call of this.calls.values())
           for (const e of events)
-            call.parts.transports.receiveToDevice({ type: e.type, sender: e.sender, content: e.content });
+            call.parts.transports.receiveToDevice({
+              type: e.type,
+              sender: e.sender,
+              content: e.content,
+              ...(e.senderDevice !== undefined ? { senderDevice: e.senderDevice } : {}),
+            });
       }),
       this.sessions.onSessionEvent((e) => this.onSessionEvent(e)),
     );
@@ -188,6 +193,9 @@ export class RtcService {
 
   private onBatch(batch: ProcessedSync): void {
     for (const [roomId, room] of batch.rooms.join) {
+      // MSC4354: sticky memberships the timeline does not carry come in their own section.
+      for (const event of room.sticky ?? [])
+        if (event.type === RTC_MEMBER_EVENT) this.onTimelineEvent(roomId, event, batch.fromCache);
       for (const event of room.timeline.events) this.onTimelineEvent(roomId, event, batch.fromCache);
       this.refreshRoom(roomId);
     }
@@ -317,15 +325,23 @@ export class RtcService {
     });
     const call = new RoomCall({ session, membership, transports, encryption, scheduler });
     this.setCall(roomId, call);
-    const unwatch = session.joined.subscribe((joined) => {
-      if (!joined && this.calls.get(roomId) === call) {
-        // Evicted, or the membership could not be kept: nothing of the call stays running.
-        unwatch();
-        this.setCall(roomId, undefined);
-        call.end();
-      }
-    });
-    await call.start();
+    // The call owns this watch: its end (leave, unload, eviction) releases it.
+    call.own(
+      session.joined.subscribe((joined) => {
+        if (!joined && this.calls.get(roomId) === call) {
+          // Evicted, or the membership could not be kept: nothing of the call stays running.
+          this.setCall(roomId, undefined);
+          call.end();
+        }
+      }),
+    );
+    try {
+      await call.start();
+    } catch (error) {
+      if (this.calls.get(roomId) === call) this.setCall(roomId, undefined);
+      call.end();
+      throw error;
+    }
   }
 
   private setCall(roomId: string, call: RoomCall | undefined): void {

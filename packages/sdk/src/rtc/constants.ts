@@ -49,5 +49,5 @@ export const KEY_SEND_RETRY_BUDGET_MS = 5000;
 export const KEY_DECRYPT_RETRY_MS = 1000;
 
 /** SPEC §8 messages. */
-export const DELAYED_EVENTS_UNSUPPORTED = "Server does not support the delayed events API";
+export { DELAYED_EVENTS_UNSUPPORTED } from "../api/errors";
 export const TO_DEVICE_UNSUPPORTED = "The widget driver does not support to-device encryption";

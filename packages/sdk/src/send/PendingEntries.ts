@@ -70,13 +70,14 @@ export class PendingEntries {
     return entry;
   }
 
-  add(record: StoredPendingEvent, failure?: SendFailure): Entry {
+  add(record: StoredPendingEvent, failure?: SendFailure, hidden = false): Entry {
     const entry: Entry = {
       record,
       snapshot: snapshotOf(record, failure),
       attempts: 0,
       persisted: Promise.resolve(),
       removed: false,
+      ...(hidden ? { hidden } : {}),
     };
     this.byTxn.set(record.txnId, entry);
     this.roomQueue(record.roomId).insert(entry);
@@ -85,6 +86,8 @@ export class PendingEntries {
 
   /** Chains a write of the entry's record (or its removal) after the earlier ones. */
   persist(entry: Entry, remove = false): void {
+    // Hidden signalling is only meaningful now: a reload must not send a stale call key or ring.
+    if (entry.hidden) return;
     const record = cloneJson(entry.record);
     entry.persisted = entry.persisted
       .then(() => (remove ? this.store.removePendingEvent(record.txnId) : this.store.putPendingEvent(record)))

@@ -21,11 +21,11 @@ import type { RetryPolicy } from "../http/retry";
 import type { HttpApi } from "../http/types";
 import { cancel as cancelStatus } from "../models/event-status";
 import type { EventStatus } from "../models/event-status";
-import { unknownRoom } from "../models/room/errors";
+import { unknownRoom } from "../models/errors";
 import type { JsonObject, Store, StoredPendingEvent } from "../store/Store";
 import type { SyncBatchListener, ProcessedSync } from "../sync/processor/types";
-import { realScheduler } from "../sync/scheduler";
-import type { Scheduler } from "../sync/scheduler";
+import { realScheduler } from "../util/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import type { SyncState } from "../sync/SyncLoop";
 import { withoutRetries } from "../sync/transport";
 import type { ReadonlyObservableList } from "../util/observable-list";
@@ -43,7 +43,7 @@ import type { SendFailure, SendFailureKind } from "./failure";
 import { echoCandidates, roomsTurningOnEncryption } from "./remote-echo";
 import { PendingEntries } from "./PendingEntries";
 import type { Entry, RoomQueue } from "./room-queue";
-import type { EncryptFn, PendingEvent, RemoteEcho, SendQueueOptions } from "./types";
+import type { EncryptFn, PendingEvent, RemoteEcho, SendOptions, SendQueueOptions } from "./types";
 
 /** How many unmatched echoes of our own events are remembered. */
 const ECHOES_KEPT = 500;
@@ -126,9 +126,15 @@ export class SendQueue {
     return this.pending.byTxn.get(txnId)?.snapshot;
   }
 
-  /** Queues a room event; returns its local echo at once. */
-  send(roomId: string, type: string, content: JsonObject): PendingEvent {
-    return this.enqueue(roomId, "event", type, cloneJson(content)).snapshot;
+  /**
+   * Queues a room event; returns its local echo at once. With `hidden` (call
+   * signalling: media keys, rings, declines) the event is sent in order and
+   * encrypted like any other, but it is not listed in `room()` (no local
+   * echo the user sees) and not persisted (a reload must not send it late).
+   */
+  send(roomId: string, type: string, content: JsonObject, options: SendOptions = {}): PendingEvent {
+    return this.enqueue(roomId, "event", type, cloneJson(content), undefined, undefined, options.hidden)
+      .snapshot;
   }
 
   /**
@@ -267,6 +273,7 @@ export class SendQueue {
     content: JsonObject,
     dependsOnTxnId?: string,
     redacts?: string,
+    hidden = false,
   ): Entry {
     if (this.disposed) throw new SendQueueError("DISPOSED", "The send queue has been disposed");
     if (this.options.knowsRoom && !this.options.knowsRoom(roomId)) throw unknownRoom(roomId);
@@ -284,7 +291,7 @@ export class SendQueue {
       status: "queued",
       createdAt: now,
     };
-    const entry = this.pending.add(record);
+    const entry = this.pending.add(record, undefined, hidden);
     this.pending.persist(entry);
     this.pump(roomId);
     return entry;

@@ -6,13 +6,14 @@
  * the event not_sent at once. The original error is kept on the failure.
  */
 import { ConnectionError, MatrixError } from "../http/errors";
+import { retryDelay } from "../http/retry";
+import { ROOM_ENCRYPTION_UNSUPPORTED } from "../crypto/errors";
 import type { RetryPolicy } from "../http/retry";
 
 /** SPEC §8: an event waits behind an earlier one of its room that failed. */
 export const BLOCKED_MESSAGE = "Event blocked by other events not yet sent";
 /** SPEC §8: the room has m.room.encryption and this client cannot encrypt. */
-export const ENCRYPTION_UNSUPPORTED_MESSAGE =
-  "This room is configured to use encryption, but your client does not support encryption.";
+export const ENCRYPTION_UNSUPPORTED_MESSAGE = ROOM_ENCRYPTION_UNSUPPORTED;
 
 /** The reason of a failure, for the UI to pick an icon or an action. */
 export type SendFailureKind =
@@ -95,10 +96,5 @@ export function sendRetryDelay(
   policy: RetryPolicy,
   random: () => number,
 ): number | null {
-  if (!isTransient(error) || attempt >= policy.maxAttempts) return null;
-  if (error instanceof MatrixError && error.retryAfterMs !== undefined) {
-    return error.retryAfterMs <= policy.maxRetryAfterMs ? error.retryAfterMs : null;
-  }
-  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(cap / 2 + (random() * cap) / 2);
+  return retryDelay(error, attempt, policy, random, isTransient);
 }

@@ -3,7 +3,7 @@
  * persistence, remote echo) and the persistent to-device queue.
  */
 export { SendQueue } from "./SendQueue";
-export type { EncryptFn, PendingEvent, RemoteEcho, SendQueueOptions } from "./types";
+export type { EncryptFn, PendingEvent, RemoteEcho, SendOptions, SendQueueOptions } from "./types";
 export { ToDeviceQueue, toWireMessages } from "./ToDeviceQueue";
 export type { ToDeviceQueueOptions } from "./ToDeviceQueue";
 export { isConnectionDown } from "./connection";

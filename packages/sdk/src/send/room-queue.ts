@@ -19,11 +19,14 @@ export interface Entry {
   persisted: Promise<void>;
   /** Gone from the queue (sent and echoed, or cancelled). */
   removed: boolean;
+  /** Signalling the user does not see (call keys, rings): sent in order, but not in the list and never persisted. */
+  hidden?: boolean;
 }
 
 export class RoomQueue {
+  /** The local echoes: the entries that are not hidden, in the same order. */
   readonly list = new ObservableList<PendingEvent>();
-  /** In send order (seq); entries[i] is the item at list index i. */
+  /** In send order (seq), hidden ones included. */
   readonly entries: Entry[] = [];
   /** A worker is running for this room. */
   running = false;
@@ -36,20 +39,27 @@ export class RoomQueue {
     let index = this.entries.length;
     while (index > 0 && (this.entries[index - 1]?.record.seq ?? 0) > entry.record.seq) index--;
     this.entries.splice(index, 0, entry);
-    this.list.insert(index, entry.snapshot);
+    if (!entry.hidden) this.list.insert(this.listIndex(index), entry.snapshot);
   }
 
   remove(entry: Entry): void {
     const index = this.entries.indexOf(entry);
     if (index < 0) return;
     this.entries.splice(index, 1);
-    this.list.remove(index);
+    if (!entry.hidden) this.list.remove(this.listIndex(index));
   }
 
   /** Publishes the entry's current snapshot. */
   update(entry: Entry): void {
     const index = this.entries.indexOf(entry);
-    if (index >= 0) this.list.update(index, entry.snapshot);
+    if (index >= 0 && !entry.hidden) this.list.update(this.listIndex(index), entry.snapshot);
+  }
+
+  /** The list index of the entry at `index`: the visible entries before it. */
+  private listIndex(index: number): number {
+    let n = 0;
+    for (let i = 0; i < index; i++) if (!this.entries[i]?.hidden) n++;
+    return n;
   }
 
   /** The signal a sleeping worker waits on. */

@@ -8,7 +8,7 @@ import type { RetryPolicy } from "../http/retry";
 import type { TxnIdGenerator } from "../http/txn";
 import type { EventStatus } from "../models/event-status";
 import type { JsonObject, Store } from "../store/Store";
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import type { SyncState } from "../sync/SyncLoop";
 import type { ReadonlyObservable } from "../util/observable";
 import type { SendFailure } from "./failure";
@@ -33,6 +33,12 @@ export interface PendingEvent {
   readonly failure?: SendFailure;
   /** When it was queued (ms since epoch). */
   readonly createdAt: number;
+}
+
+/** How one event is sent. */
+export interface SendOptions {
+  /** Signalling the user does not see: no local echo in `room()`, not persisted. */
+  hidden?: boolean;
 }
 
 /** Encrypts a room event (the crypto adapter's function); returns the event to send instead. */

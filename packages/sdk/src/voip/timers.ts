@@ -3,7 +3,8 @@
  * time in tests). Each timer is cancelled by its owner's `clear()`, so an
  * ended call leaves no pending sleep behind (a test checks it).
  */
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
+import { randomString } from "../util/random";
 
 /** A cancel function. */
 export type Cancel = () => void;
@@ -86,16 +87,7 @@ export class Emitter<E extends Record<string, unknown>> {
   }
 }
 
-const ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-
-/** `length` random characters from the injected random source. */
-export function randomString(random: () => number, length: number): string {
-  let out = "";
-  for (let i = 0; i < length; i++) out += ID_CHARS[Math.floor(random() * ID_CHARS.length)] ?? "A";
-  return out;
-}
-
 /** A call id: a timestamp plus 16 random characters (SPEC §9). */
 export function newCallId(scheduler: Scheduler): string {
-  return `${scheduler.now()}${randomString(() => scheduler.random(), 16)}`;
+  return `${scheduler.now()}${randomString(16, () => scheduler.random())}`;
 }

@@ -8,7 +8,7 @@ import type { HttpApi, RequestOptions } from "../../src/http/types";
 import { RoomState } from "../../src/models/room/RoomState";
 import type { StateEntry } from "../../src/models/room/RoomState";
 import type { RoomSnapshot } from "../../src/models/room/Room";
-import { unknownRoom } from "../../src/models/room/errors";
+import { unknownRoom } from "../../src/models/errors";
 import { ClientServiceError, ModerationService } from "../../src/client/index";
 
 class FakeHttp implements HttpApi {

@@ -8,7 +8,7 @@ import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import { api, auth, ClientServiceError, createClient, GuestForbiddenError } from "../../src";
 import type { Client } from "../../src";
-import { registerUser } from "../../../testserver/test/helpers";
+import { registerUser } from "@lattice/testserver/test/helpers";
 import { startClient, waitFor } from "./helpers";
 
 let server: TestServerHandle;

@@ -18,7 +18,7 @@ import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import { api, createClient, IndexedDbStore } from "../../src";
 import type { Client, CreateClientOptions } from "../../src";
-import { registerUser } from "../../../testserver/test/helpers";
+import { registerUser } from "@lattice/testserver/test/helpers";
 import { startClient, waitFor, waitForMembership } from "./helpers";
 
 let server: TestServerHandle;

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
-import { api, CryptoError, ROOM_ENCRYPTION_UNSUPPORTED, TO_DEVICE_ENCRYPTION_UNSUPPORTED } from "../../src";
+import { api, CryptoError } from "../../src";
 import type { Client, EventStatus } from "../../src";
 import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../../src/api/types/events";
 import { startClient, waitFor, waitForMembership } from "./helpers";
@@ -196,7 +196,9 @@ describe("crypto off", () => {
     const echo = carol.sendQueue.send(roomId, "m.room.message", { msgtype: "m.text", body: "plain?" });
     const settled = await carol.sendQueue.whenSettled(echo.txnId);
     expect(settled?.status).toBe("not_sent");
-    expect(settled?.failure?.message).toBe(ROOM_ENCRYPTION_UNSUPPORTED);
+    expect(settled?.failure?.message).toBe(
+      "This room is configured to use encryption, but your client does not support encryption.",
+    );
     expect(settled?.failure?.kind).toBe("encryption_unsupported");
   });
 
@@ -207,7 +209,9 @@ describe("crypto off", () => {
       {},
     );
     await expect(attempt).rejects.toBeInstanceOf(CryptoError);
-    await expect(attempt).rejects.toThrow(TO_DEVICE_ENCRYPTION_UNSUPPORTED);
+    await expect(attempt).rejects.toThrow(
+      "Cannot encrypt to device event, your client does not support encryption.",
+    );
     expect(carol.crypto.loaded).toBe(false);
   });
 

@@ -2,8 +2,9 @@
  * Search, directory and URL previews through the client facade on the test
  * homeserver: event search with one event of context each side, paging to
  * the end and the backpaginate error; public rooms with a filter and paging;
- * the user directory; a space's hierarchy; room summary; mutual rooms with
- * its support check; previews of a page served on loopback by this test.
+ * the user directory; a space's hierarchy; room summary; mutual rooms, and
+ * their refusal on a server without them (the legacy profile); previews of
+ * a page served on loopback by this test.
  */
 import { createServer } from "node:http";
 import type { Server } from "node:http";
@@ -121,13 +122,23 @@ it("walks a space's hierarchy and summarises a room", async () => {
   expect(summary.name).toBe("Needles");
 });
 
-it("lists mutual rooms behind the support check", async () => {
-  if (await alice.directory.supportsMutualRooms()) {
-    expect(await alice.directory.mutualRooms(bob.userId)).toContain(roomId);
-  } else {
-    await expect(alice.directory.mutualRooms(bob.userId)).rejects.toThrow(
+it("lists mutual rooms where the server supports them", async () => {
+  // The test server's current profile serves the Mutual Rooms API.
+  expect(await alice.directory.supportsMutualRooms()).toBe(true);
+  expect(await alice.directory.mutualRooms(bob.userId)).toContain(roomId);
+});
+
+it("refuses mutual rooms on a server without the API (the legacy profile)", async () => {
+  const legacy = await startTestServer({ seed: "client-discovery-legacy", profile: "legacy" });
+  const old = await startClient(legacy, "olga");
+  try {
+    expect(await old.directory.supportsMutualRooms()).toBe(false);
+    await expect(old.directory.mutualRooms("@someone:localhost")).rejects.toThrow(
       "Server does not support the Mutual Rooms API",
     );
+  } finally {
+    await old.dispose();
+    await legacy.stop();
   }
 });
 

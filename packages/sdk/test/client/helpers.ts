@@ -10,7 +10,7 @@ import { createClient } from "../../src/client";
 import type { Client, CreateClientOptions } from "../../src/client";
 import { createRoom } from "../../src/api/rooms";
 import type { CreateRoomRequest } from "../../src/api/types/rooms";
-import { registerUser } from "../../../testserver/test/helpers";
+import { registerUser } from "@lattice/testserver/test/helpers";
 
 const quiet = {
   debug: () => undefined,

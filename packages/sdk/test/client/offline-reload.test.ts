@@ -14,8 +14,8 @@ import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import { api, createClient, IndexedDbStore } from "../../src";
 import type { Client, CreateClientOptions } from "../../src";
-import { registerUser } from "../../../testserver/test/helpers";
-import type { TestUser } from "../../../testserver/test/helpers";
+import { registerUser } from "@lattice/testserver/test/helpers";
+import type { TestUser } from "@lattice/testserver/test/helpers";
 import { startClient, waitFor, waitForMembership } from "./helpers";
 
 const idb = (globalThis as unknown as { indexedDB: IDBFactoryLike }).indexedDB;

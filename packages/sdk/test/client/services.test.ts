@@ -8,10 +8,9 @@ import { describe, expect, it } from "vitest";
 import type { RequestOptions, HttpApi } from "../../src/http/types";
 import { MatrixError } from "../../src/http/errors";
 import type { RoomSnapshot } from "../../src/models/room/Room";
-import { unknownRoom } from "../../src/models/room/errors";
+import { ModelError, unknownRoom } from "../../src/models/errors";
 import {
   AccountDataService,
-  ClientServiceError,
   PresenceService,
   ReceiptService,
   SearchService,
@@ -78,14 +77,18 @@ describe("ReceiptService", () => {
 
   it("refuses a pending local echo before any request", async () => {
     const http = new FakeHttp();
-    const receipts = new ReceiptService({ http, actor, isPending: (id) => id === "$sent-but-pending" });
+    const receipts = new ReceiptService({
+      http,
+      actor,
+      statusOf: (id) => (id === "$sent-but-pending" ? "sent" : null),
+    });
     for (const id of ["m1700000000000.0", "$sent-but-pending"]) {
       await expect(receipts.sendReceipt("!r:test", id)).rejects.toThrow(
         "A read marker or receipt cannot be set to a pending event",
       );
     }
     await expect(receipts.setReadMarkers("!r:test", { fullyRead: "txn1" })).rejects.toBeInstanceOf(
-      ClientServiceError,
+      ModelError,
     );
     expect(http.requests).toHaveLength(0);
   });

@@ -75,6 +75,8 @@ describe("encrypted to-device messages", () => {
       type: "org.lattice.test",
       sender: aliceAccount.userId,
       content: { secret: "s3cret-1" },
+      // The device whose Olm session sent it, as the engine authenticated it.
+      senderDevice: aliceAccount.deviceId,
     });
   });
 

@@ -6,12 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ClientEventWithoutRoomId } from "../../src/api/types/events";
-import {
-  classifyFailure,
-  REASON_HISTORICAL,
-  REASON_MISSING_KEY,
-  waitsForKey,
-} from "../../src/crypto/decrypt";
+import { classifyFailure, waitsForKey } from "../../src/crypto/decrypt";
 import {
   assertRoomEncryptionSupported,
   assertToDeviceEncryptionSupported,
@@ -162,12 +157,12 @@ describe("classifyFailure", () => {
     const missing = new FakeDecryptionError(0, "missing");
     expect(classifyFailure(fakeEngine, missing, event(500), 1000)).toEqual({
       code: "historical_message",
-      reason: REASON_HISTORICAL,
+      reason: "This message was sent before this device signed in.",
       expected: true,
     });
     expect(classifyFailure(fakeEngine, missing, event(2000), 1000)).toEqual({
       code: "missing_room_key",
-      reason: REASON_MISSING_KEY,
+      reason: "The sender's device has not sent us the keys for this message.",
       expected: false,
     });
     expect(classifyFailure(fakeEngine, missing, event(2000, "leave"), 1000)).toMatchObject({

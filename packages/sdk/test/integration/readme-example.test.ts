@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import { api, createClient, createHttpClient, createTxnIdGenerator, IndexedDbStore } from "../../src";
-import { registerUser } from "../../../testserver/test/helpers";
+import { registerUser } from "@lattice/testserver/test/helpers";
 
 let server: TestServerHandle;
 

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import { startSynapse } from "@lattice/testserver/synapse";
-import { registerUser as registerOnTestServer } from "../../../testserver/test/helpers";
+import { registerUser as registerOnTestServer } from "@lattice/testserver/test/helpers";
 
 /** Which homeserver implementation a scenario runs against. */
 export type InteropServerKind = "testserver" | "testserver-legacy" | "synapse" | "synapse-1.67";

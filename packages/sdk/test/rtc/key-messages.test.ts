@@ -17,7 +17,7 @@ describe("to-device key message", () => {
       session: { call_id: "", application: "m.call", scope: "m.room" },
       sent_ts: 1234,
     });
-    const key = readToDeviceKey(me, "@b:hs", good);
+    const key = readToDeviceKey(me, "@b:hs", "B", good);
     expect(key).toMatchObject({
       userId: "@b:hs",
       deviceId: "B",
@@ -40,11 +40,24 @@ describe("to-device key message", () => {
     ["the claimed device id is missing", { ...good, member: {} }],
     ["call_id is not empty", { ...good, session: { call_id: "x", application: "m.call", scope: "m.room" } }],
   ])("is dropped when %s", (_why, content) => {
-    expect(readToDeviceKey(me, "@b:hs", content)).toBeNull();
+    expect(readToDeviceKey(me, "@b:hs", "B", content)).toBeNull();
   });
 
   it("is dropped when it comes from our own device", () => {
-    expect(readToDeviceKey(me, "@me:hs", toDeviceKeyContent(me, { index: 0, key: KEY }, 1))).toBeNull();
+    expect(readToDeviceKey(me, "@me:hs", "ME", toDeviceKeyContent(me, { index: 0, key: KEY }, 1))).toBeNull();
+  });
+
+  it("is bound to the device the Olm session authenticated, not to the claimed one", () => {
+    // Bob's device B claims to be his device C: the claim disagrees with the Olm sender, dropped.
+    const lying = toDeviceKeyContent({ ...them, deviceId: "C" }, { index: 3, key: KEY }, 1);
+    expect(readToDeviceKey(me, "@b:hs", "B", lying)).toBeNull();
+    // A message that did not come through Olm (no authenticated device) is dropped.
+    expect(readToDeviceKey(me, "@b:hs", undefined, good)).toBeNull();
+    // Another of our own devices may send us its key; our own device may not.
+    const mine = toDeviceKeyContent({ ...me, deviceId: "ME2" }, { index: 0, key: KEY }, 1);
+    expect(readToDeviceKey(me, "@me:hs", "ME2", mine)).toMatchObject({ userId: "@me:hs", deviceId: "ME2" });
+    const claimsOther = toDeviceKeyContent({ ...me, deviceId: "ME2" }, { index: 0, key: KEY }, 1);
+    expect(readToDeviceKey(me, "@me:hs", "ME", claimsOther)).toBeNull();
   });
 });
 
@@ -60,6 +73,9 @@ describe("room key event", () => {
 
   it.each([
     ["keys is not an array", { ...good, keys: { index: 1, key: KEY } }],
+    ["keys is missing", { ...good, keys: undefined }],
+    ["a key lacks its key", { ...good, keys: [{ index: 1 }] }],
+    ["an index is not a number", { ...good, keys: [{ index: "1", key: KEY }] }],
     ["a key lacks its index", { ...good, keys: [{ key: KEY }] }],
     ["a key is not a string", { ...good, keys: [{ index: 1, key: [1] }] }],
     ["the device id is missing", { ...good, device_id: undefined }],

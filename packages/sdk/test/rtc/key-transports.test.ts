@@ -1,6 +1,6 @@
 /** Key transports: defaults, the switch to room-only, send retries within ~5 s, the one decryption retry after 1 s. */
 import { describe, expect, it } from "vitest";
-import { KeyTransports, roomKeyContent } from "../../src/rtc/keys";
+import { KeyTransports, roomKeyContent, toDeviceKeyContent } from "../../src/rtc/keys";
 import type { KeyEvent, KeyTransportIo, ReceivedKey } from "../../src/rtc/keys";
 import { FakeScheduler } from "../support/fake-scheduler";
 
@@ -126,5 +126,16 @@ describe("KeyTransports", () => {
     });
     await scheduler.advance(1000);
     expect(keys.map((k) => k.index)).toEqual([0]);
+  });
+
+  it("binds a to-device key to the Olm sender device the crypto layer reports", () => {
+    const { t, keys } = setup();
+    const content = toDeviceKeyContent({ ...ctx, userId: "@b:hs", deviceId: "B" }, { index: 2, key: KEY }, 1);
+    const type = "io.element.call.encryption_keys";
+    t.receiveToDevice({ type, sender: "@b:hs", content });
+    t.receiveToDevice({ type, sender: "@b:hs", senderDevice: "OTHER", content });
+    expect(keys).toEqual([]);
+    t.receiveToDevice({ type, sender: "@b:hs", senderDevice: "B", content });
+    expect(keys.map((k) => [k.userId, k.deviceId, k.index])).toEqual([["@b:hs", "B", 2]]);
   });
 });

@@ -58,6 +58,8 @@ it("exchanges keys by Olm-encrypted to-device messages", async () => {
       20_000,
     );
     expect(key).toEqual(other.rtc.ownKey(roomId).getSnapshot()?.key);
+    // Bound to the device whose Olm session sent it.
+    expect(participant.deviceId).toBe(other.deviceId);
   }
   for (const c of [alice, bob])
     expect(c.rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot()).toBe("to-device");

@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MatrixError } from "../../src/http/errors";
-import { NOT_CANCELLABLE_MESSAGE } from "../../src/models/event-status";
-import { BLOCKED_MESSAGE, ENCRYPTION_UNSUPPORTED_MESSAGE, SendQueue } from "../../src/send";
+import { SendQueue } from "../../src/send";
 import type { PendingEvent, SendQueueOptions } from "../../src/send";
 import { MemoryStore } from "../../src/store/MemoryStore";
 import { FakeScheduler, flush } from "../support/fake-scheduler";
@@ -162,10 +161,10 @@ describe("order per room", () => {
     expect((failedA?.failure?.error as MatrixError).errcode).toBe("M_FORBIDDEN");
     expect(queue.get(b.txnId)).toMatchObject({
       status: "not_sent",
-      failure: { kind: "blocked", message: BLOCKED_MESSAGE },
+      failure: { kind: "blocked", message: "Event blocked by other events not yet sent" },
     });
     expect(http.requests).toHaveLength(1);
-    expect(() => queue.resend(b.txnId)).toThrow(BLOCKED_MESSAGE);
+    expect(() => queue.resend(b.txnId)).toThrow("Event blocked by other events not yet sent");
     refuse = false;
     queue.resend(a.txnId);
     expect(queue.get(b.txnId)?.status).toBe("queued");
@@ -182,7 +181,7 @@ describe("order per room", () => {
     await flush();
     const late = queue.send(ROOM, "m.room.message", text("late"));
     await flush();
-    expect(queue.get(late.txnId)?.failure?.message).toBe(BLOCKED_MESSAGE);
+    expect(queue.get(late.txnId)?.failure?.message).toBe("Event blocked by other events not yet sent");
     expect(http.requests).toHaveLength(1);
   });
 });
@@ -195,7 +194,7 @@ describe("cancel", () => {
     const a = queue.send(ROOM, "m.room.message", text("a"));
     const b = queue.send(ROOM, "m.room.message", text("b"));
     await flush();
-    expect(() => queue.cancel(a.txnId)).toThrow(NOT_CANCELLABLE_MESSAGE);
+    expect(() => queue.cancel(a.txnId)).toThrow("Events in other states cannot be cancelled");
     const settled = queue.whenSettled(b.txnId);
     queue.cancel(b.txnId);
     expect((await settled)?.status).toBe("cancelled");
@@ -207,7 +206,7 @@ describe("cancel", () => {
     ).toEqual([a.txnId]);
     answer.resolve({ event_id: "$a" });
     await flush();
-    expect(() => queue.cancel(a.txnId)).toThrow(NOT_CANCELLABLE_MESSAGE);
+    expect(() => queue.cancel(a.txnId)).toThrow("Events in other states cannot be cancelled");
     expect(http.requests.map(txnOf)).toEqual([a.txnId]);
   });
 
@@ -242,7 +241,7 @@ describe("encryption", () => {
     await flush();
     expect(queue.get(ev.txnId)?.failure).toEqual({
       kind: "encryption_unsupported",
-      message: ENCRYPTION_UNSUPPORTED_MESSAGE,
+      message: "This room is configured to use encryption, but your client does not support encryption.",
     });
     expect(http.requests).toHaveLength(0);
   });
@@ -253,7 +252,9 @@ describe("encryption", () => {
     const ev = queue.send(ROOM, "m.room.message", text("secret"));
     const plain = queue.send("!plain:x", "m.room.message", text("open"));
     await flush();
-    expect(queue.get(ev.txnId)?.failure?.message).toBe(ENCRYPTION_UNSUPPORTED_MESSAGE);
+    expect(queue.get(ev.txnId)?.failure?.message).toBe(
+      "This room is configured to use encryption, but your client does not support encryption.",
+    );
     expect(queue.get(plain.txnId)?.status).toBe("sent");
     expect(http.requests).toHaveLength(1);
   });
@@ -421,5 +422,70 @@ describe("redactions and reactions", () => {
         .getSnapshot()
         .map((e) => e.txnId),
     ).toEqual([first.txnId]);
+  });
+});
+
+describe("hidden events (call signalling)", () => {
+  it("are encrypted and sent in order, but show no local echo and are not persisted", async () => {
+    const { queue, http, store } = await setup({
+      isRoomEncrypted: () => true,
+      encrypt: (_roomId, type, content) =>
+        Promise.resolve({ type: "m.room.encrypted", content: { was: type, ...content } }),
+    });
+    const shown: string[] = [];
+    queue.room(ROOM).subscribe((list) => shown.push(...list.map((e) => e.type)));
+    const answer = deferred<unknown>();
+    const reply = http.handler;
+    http.handler = async (o) => {
+      await answer.promise;
+      return reply(o);
+    };
+    const message = queue.send(ROOM, "m.room.message", text("hi"));
+    const key = queue.send(ROOM, "io.element.call.encryption_keys", { keys: [] }, { hidden: true });
+    await flush();
+    expect(
+      queue
+        .room(ROOM)
+        .getSnapshot()
+        .map((e) => e.txnId),
+    ).toEqual([message.txnId]);
+    expect((await store.getPendingEvents()).map((e) => e.txnId)).toEqual([message.txnId]);
+    answer.resolve(undefined);
+    const settled = await queue.whenSettled(key.txnId);
+    expect(settled).toMatchObject({ status: "sent", eventId: `$ev-${key.txnId}` });
+    expect(http.paths).toEqual([
+      `/rooms/${ROOM}/send/m.room.encrypted/${message.txnId}`,
+      `/rooms/${ROOM}/send/m.room.encrypted/${key.txnId}`,
+    ]);
+    expect(http.requests[1]?.body).toEqual({ was: "io.element.call.encryption_keys", keys: [] });
+    expect(shown).not.toContain("io.element.call.encryption_keys");
+    queue.handleSync(
+      batchWith(ROOM, [{ event_id: `$ev-${key.txnId}`, unsigned: { transaction_id: key.txnId } }]),
+    );
+    expect(queue.get(key.txnId)).toBeUndefined();
+    expect(
+      queue
+        .room(ROOM)
+        .getSnapshot()
+        .map((e) => e.txnId),
+    ).toEqual([message.txnId]);
+  });
+});
+
+describe("persisted order", () => {
+  it("gives events sent in the same millisecond increasing seqs, so a reload keeps their order", async () => {
+    const { queue, http, store, scheduler } = await setup();
+    const answer = deferred<unknown>();
+    http.handler = () => answer.promise;
+    const now = scheduler.now();
+    const sent = ["a", "b", "c"].map((body) => queue.send(ROOM, "m.room.message", text(body)).txnId);
+    expect(scheduler.now()).toBe(now);
+    await flush();
+    const stored = await store.getPendingEvents();
+    expect(stored.map((e) => e.txnId)).toEqual(sent);
+    const seqs = stored.map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(3);
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    queue.dispose();
   });
 });

@@ -12,12 +12,12 @@ import "fake-indexeddb/auto";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { registerUser } from "../../../testserver/test/helpers";
-import type { TestUser } from "../../../testserver/test/helpers";
+import { registerUser } from "@lattice/testserver/test/helpers";
+import type { TestUser } from "@lattice/testserver/test/helpers";
 import { createHttpClient } from "../../src/http/client";
 import type { HttpApi } from "../../src/http/types";
 import { MatrixError } from "../../src/http/errors";
-import { BLOCKED_MESSAGE, ENCRYPTION_UNSUPPORTED_MESSAGE, SendQueue, ToDeviceQueue } from "../../src/send";
+import { SendQueue, ToDeviceQueue } from "../../src/send";
 import type { SendQueueOptions } from "../../src/send";
 import { IndexedDbStore } from "../../src/store/indexeddb/IndexedDbStore";
 import { MemoryStore } from "../../src/store/MemoryStore";
@@ -110,7 +110,7 @@ describe("send queue over HTTP", () => {
     const sent = ["A", "B", "C"].map((b) => first.send(roomId, "m.room.message", text(b)));
     await waitFor(() => first.get(sent[0]!.txnId)?.status === "not_sent", 10_000, "A to give up");
     expect(first.get(sent[0]!.txnId)?.failure?.message).toBe("Server unreachable");
-    expect(first.get(sent[2]!.txnId)?.failure?.message).toBe(BLOCKED_MESSAGE);
+    expect(first.get(sent[2]!.txnId)?.failure?.message).toBe("Event blocked by other events not yet sent");
     server.faults.setOffline(false);
     connection.set("reconnecting");
     connection.set("syncing");
@@ -216,7 +216,7 @@ describe("send queue over HTTP", () => {
     expect(failure?.kind).toBe("forbidden");
     expect(failure?.error).toBeInstanceOf(MatrixError);
     expect((failure?.error as MatrixError).errcode).toBe("M_FORBIDDEN");
-    expect(q.get(b.txnId)?.failure?.message).toBe(BLOCKED_MESSAGE);
+    expect(q.get(b.txnId)?.failure?.message).toBe("Event blocked by other events not yet sent");
     q.cancel(b.txnId);
     await call(bob, "POST", `/rooms/${encodeURIComponent(roomId)}/invite`, { user_id: alice.userId });
     await call(alice, "POST", `/join/${encodeURIComponent(roomId)}`, {});
@@ -256,7 +256,9 @@ describe("send queue over HTTP", () => {
     expect(echoes).toEqual([ev.txnId]);
     const secret = q.send(encrypted, "m.room.message", text("secret"));
     await waitFor(() => q.get(secret.txnId)?.status === "not_sent");
-    expect(q.get(secret.txnId)?.failure?.message).toBe(ENCRYPTION_UNSUPPORTED_MESSAGE);
+    expect(q.get(secret.txnId)?.failure?.message).toBe(
+      "This room is configured to use encryption, but your client does not support encryption.",
+    );
     expect(await timelineBodies(encrypted)).toEqual([]);
     expect(await timelineBodies(plain)).toEqual(["echo me"]);
     q.dispose();

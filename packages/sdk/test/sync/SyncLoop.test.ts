@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { SyncResponse } from "../../src/api/types/sync";
 import { MatrixError } from "../../src/http/errors";
-import { SyncLoop, UNKNOWN_TOKEN_MESSAGE } from "../../src/sync/SyncLoop";
+import { SyncLoop } from "../../src/sync/SyncLoop";
 import type { SyncRequest, SyncState, SyncTransport } from "../../src/sync/SyncLoop";
 import { FakeScheduler, flush } from "../support/fake-scheduler";
 
@@ -183,7 +183,7 @@ describe("SyncLoop", () => {
     transport.syncAnswers = [transport.ok(), matrixError(401, "M_UNKNOWN_TOKEN", { soft_logout: true })];
     loop.start();
     await flush();
-    expect(logger.warn).toHaveBeenCalledWith(UNKNOWN_TOKEN_MESSAGE);
+    expect(logger.warn).toHaveBeenCalledWith("Token no longer valid - assuming logout");
     expect(states.at(-1)).toBe("error");
     expect(loop.isRunning).toBe(false);
     expect(onUnknownToken).toHaveBeenCalledWith(true, expect.any(MatrixError));
@@ -222,5 +222,55 @@ describe("SyncLoop", () => {
     expect(inFlight.signal.aborted).toBe(true);
     expect(states.at(-1)).toBe("stopped");
     void scheduler;
+  });
+
+  it("stops in error on a next_batch that would not survive a round trip, without handling the batch", async () => {
+    const handled: SyncResponse[] = [];
+    const { transport, loop, states } = setup({
+      handler: (r) => {
+        handled.push(r);
+        return Promise.resolve();
+      },
+    });
+    // A lone surrogate: a query string would send the server another token.
+    transport.syncAnswers = [transport.ok(), { next_batch: "s\ud800" }];
+    loop.start();
+    await flush();
+    expect(handled.map((r) => r.next_batch)).toEqual(["s1"]);
+    expect(states.at(-1)).toBe("error");
+    expect(loop.isRunning).toBe(false);
+    expect(loop.failure.getSnapshot()).toMatchObject({ kind: "protocol", permanent: true });
+    expect(loop.nextSince).toBe("s1");
+    expect(transport.requests).toHaveLength(2);
+  });
+
+  it("refuses a stored since that would not survive a round trip, sending nothing", async () => {
+    const { transport, loop, states } = setup({ since: "old\udc00" });
+    transport.syncAnswers = [transport.ok()];
+    loop.start();
+    await flush();
+    expect(transport.requests).toHaveLength(0);
+    expect(states.at(-1)).toBe("error");
+    expect(loop.failure.getSnapshot()).toMatchObject({ kind: "protocol", permanent: true });
+  });
+
+  it("counts failures in a row only: a success in between starts the count again", async () => {
+    const { transport, loop, states, scheduler } = setup();
+    transport.syncAnswers = [
+      transport.ok(),
+      new Error("down"),
+      new Error("down"),
+      transport.ok(),
+      new Error("down"),
+      new Error("down"),
+    ];
+    loop.start();
+    await flush();
+    // Each failure waits the 2 s keep-alive (random 0), then probes and syncs again.
+    for (let i = 0; i < 4; i++) await scheduler.advance(2_000);
+    expect(transport.syncAnswers).toEqual([]);
+    // Four failures in all, never three in a row: reconnecting, never error.
+    expect(states).toEqual(["prepared", "reconnecting", "syncing", "reconnecting"]);
+    await loop.stop();
   });
 });

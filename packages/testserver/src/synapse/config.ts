@@ -34,6 +34,12 @@ export interface SynapseFeatures {
   stickyEvents?: boolean;
   /** MSC3266 room summary: behind a flag in 1.67, always on (stable) in the current release. */
   roomSummary?: boolean;
+  /**
+   * TURN for /voip/turnServer (any version): coturn's URIs and shared secret
+   * (`turn_uris`, `turn_shared_secret`), the credentials' lifetime in ms
+   * (`turn_user_lifetime`, default 1 h) and whether guests get them (default true).
+   */
+  turn?: { uris: readonly string[]; secret: string; userLifetimeMs?: number; allowGuests?: boolean };
   /** Raw settings merged over the generated config last, for what the options above do not cover. */
   extraConfig?: Record<string, unknown>;
 }
@@ -93,6 +99,17 @@ function experimental(profile: SynapseProfile, f: SynapseFeatures): Record<strin
   return out;
 }
 
+/** The TURN settings, both versions spell them the same. */
+function turnConfig(turn: SynapseFeatures["turn"]): Record<string, unknown> {
+  if (!turn) return {};
+  return {
+    turn_uris: [...turn.uris],
+    turn_shared_secret: turn.secret,
+    turn_user_lifetime: turn.userLifetimeMs ?? 3_600_000,
+    turn_allow_guests: turn.allowGuests ?? true,
+  };
+}
+
 /** The Python logging set-up: INFO to a file in the data dir, read back when the server fails. */
 export function logConfig(logFile: string): Record<string, unknown> {
   return {
@@ -139,6 +156,7 @@ export function synapseConfig(input: SynapseConfigInput): Record<string, unknown
     max_upload_size: "50M",
     ...rateLimits(),
     ...experimental(input.profile, input.features),
+    ...turnConfig(input.features.turn),
     ...input.features.extraConfig,
   };
 }

@@ -6,10 +6,10 @@ import { startTestServer } from "../../src";
 import type { TestServerHandle, TestServerOptions } from "../../src";
 import { getSpecValidator } from "../../src/spec";
 import { api, registerUser, V3 } from "../helpers";
-import type { JsonReply, TestUser } from "../helpers";
+import type { TestUser } from "../helpers";
 
 export { api, V3 };
-export type { JsonReply, TestUser };
+export type { TestUser };
 
 export interface Harness {
   server: TestServerHandle;

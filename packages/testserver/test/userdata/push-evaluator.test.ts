@@ -56,11 +56,11 @@ describe("glob matching", () => {
     expect(globMatchesWord(glob, value)).toBe(expected);
   });
 
-  it("matches hostile patterns against huge values in linear time", () => {
-    const started = Date.now();
+  it("matches hostile patterns against huge values without backtracking", () => {
+    // A backtracking matcher never returns on these: the test's own timeout
+    // is the failure, no clock needed.
     expect(globMatches("*a*a*a*a*a*a*a*a*b", "a".repeat(100_000))).toBe(false);
     expect(globMatchesWord("*a*a*a*a*a*b", "a".repeat(50_000))).toBe(false);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
 

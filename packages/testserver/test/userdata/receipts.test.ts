@@ -161,13 +161,12 @@ describe("typing", () => {
     const roomId = await createRoom(h, h.alice, [h.bob]);
     await typing(h.bob, roomId, { typing: true, timeout: 30000 });
     const s0 = await sync(h, h.alice);
-    const q = new URLSearchParams({ timeout: "5000", since: String(s0["next_batch"]) });
-    const started = Date.now();
+    // A poll of 60 s outlasts the test's timeout: an answer means the typing change woke it.
+    const q = new URLSearchParams({ timeout: "60000", since: String(s0["next_batch"]) });
     const polling = api(h.server, h.alice, "GET", `${V3}/sync?${q.toString()}`);
     await new Promise((r) => setTimeout(r, 50));
     await typing(h.bob, roomId, { typing: false });
     const s1 = await polling;
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(ephemeral(s1.body, roomId)).toContainEqual({ type: "m.typing", content: { user_ids: [] } });
   });
 

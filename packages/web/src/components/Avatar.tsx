@@ -8,14 +8,14 @@ import { useState } from "react";
 import styles from "./Avatar.module.css";
 
 /** The first letter or emoji of a name, skipping Matrix sigils. */
-export function initialOf(name: string): string {
+function initialOf(name: string): string {
   const trimmed = name.replace(/^[@#!+]/, "").trim();
   const first = [...trimmed][0];
   return first === undefined ? "?" : first.toUpperCase();
 }
 
 /** A colour slot 0..5 from an id (djb2), so a user keeps their colour. */
-export function colourSlotOf(id: string): number {
+function colourSlotOf(id: string): number {
   let h = 5381;
   for (let i = 0; i < id.length; i++) h = ((h << 5) + h + id.charCodeAt(i)) | 0;
   return Math.abs(h) % 6;

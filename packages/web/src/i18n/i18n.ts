@@ -11,7 +11,7 @@ import { en } from "./locales/en";
 
 /** The languages the app offers, with their own names for the picker. */
 export const LANGUAGES = [{ code: "en", name: "English" }] as const;
-export type LanguageCode = (typeof LANGUAGES)[number]["code"];
+type LanguageCode = (typeof LANGUAGES)[number]["code"];
 
 /** Namespaces are the keys of the English catalogue: a new feature adds one there. */
 export type Namespace = keyof typeof en;

@@ -41,8 +41,10 @@ export type ConnectionStatus =
    * whether sync gave up (`stopped`; retrySync() tries again).
    */
   | { kind: "refused"; errcode: string | null; message: string; stopped: boolean }
-  /** The server answered but its answer is unusable, or keeping it here failed: not a lost connection. */
-  | { kind: "failed"; what: "unusable" | "local"; message: string; stopped: boolean };
+  /** The server answered but its answer is unusable, or handling it here failed: not a lost connection. */
+  | { kind: "failed"; what: "unusable" | "local"; message: string; stopped: boolean }
+  /** Saving on this device failed: sync goes on, the data is kept in memory only (until the tab closes). */
+  | { kind: "memory_only"; message: string };
 
 export interface ClientOptions {
   session: Session;
@@ -88,14 +90,13 @@ export function connectionStatusOf(
       stopped: failure.permanent,
     };
   }
-  if ((state === "error" || state === "reconnecting") && failure !== null) {
-    const what =
-      failure.kind === "protocol" || failure.kind === "malformed"
-        ? "unusable"
-        : failure.kind === "processing"
-          ? "local"
-          : null;
+  if (failure !== null) {
+    // Not a lost connection, whatever the state: these say what failed instead.
+    const what = failure.kind === "protocol" ? "unusable" : failure.kind === "processing" ? "local" : null;
     if (what !== null) return { kind: "failed", what, message: failure.message, stopped: failure.permanent };
+    if (failure.kind === "store" && state !== "error" && state !== "reconnecting") {
+      return { kind: "memory_only", message: failure.message };
+    }
   }
   if (state === "error" || state === "reconnecting") return { kind: "offline", since: lastSyncAt };
   if (state === null || state === "stopped") return { kind: "connecting" };

@@ -8,14 +8,14 @@
  * (plain and encrypted).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient } from "../../../sdk/src/client";
-import type { Client } from "../../../sdk/src/client";
-import { createRoom } from "../../../sdk/src/api/rooms";
-import { startTestServer } from "../../../testserver/src/index";
-import type { TestServerHandle } from "../../../testserver/src/index";
-import { seedDemo } from "../../../testserver/src/demo/seed";
-import type { DemoSeed } from "../../../testserver/src/demo/seed";
-import { EventValidator } from "../../../testserver/src/spec/events";
+import { createClient } from "@lattice/sdk/client";
+import type { Client } from "@lattice/sdk/client";
+import { createRoom } from "@lattice/sdk/api/rooms";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { seedDemo } from "@lattice/testserver/demo/seed";
+import type { DemoSeed } from "@lattice/testserver/demo/seed";
+import { EventValidator } from "@lattice/testserver/spec/events";
 import type { Room, TimelineItem } from "../sdk";
 import { uploadAttachment } from "./composer/attachments";
 import { ComposerViewModel } from "./ComposerViewModel";
@@ -54,7 +54,7 @@ function clientFor(name: "alice" | "bob"): Client {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   seed = await seedDemo(server.url, { historySize: 4, log: () => undefined });
   alice = clientFor("alice");
   bob = clientFor("bob");

@@ -4,10 +4,10 @@
  * an upgraded room or space hidden once its successor is joined.
  */
 import { describe, expect, it } from "vitest";
-import { Rooms } from "../../../sdk/src/models/room/Rooms";
-import { emptyParsedSync } from "../../../sdk/src/sync/validate/types";
-import type { ParsedJoinedRoom } from "../../../sdk/src/sync/validate/types";
-import type { ClientEventWithoutRoomId } from "../../../sdk/src/api/types/events";
+import { Rooms } from "@lattice/sdk/models/room/Rooms";
+import { emptyParsedSync } from "@lattice/sdk/sync/validate/types";
+import type { ParsedJoinedRoom } from "@lattice/sdk/sync/validate/types";
+import type { ClientEventWithoutRoomId } from "@lattice/sdk/api/types/events";
 import type { HttpApi } from "../sdk";
 import { roomPreviewOf } from "../features/timeline/preview";
 import { RoomListViewModel } from "./RoomListViewModel";

@@ -20,7 +20,7 @@ import {
   roomsFilter,
   spaceFilter,
 } from "../sdk";
-import type { ReadonlyObservableList, RoomFilter, Rooms, RoomSnapshot, RoomSort } from "../sdk";
+import type { ReadonlyObservableList, RoomFilter, Rooms, RoomSort } from "../sdk";
 import { ObservableValue } from "./observables";
 import { RoomActionsViewModel } from "./rooms/RoomActionsViewModel";
 import type { ActionsClient } from "./rooms/RoomActionsViewModel";
@@ -46,6 +46,39 @@ const SECTION_FILTERS: Record<RoomSection, RoomFilter | undefined> = {
   low: lowPriorityFilter,
   invites: invitesFilter,
 };
+
+/** Unread counts as a room list row reads them. */
+export interface RoomListCounts {
+  readonly notificationCount: number;
+  readonly highlightCount: number;
+}
+
+/**
+ * A room as the room list shows it: the view's own type, so components
+ * never name the SDK's RoomSnapshot (GUIDE rule 10). The rows are the
+ * SDK's snapshots seen through this narrower type, not copies: a sync
+ * batch then changes only the rows whose snapshot changed, and the memoised
+ * rows compare by identity.
+ */
+export interface RoomListItem {
+  readonly roomId: string;
+  readonly name: { readonly name: string };
+  readonly category: "join" | "invite" | "leave" | "knock";
+  /** A direct chat (the "people" section). */
+  readonly isDirect: boolean;
+  readonly members: ReadonlyMap<string, { readonly name: string }>;
+  /** The event the preview line summarises (untrusted content). */
+  readonly previewEvent?: {
+    readonly type: string;
+    readonly sender: string;
+    readonly content: Readonly<Record<string, unknown>>;
+    readonly state_key?: string;
+  };
+  /** The room's current state, for the topic when there is no preview event. */
+  readonly state: { content(type: string): Readonly<Record<string, unknown>> | undefined };
+  readonly unread: RoomListCounts;
+  readonly threadUnread: ReadonlyMap<string, RoomListCounts>;
+}
 
 /** A space in the spaces bar. */
 export interface SpaceEntry {
@@ -82,7 +115,7 @@ export class RoomListViewModel {
   }
 
   /** The rooms shown, in order. */
-  get items(): ReadonlyObservableList<RoomSnapshot> {
+  get items(): ReadonlyObservableList<RoomListItem> {
     return this.service.items;
   }
 

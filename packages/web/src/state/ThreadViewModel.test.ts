@@ -6,12 +6,12 @@
  * unread, sorts first, and opening the thread (threaded receipt) clears it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient } from "../../../sdk/src/client";
-import type { Client } from "../../../sdk/src/client";
-import { startTestServer } from "../../../testserver/src/index";
-import type { TestServerHandle } from "../../../testserver/src/index";
-import { seedDemo } from "../../../testserver/src/demo/seed";
-import type { DemoSeed } from "../../../testserver/src/demo/seed";
+import { createClient } from "@lattice/sdk/client";
+import type { Client } from "@lattice/sdk/client";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { seedDemo } from "@lattice/testserver/demo/seed";
+import type { DemoSeed } from "@lattice/testserver/demo/seed";
 import { Scope } from "./Scope";
 import { ThreadsViewModel } from "./ThreadsViewModel";
 import { ThreadViewModel } from "./ThreadViewModel";
@@ -23,7 +23,7 @@ let alice: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   server.ctx.unstableFeatures.set("org.matrix.simplified_msc3575", false);
   seed = await seedDemo(server.url, { historySize: 4, log: () => undefined });
   const mk = (name: "alice" | "bob"): Client =>

@@ -6,9 +6,9 @@
  * the root's summary under the timeline says the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Client } from "../../../sdk/src/client";
-import { startTestServer } from "../../../testserver/src/index";
-import type { TestServerHandle } from "../../../testserver/src/index";
+import type { Client } from "@lattice/sdk/client";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { Scope } from "./Scope";
 import { ThreadsViewModel } from "./ThreadsViewModel";
 import { signUp, until, untilRoom } from "./rooms/testing";
@@ -18,7 +18,7 @@ let alice: Client;
 let bob: Client | undefined;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   server.ctx.unstableFeatures.set("org.matrix.simplified_msc3575", false);
   server.faults.add({ path: /\/threads$/, status: 404, errcode: "M_UNRECOGNIZED" });
   alice = await signUp(server.url, "alice");

@@ -10,10 +10,10 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../testserver/src/index";
-import type { TestServerHandle } from "../../../testserver/src/index";
-import { seedDemo } from "../../../testserver/src/demo/seed";
-import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { seedDemo } from "@lattice/testserver/demo/seed";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
 import { createClient, createHttpClient, loginWithPassword, Session } from "../sdk";
 import type { Client } from "../sdk";
 import { ClientViewModel } from "./ClientViewModel";
@@ -55,7 +55,7 @@ function timeline(): TimelineViewModel {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   await seedDemo(server.url, { historySize: 2, log: () => undefined });
   bob = createClient({ session: await signIn("bob"), crypto: false, httpOptions: { retry: false } });
   await bob.start();

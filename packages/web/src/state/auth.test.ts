@@ -6,11 +6,10 @@
  * cancelling, and the soft-logout resume on the same device.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../testserver/src/index";
-import type { TestServerHandle } from "../../../testserver/src/index";
-import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
 import { Session } from "../sdk";
-import { MESSAGES } from "./errors";
 import { resolveHomeserver } from "./homeserver";
 import { SignInViewModel } from "./SignInViewModel";
 import { SoftLogoutViewModel } from "./SoftLogoutViewModel";
@@ -85,7 +84,9 @@ describe("homeserver discovery", () => {
     const vm = signInVm(new Session(new MemorySessionStorage()));
     await vm.setHomeserver("http://127.0.0.1:9");
     const status = vm.server.getSnapshot();
-    expect(status.kind === "error" && status.message).toBe(MESSAGES.unreachable);
+    expect(status.kind === "error" && status.message).toBe(
+      "Cannot reach the homeserver. Check the address and your connection.",
+    );
   });
 });
 
@@ -102,7 +103,7 @@ describe("registration and sign-in", () => {
     const vm = signInVm(fresh);
     await vm.start();
     await vm.login("dora", "wrong");
-    expect(vm.error.getSnapshot()).toBe(MESSAGES.wrongPassword);
+    expect(vm.error.getSnapshot()).toBe("Incorrect username or password.");
     expect(fresh.state.getSnapshot().kind).toBe("signed_out");
     await vm.login("dora", "pw-dora");
     expect(vm.error.getSnapshot()).toBeNull();
@@ -114,9 +115,9 @@ describe("registration and sign-in", () => {
     await vm.start();
     const reg = vm.showRegister();
     await reg?.submit({ username: "x", password: "a", confirm: "b" });
-    expect(reg?.error.getSnapshot()).toBe(MESSAGES.passwordsDiffer);
+    expect(reg?.error.getSnapshot()).toBe("The passwords do not match.");
     await vm.login("", "");
-    expect(vm.error.getSnapshot()).toBe(MESSAGES.missingFields);
+    expect(vm.error.getSnapshot()).toBe("Fill in the username and password.");
   });
 
   it("cancelling a registration at a stage goes back to the form without an error", async () => {
@@ -148,7 +149,7 @@ describe("registration and sign-in", () => {
     await session.softLogout();
     const vm = new SoftLogoutViewModel(session, {});
     await vm.resume("not-it");
-    expect(vm.error.getSnapshot()).toBe(MESSAGES.wrongPassword);
+    expect(vm.error.getSnapshot()).toBe("Incorrect username or password.");
     await vm.resume("pw-fred");
     expect(vm.error.getSnapshot()).toBeNull();
     expect(session.state.getSnapshot()).toMatchObject({ kind: "signed_in", deviceId });

@@ -6,11 +6,11 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
-import { seedDemo } from "../../../testserver/src/demo/seed";
-import type { DemoSeed } from "../../../testserver/src/demo/seed";
-import { startTestServer } from "../../../testserver/src/index";
-import type { TestServerHandle } from "../../../testserver/src/index";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
+import { seedDemo } from "@lattice/testserver/demo/seed";
+import type { DemoSeed } from "@lattice/testserver/demo/seed";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { createHttpClient, loginWithPassword, Session } from "../sdk";
 import { ClientViewModel } from "./ClientViewModel";
 import { composerOf } from "./ComposerForRoom";
@@ -20,7 +20,7 @@ let server: TestServerHandle;
 let seed: DemoSeed;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   seed = await seedDemo(server.url, { historySize: 2, log: () => undefined });
 }, 60_000);
 afterAll(async () => {

@@ -6,10 +6,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { contentSecurityPolicy } from "../../csp";
 import { offlineText, refusedText } from "../features/shell/ConnectionBanner";
-import { MemorySessionStorage } from "../../../sdk/src/auth/storage";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
 import { ConnectionError, MatrixError, Session } from "../sdk";
 import { connectionStatusOf } from "./ClientViewModel";
-import { describeError, MESSAGES } from "./errors";
+import { describeError } from "./errors";
 import { MediaLoader } from "./MediaLoader";
 import { ObservableValue } from "./observables";
 import { Scope } from "./Scope";
@@ -137,6 +137,30 @@ describe("connection banner", () => {
     ).toEqual({ kind: "failed", what: "local", message: "QuotaExceededError", stopped: false });
   });
 
+  it("a store failure while syncing says the data is kept in memory, not that the connection is lost", () => {
+    const failure = {
+      kind: "store",
+      message: "Saving on this device failed; continuing in memory",
+      permanent: false,
+    } as const;
+    expect(connectionStatusOf("syncing", 5, failure)).toEqual({
+      kind: "memory_only",
+      message: "Saving on this device failed; continuing in memory",
+    });
+    // A parse failure is "unusable" even before the loop's state changes.
+    expect(
+      connectionStatusOf("syncing", 5, {
+        kind: "protocol",
+        message: "rooms is not an object",
+        permanent: false,
+      }),
+    ).toEqual({ kind: "failed", what: "unusable", message: "rooms is not an object", stopped: false });
+    // Only a lost connection reads as offline.
+    expect(
+      connectionStatusOf("reconnecting", 5, { kind: "network", message: "fetch failed", permanent: false }),
+    ).toEqual({ kind: "offline", since: 5 });
+  });
+
   it("says since when, with the day when it was not today", () => {
     const now = new Date(2026, 10, 22, 15, 0).getTime();
     expect(offlineText(null, now)).toBe("Not syncing: cannot reach the homeserver.");
@@ -154,9 +178,11 @@ describe("describeError", () => {
   it("gives one clear sentence per known failure", () => {
     const m = (errcode: string): MatrixError =>
       new MatrixError({ errcode, error: "server text", httpStatus: 403 });
-    expect(describeError(m("M_FORBIDDEN"))).toBe(MESSAGES.wrongPassword);
-    expect(describeError(m("M_USER_DEACTIVATED"))).toBe(MESSAGES.deactivated);
-    expect(describeError(new ConnectionError("network", "down"))).toBe(MESSAGES.unreachable);
+    expect(describeError(m("M_FORBIDDEN"))).toBe("Incorrect username or password.");
+    expect(describeError(m("M_USER_DEACTIVATED"))).toBe("This account has been deactivated.");
+    expect(describeError(new ConnectionError("network", "down"))).toBe(
+      "Cannot reach the homeserver. Check the address and your connection.",
+    );
     expect(describeError(m("M_UNKNOWN"))).toBe("server text");
     expect(
       describeError(

@@ -6,7 +6,7 @@ import { WidgetActionError } from "../util/errors";
 /** Error texts of close_modal and set_button_enabled. */
 export const MODAL_ONLY = "Invalid request - only modal widgets can do this";
 /** Error text when the driver fails to close the modal. */
-export const CLOSE_MODAL_FAILED = "Error closing modal widget";
+const CLOSE_MODAL_FAILED = "Error closing modal widget";
 
 /** Handles fromWidget close_modal. */
 export const closeModal: ActionHandler = async (ctx, request) => {

@@ -6,7 +6,7 @@ import { WidgetActionError } from "../util/errors";
 import { getString } from "../util/narrow";
 
 /** Error texts of download_file (SPEC §8). */
-export const DOWNLOAD_ERRORS = {
+const DOWNLOAD_ERRORS = {
   missingUri: "Invalid request - missing content_uri",
   failed: "Unexpected error while downloading a file",
 } as const;

@@ -4,7 +4,7 @@ import type { ActionHandler } from "../host/ActionContext";
 import { callDriver, requireCapability } from "../host/ActionContext";
 
 /** Error text of get_media_config (SPEC §8). */
-export const MEDIA_CONFIG_FAILED = "Unexpected error while getting the media configuration";
+const MEDIA_CONFIG_FAILED = "Unexpected error while getting the media configuration";
 
 /** Handles fromWidget get_media_config. */
 export const getMediaConfig: ActionHandler = async (ctx) => {

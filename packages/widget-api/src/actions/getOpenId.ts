@@ -12,7 +12,7 @@ import { WidgetActionError } from "../util/errors";
 import { isRecord } from "../util/narrow";
 
 /** Error texts of the OpenID flow (SPEC §8). */
-export const OPENID_ERRORS = {
+const OPENID_ERRORS = {
   outOfPhase: "client provided out-of-phase response to OIDC flow",
   invalidToken: "client provided invalid OIDC token for an allowed request",
 } as const;

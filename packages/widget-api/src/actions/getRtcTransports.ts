@@ -4,7 +4,7 @@ import type { ActionHandler } from "../host/ActionContext";
 import { callDriver, requireCapability } from "../host/ActionContext";
 
 /** Error text of get_rtc_transports. */
-export const RTC_TRANSPORTS_FAILED = "Unexpected error while getting the RTC transports";
+const RTC_TRANSPORTS_FAILED = "Unexpected error while getting the RTC transports";
 
 /** Handles fromWidget get_rtc_transports. */
 export const getRtcTransports: ActionHandler = async (ctx) => {

@@ -3,12 +3,12 @@ import { MatrixCapabilities } from "../capabilities/MatrixCapabilities";
 import { MATRIX_TO_PREFIX } from "../interfaces/NavigateAction";
 import type { ActionHandler } from "../host/ActionContext";
 import { callDriver, requireCapability } from "../host/ActionContext";
-import { WidgetActionError } from "../util/errors";
+import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getString } from "../util/narrow";
 
 /** Error texts of navigate (SPEC §5, §8). */
-export const NAVIGATE_ERRORS = {
-  invalidUri: "Invalid matrix.to URI",
+const NAVIGATE_ERRORS = {
+  invalidUri: SHARED_MESSAGES.invalidUri,
   failed: "Error handling navigation",
 } as const;
 

@@ -5,7 +5,7 @@ import { callDriver } from "../host/ActionContext";
 import { WidgetActionError } from "../util/errors";
 
 /** Error text when the driver fails to open the modal. */
-export const OPEN_MODAL_FAILED = "Error opening modal widget";
+const OPEN_MODAL_FAILED = "Error opening modal widget";
 
 /** Handles fromWidget open_modal. */
 export const openModal: ActionHandler = async (ctx, request) => {

@@ -8,14 +8,15 @@ import type { ActionContext, ActionHandler } from "../host/ActionContext";
 import { callDriver } from "../host/ActionContext";
 import type { RoomEvent } from "../interfaces/RoomEvent";
 import { ANY_ROOM } from "../capabilities/MatrixCapabilities";
-import { WidgetActionError } from "../util/errors";
+import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getString, isRecord, isStringArray, own } from "../util/narrow";
+import { readLimit } from "./limit";
 import { noTimelineAccess } from "./sendEvent";
 
 /** Error texts of read_events (SPEC §5, §6). */
-export const READ_EVENTS_ERRORS = {
-  missingType: "Invalid request - missing event type",
-  limitOutOfRange: "Invalid request - limit out of range",
+const READ_EVENTS_ERRORS = {
+  missingType: SHARED_MESSAGES.missingType,
+  limitOutOfRange: SHARED_MESSAGES.limitOutOfRange,
   badRoomIds: 'Invalid request - room_ids must be a list of room IDs or "*"',
   badStateKey: "Invalid request - invalid state_key",
   stateNotAllowed: "Cannot read state events of this type",
@@ -39,11 +40,8 @@ export const readEvents: ActionHandler = async (ctx, request) => {
   const data = request.data;
   const type = getString(data, "type");
   if (!type) throw new WidgetActionError(READ_EVENTS_ERRORS.missingType);
-  const rawLimit = own(data, "limit");
-  if (rawLimit !== undefined && (typeof rawLimit !== "number" || !(rawLimit > 0))) {
-    throw new WidgetActionError(READ_EVENTS_ERRORS.limitOutOfRange);
-  }
-  const limit = typeof rawLimit === "number" ? Math.floor(rawLimit) : 0;
+  const rawLimit = readLimit(data, "out_of_range");
+  const limit = rawLimit === undefined ? 0 : Math.floor(rawLimit);
   const rooms = roomsToRead(ctx, own(data, "room_ids"));
   const since = getString(data, "since");
   const rawStateKey = own(data, "state_key");

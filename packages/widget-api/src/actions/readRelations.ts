@@ -1,14 +1,15 @@
 /** org.matrix.msc3869.read_relations: relations of an event, filtered by capability. */
 import type { ActionHandler } from "../host/ActionContext";
 import { callDriver } from "../host/ActionContext";
-import { WidgetActionError } from "../util/errors";
-import { getNumber, getString, isRecord, own } from "../util/narrow";
+import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
+import { getString, isRecord, own } from "../util/narrow";
+import { readLimit } from "./limit";
 import { noTimelineAccess } from "./sendEvent";
 
 /** Error texts of read_relations (SPEC §5, §8). */
-export const READ_RELATIONS_ERRORS = {
+const READ_RELATIONS_ERRORS = {
   missingEventId: "Invalid request - missing event ID",
-  limitOutOfRange: "Invalid request - limit out of range",
+  limitOutOfRange: SHARED_MESSAGES.limitOutOfRange,
   failed: "Unexpected error while reading relations",
 } as const;
 
@@ -17,10 +18,7 @@ export const readRelations: ActionHandler = async (ctx, request) => {
   const data = request.data;
   const eventId = getString(data, "event_id");
   if (!eventId) throw new WidgetActionError(READ_RELATIONS_ERRORS.missingEventId);
-  const rawLimit = own(data, "limit");
-  if (rawLimit !== undefined && (typeof rawLimit !== "number" || !(rawLimit >= 0))) {
-    throw new WidgetActionError(READ_RELATIONS_ERRORS.limitOutOfRange);
-  }
+  const limit = readLimit(data, "allowed");
   const roomId = getString(data, "room_id");
   if (roomId !== undefined && !ctx.capabilities.canUseRoomTimeline(roomId))
     throw new WidgetActionError(noTimelineAccess(roomId));
@@ -34,7 +32,7 @@ export const readRelations: ActionHandler = async (ctx, request) => {
       getString(data, "event_type"),
       getString(data, "from"),
       getString(data, "to"),
-      getNumber(data, "limit"),
+      limit,
       direction,
     ),
   );

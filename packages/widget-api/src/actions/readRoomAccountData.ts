@@ -1,12 +1,12 @@
 /** com.beeper.read_room_account_data: read room account data of one type. */
 import type { ActionHandler } from "../host/ActionContext";
 import { callDriver } from "../host/ActionContext";
-import { WidgetActionError } from "../util/errors";
+import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getString } from "../util/narrow";
 
 /** Error texts of read_room_account_data (SPEC §6). */
-export const ROOM_ACCOUNT_DATA_ERRORS = {
-  missingType: "Invalid request - missing event type",
+const ROOM_ACCOUNT_DATA_ERRORS = {
+  missingType: SHARED_MESSAGES.missingType,
   notAllowed: "Cannot read room account data of this type",
   failed: "Unexpected error while reading room account data",
 } as const;

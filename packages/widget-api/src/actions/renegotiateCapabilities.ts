@@ -8,7 +8,7 @@ import { WidgetActionError } from "../util/errors";
 import { own } from "../util/narrow";
 
 /** Error text for a capability list that is not a list. */
-export const INVALID_CAPABILITIES = "Invalid request - capabilities must be a list of strings";
+const INVALID_CAPABILITIES = "Invalid request - capabilities must be a list of strings";
 
 /** Handles fromWidget request_capabilities. Non-string entries are dropped; the rest are asked for. */
 export const renegotiateCapabilities: ActionHandler = (ctx, request) => {

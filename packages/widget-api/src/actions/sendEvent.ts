@@ -7,12 +7,12 @@ import { MatrixCapabilities } from "../capabilities/MatrixCapabilities";
 import type { ActionHandler } from "../host/ActionContext";
 import { callDriver } from "../host/ActionContext";
 import type { SendEventOptions } from "../host/WidgetDriver";
-import { WidgetActionError } from "../util/errors";
+import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getNumber, getString, isRecord, own } from "../util/narrow";
 
 /** Error texts of send_event (SPEC §5, §6, §8). */
-export const SEND_EVENT_ERRORS = {
-  missingType: "Invalid request - missing event type",
+const SEND_EVENT_ERRORS = {
+  missingType: SHARED_MESSAGES.missingType,
   badContent: "Invalid request - content must be an object",
   badDelay: "Invalid request - invalid delay",
   badStateKey: "Invalid request - invalid state_key",
@@ -21,7 +21,7 @@ export const SEND_EVENT_ERRORS = {
   stateNotAllowed: "Cannot send state events of this type",
   stickyState: "Cannot send a state event with a sticky duration",
   roomNotAllowed: "Cannot send room events of this type",
-  failed: "Error sending event",
+  failed: SHARED_MESSAGES.sendFailed,
 } as const;
 
 /** Message for a room the widget has no timeline capability for. */

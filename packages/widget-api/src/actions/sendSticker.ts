@@ -2,13 +2,13 @@
 import { MatrixCapabilities } from "../capabilities/MatrixCapabilities";
 import type { ActionHandler } from "../host/ActionContext";
 import { callDriver, requireCapability } from "../host/ActionContext";
-import { WidgetActionError } from "../util/errors";
+import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getRecord, getString } from "../util/narrow";
 
 /** Error texts of m.sticker. */
-export const STICKER_ERRORS = {
+const STICKER_ERRORS = {
   invalid: "Invalid request - missing sticker content",
-  failed: "Error sending event",
+  failed: SHARED_MESSAGES.sendFailed,
 } as const;
 
 /** Handles fromWidget m.sticker. */

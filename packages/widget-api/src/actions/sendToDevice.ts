@@ -5,18 +5,18 @@
  */
 import type { ActionHandler } from "../host/ActionContext";
 import { callDriver } from "../host/ActionContext";
-import { WidgetActionError } from "../util/errors";
+import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getString, isRecord, own } from "../util/narrow";
 
 /** Error texts of send_to_device (SPEC §5, §6). */
-export const SEND_TO_DEVICE_ERRORS = {
-  missingType: "Invalid request - missing event type",
+const SEND_TO_DEVICE_ERRORS = {
+  missingType: SHARED_MESSAGES.missingType,
   missingContents: "Invalid request - missing event contents",
   missingEncryption: "Invalid request - missing encryption flag",
   badUserId: "Invalid request - messages must be keyed by user ID",
   badDeviceId: "Invalid request - devices must be keyed by device ID or *",
   notAllowed: "Cannot send to-device events of this type",
-  failed: "Error sending event",
+  failed: SHARED_MESSAGES.sendFailed,
 } as const;
 
 type Messages = Record<string, Record<string, Record<string, unknown>>>;

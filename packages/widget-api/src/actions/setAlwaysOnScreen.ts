@@ -6,7 +6,7 @@ import { WidgetActionError } from "../util/errors";
 import { own } from "../util/narrow";
 
 /** Error texts of set_always_on_screen. */
-export const ALWAYS_ON_SCREEN_ERRORS = {
+const ALWAYS_ON_SCREEN_ERRORS = {
   missingValue: "Invalid request - missing value",
   failed: "Error setting always on screen",
 } as const;

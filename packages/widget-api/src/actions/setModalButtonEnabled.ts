@@ -7,7 +7,7 @@ import { getString, own } from "../util/narrow";
 import { MODAL_ONLY } from "./closeModal";
 
 /** Error texts of set_button_enabled (SPEC §5). */
-export const MODAL_BUTTON_ERRORS = {
+const MODAL_BUTTON_ERRORS = {
   closeButton: "The close button cannot be disabled",
   invalid: "Invalid request - missing button or enabled flag",
   failed: "Error setting modal button state",

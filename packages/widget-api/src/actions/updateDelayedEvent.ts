@@ -8,7 +8,7 @@ import { WidgetActionError } from "../util/errors";
 import { getString, own } from "../util/narrow";
 
 /** Error texts of update_delayed_event (SPEC §5, §8). */
-export const UPDATE_DELAYED_ERRORS = {
+const UPDATE_DELAYED_ERRORS = {
   missingDelayId: "Invalid request - missing delay_id",
   unsupportedAction: "Invalid request - unsupported action",
   failed: "Error updating delayed event",

@@ -5,7 +5,7 @@ import { callDriver, requireCapability } from "../host/ActionContext";
 import { own } from "../util/narrow";
 
 /** Error text of upload_file (SPEC §8). */
-export const UPLOAD_FAILED = "Unexpected error while uploading a file";
+const UPLOAD_FAILED = "Unexpected error while uploading a file";
 
 /** Handles fromWidget upload_file. */
 export const uploadFile: ActionHandler = async (ctx, request) => {

@@ -2,13 +2,14 @@
 import { MatrixCapabilities } from "../capabilities/MatrixCapabilities";
 import type { ActionHandler } from "../host/ActionContext";
 import { callDriver, requireCapability } from "../host/ActionContext";
-import { WidgetActionError } from "../util/errors";
-import { getNumber, own } from "../util/narrow";
+import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
+import { own } from "../util/narrow";
+import { readLimit } from "./limit";
 
 /** Error texts of user_directory_search (SPEC §5, §8). */
-export const USER_DIRECTORY_ERRORS = {
+const USER_DIRECTORY_ERRORS = {
   missingTerm: "Invalid request - missing search term",
-  limitOutOfRange: "Invalid request - limit out of range",
+  limitOutOfRange: SHARED_MESSAGES.limitOutOfRange,
   failed: "Unexpected error while searching in the user directory",
 } as const;
 
@@ -17,12 +18,9 @@ export const userDirectorySearch: ActionHandler = async (ctx, request) => {
   requireCapability(ctx, MatrixCapabilities.MSC3973UserDirectorySearch);
   const term = own(request.data, "search_term");
   if (typeof term !== "string") throw new WidgetActionError(USER_DIRECTORY_ERRORS.missingTerm);
-  const rawLimit = own(request.data, "limit");
-  if (rawLimit !== undefined && (typeof rawLimit !== "number" || !(rawLimit >= 0))) {
-    throw new WidgetActionError(USER_DIRECTORY_ERRORS.limitOutOfRange);
-  }
+  const limit = readLimit(request.data, "allowed");
   const result = await callDriver(ctx, USER_DIRECTORY_ERRORS.failed, () =>
-    ctx.driver.searchUserDirectory(term, getNumber(request.data, "limit")),
+    ctx.driver.searchUserDirectory(term, limit),
   );
   return {
     limited: result.limited === true,

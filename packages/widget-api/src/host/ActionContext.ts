@@ -55,7 +55,7 @@ export type ResponseBody = Readonly<Record<string, unknown>>;
 export type ActionHandler = (ctx: ActionContext, request: WidgetApiRequest) => Promise<ResponseBody>;
 
 /** The reply for a missing capability (SPEC §6). */
-export const MISSING_CAPABILITY = "Missing capability";
+const MISSING_CAPABILITY = "Missing capability";
 
 /** Throws 'Missing capability' unless the capability was approved. */
 export function requireCapability(ctx: ActionContext, capability: string): void {
@@ -63,7 +63,7 @@ export function requireCapability(ctx: ActionContext, capability: string): void 
 }
 
 /** Wraps a driver failure: the SPEC message plus the driver's extra fields. */
-export function driverError(ctx: ActionContext, error: unknown, message: string): WidgetActionError {
+function driverError(ctx: ActionContext, error: unknown, message: string): WidgetActionError {
   ctx.logger.error(`widget api: ${message}`, error);
   let extra: Record<string, unknown> | undefined;
   try {

@@ -19,11 +19,11 @@ import type { WidgetApiRequest } from "../interfaces/WidgetApiRequest";
 import type { Clock } from "../util/clock";
 
 /** How long an answered request is remembered: 2 s. */
-export const REPLAY_WINDOW_MS = 2_000;
+const REPLAY_WINDOW_MS = 2_000;
 /** Answers remembered at most. */
-export const MAX_REMEMBERED = 256;
+const MAX_REMEMBERED = 256;
 /** Largest reply (JSON characters) remembered. */
-export const MAX_REMEMBERED_REPLY_CHARS = 64 * 1024;
+const MAX_REMEMBERED_REPLY_CHARS = 64 * 1024;
 
 /** A reply as the host sends it. */
 export type Reply =

@@ -4,7 +4,7 @@
  */
 
 /** Opaque timer handle. */
-export type TimerHandle = unknown;
+type TimerHandle = unknown;
 
 /** The timer functions the widget API needs. */
 export interface Clock {

@@ -7,6 +7,17 @@
 /** Message the client surfaces when a request gets no reply in time (SPEC §8). */
 export const TIMEOUT_MESSAGE = "widget api timeout";
 
+/**
+ * SPEC §5 and §8 messages that more than one action (or both sides) raise,
+ * each defined once here; the per-action error tables point at these.
+ */
+export const SHARED_MESSAGES = {
+  missingType: "Invalid request - missing event type",
+  limitOutOfRange: "Invalid request - limit out of range",
+  sendFailed: "Error sending event",
+  invalidUri: "Invalid matrix.to URI",
+} as const;
+
 /** Base class for every error this package raises. */
 export class WidgetApiError extends Error {
   public constructor(message: string, options?: { cause?: unknown }) {

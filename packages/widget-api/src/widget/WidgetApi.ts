@@ -18,7 +18,7 @@ import type { TurnServer } from "../interfaces/TurnServerActions";
 import type { UpdateDelayedEventActionKind } from "../interfaces/UpdateDelayedEventAction";
 import type { UserDirectorySearchResponseData } from "../interfaces/UserDirectorySearchAction";
 import { FromWidgetAction, ToWidgetAction } from "../interfaces/WidgetApiAction";
-import { WidgetApiError } from "../util/errors";
+import { SHARED_MESSAGES, WidgetApiError } from "../util/errors";
 import { isRecord } from "../util/narrow";
 import { TurnWatchers } from "./TurnWatchers";
 import { WidgetApiBase } from "./WidgetApiBase";
@@ -26,7 +26,7 @@ import { WidgetApiBase } from "./WidgetApiBase";
 /** Errors raised locally by the widget side. */
 export const WIDGET_ERRORS = {
   closeButton: "The close button cannot be disabled",
-  invalidUri: "Invalid matrix.to URI",
+  invalidUri: SHARED_MESSAGES.invalidUri,
   declined: "User declined to verify their identity",
   missingDelayId: "Invalid response - missing delay_id",
   missingEventId: "Invalid response - missing event_id",

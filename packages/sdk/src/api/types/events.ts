@@ -78,6 +78,12 @@ export interface PresenceEvent extends BasicEvent {
 /** A to-device event as delivered in sync's `to_device`. */
 export interface ToDeviceEvent extends BasicEvent {
   sender: string;
+  /**
+   * Not on the wire: set by the crypto layer on an Olm-decrypted event, the
+   * id of the sender's device whose Olm session decrypted it. Absent on
+   * events that arrived in the clear.
+   */
+  senderDevice?: string;
 }
 
 /** A list of events, as sync's `presence`, `account_data` and `to_device` sections wrap them. */

@@ -8,7 +8,6 @@ import { calculatePKCECodeChallenge } from "oauth4webapi";
 import { OidcError } from "./errors";
 import type { OidcRequestOptions } from "./fetch";
 import {
-  cryptoRandom,
   DEVICE_ID_LENGTH,
   NONCE_LENGTH,
   randomAlphanumeric,
@@ -97,7 +96,7 @@ export interface AuthorizationRequest {
 
 /** Generates the sign-in randoms, stores the sign-in state and builds the authorization URL. */
 export async function startAuthorization(params: StartAuthorizationParams): Promise<AuthorizationRequest> {
-  const random = params.random ?? cryptoRandom;
+  const random = params.random;
   const now = params.now ?? Date.now;
   const responseMode = responseModeFor(params.metadata, params.responseMode);
   const state = randomAlphanumeric(STATE_LENGTH, random);

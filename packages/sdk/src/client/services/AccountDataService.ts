@@ -17,9 +17,10 @@ import {
 } from "../../api/account-data";
 import type { AccountDataContent, Tag } from "../../api/types/account-data";
 import { isRetryable } from "../../http/retry";
+import { backoffDelay } from "../../util/backoff";
 import type { HttpApi } from "../../http/types";
-import type { Scheduler } from "../../sync/scheduler";
-import { realScheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
+import { realScheduler } from "../../util/scheduler";
 import type { Actor, RoomLookup } from "./types";
 
 /** Attempts of an account data write, the first included (SPEC §9). */
@@ -112,7 +113,9 @@ export class AccountDataService {
         return;
       } catch (err) {
         if (attempt >= ACCOUNT_DATA_SET_ATTEMPTS || !isRetryable(err)) throw err;
-        await scheduler.sleep(base * 2 ** (attempt - 1));
+        await scheduler.sleep(
+          backoffDelay(attempt, { baseDelayMs: base, maxDelayMs: Infinity, jitter: "none" }),
+        );
       }
     }
   }

@@ -8,7 +8,8 @@ import { sendReceipt, setReadMarkers } from "../../api/receipts";
 import type { ReadMarkersRequest } from "../../api/types/receipts";
 import type { HttpApi } from "../../http/types";
 import { canSendEphemeral } from "../../sync/guests";
-import { ClientServiceError, PENDING_RECEIPT_MESSAGE } from "../errors";
+import { assertReceiptTarget } from "../../models/event-status";
+import type { EventStatus } from "../../models/event-status";
 import type { Actor, RoomLookup, RunningGuard } from "./types";
 import { ALWAYS_RUNNING } from "./types";
 
@@ -19,10 +20,11 @@ export interface ReceiptServiceOptions {
   rooms?: RoomLookup;
   running?: RunningGuard;
   /**
-   * Whether an id names a pending local echo (the send queue knows its txn
-   * ids). Ids that are not server event ids ("$...") always count as pending.
+   * The outgoing status of an id (the send queue knows its txn ids), null
+   * when it is not pending. Ids that are not server event ids ("$...") always
+   * count as pending (models/event-status assertReceiptTarget).
    */
-  isPending?: (eventId: string) => boolean;
+  statusOf?: (eventId: string) => EventStatus | null;
   /** Told of each receipt the server accepted (the client applies the user's own to its rooms at once). */
   onSent?: (roomId: string, receipt: SentReceipt) => void;
 }
@@ -87,10 +89,6 @@ export class ReceiptService {
   private check(roomId: string, eventIds: readonly string[]): void {
     (this.options.running ?? ALWAYS_RUNNING).requireRunning();
     this.options.rooms?.get(roomId);
-    for (const id of eventIds) {
-      if (!id.startsWith("$") || this.options.isPending?.(id) === true) {
-        throw new ClientServiceError("PENDING_EVENT", PENDING_RECEIPT_MESSAGE);
-      }
-    }
+    for (const id of eventIds) assertReceiptTarget(id, this.options.statusOf?.(id) ?? null);
   }
 }

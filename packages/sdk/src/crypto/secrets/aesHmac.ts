@@ -10,6 +10,8 @@
  */
 import { base64ToBytes, bytesToBase64 } from "../recovery-key";
 import { SecretStorageError } from "./errors";
+import { cryptoBytes, randomString as randomAlphanumeric } from "../../util/random";
+import type { RandomBytes } from "../../util/random";
 
 /** The algorithm name in key descriptions. */
 export const AES_HMAC_SHA2 = "m.secret_storage.v1.aes-hmac-sha2";
@@ -22,7 +24,7 @@ export interface AesHmacPayload {
 }
 
 /** The random source; defaults to crypto.getRandomValues. */
-export type RandomBytes = (target: Uint8Array<ArrayBuffer>) => void;
+export type { RandomBytes };
 
 // The SDK core has no DOM lib; take Web Crypto's types from the global itself.
 type Subtle = typeof globalThis.crypto.subtle;
@@ -36,9 +38,7 @@ function subtle(): Subtle {
   return api as Subtle;
 }
 
-const defaultRandom: RandomBytes = (target) => {
-  globalThis.crypto.getRandomValues(target);
-};
+const defaultRandom: RandomBytes = cryptoBytes;
 
 const ZERO_SALT = new Uint8Array(32);
 const encoder = new TextEncoder();
@@ -172,16 +172,7 @@ export async function deriveKeyFromPassphrase(passphrase: string, params: Pbkdf2
   return new Uint8Array(bits);
 }
 
-/** A random alphanumeric string (key ids, salts). */
+/** A random alphanumeric string (key ids, salts), from util/random. */
 export function randomString(length: number, random: RandomBytes = defaultRandom): string {
-  const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  const out: string[] = [];
-  const byte = new Uint8Array(1);
-  while (out.length < length) {
-    random(byte);
-    const b = byte[0] ?? 0;
-    // 248 = 4 * 62: rejecting the rest keeps every character equally likely.
-    if (b < 248) out.push(chars.charAt(b % 62));
-  }
-  return out.join("");
+  return randomAlphanumeric(length, { bytes: random });
 }

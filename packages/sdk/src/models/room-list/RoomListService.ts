@@ -21,6 +21,11 @@ export interface RoomListOptions {
   sort?: RoomSort;
   /** Above this share of changed rooms a batch rebuilds the list. */
   rebuildRatio?: number;
+  /**
+   * Called on each comparison the list makes (instrumentation: tests count
+   * them to show that a batch moves rooms instead of re-sorting).
+   */
+  onCompare?: () => void;
 }
 
 export class RoomListService {
@@ -42,7 +47,7 @@ export class RoomListService {
     this.filter = options.filter ?? (() => true);
     this.sortValue = options.sort ?? "recent";
     this.ctx = { room: (id) => rooms.find(id)?.getSnapshot() };
-    this.compare = comparatorOf(this.sortValue, this.ctx);
+    this.compare = this.comparator();
     this.unsubscribe = rooms.onChange((changed) => this.onChange(changed));
     this.rebuild();
   }
@@ -78,6 +83,16 @@ export class RoomListService {
     this.unsubscribe();
   }
 
+  private comparator(): (a: RoomSnapshot, b: RoomSnapshot) => number {
+    const compare = comparatorOf(this.sortValue, this.ctx);
+    const count = this.options.onCompare;
+    if (count === undefined) return compare;
+    return (a, b) => {
+      count();
+      return compare(a, b);
+    };
+  }
+
   private accepts(room: RoomSnapshot): boolean {
     const next = room.tombstone?.replacementRoom;
     if (next !== undefined) {
@@ -93,7 +108,7 @@ export class RoomListService {
     this.listed.clear();
     this.replaces.clear();
     // A space order reads the space's children now.
-    this.compare = comparatorOf(this.sortValue, this.ctx);
+    this.compare = this.comparator();
     for (const room of this.rooms.all.getSnapshot().values()) {
       const snap = room.getSnapshot();
       if (!this.accepts(snap)) continue;

@@ -12,11 +12,11 @@
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import { eventContext, messages, timestampToEvent } from "../../api/timeline";
 import type { HttpApi } from "../../http/types";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { own } from "../json";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
 import type { RoomVersionRules } from "../room-versions";
-import { NO_LATEST_TIMELINE_MESSAGE, RoomModelError } from "../room/errors";
+import { ModelError, NO_LATEST_TIMELINE_MESSAGE } from "../errors";
 import { decryptPage } from "./decryptor";
 import type { EventDecryptor } from "./decryptor";
 import { EventChunk } from "./EventChunk";
@@ -235,7 +235,7 @@ export class TimelineSet {
     const raw: unknown = own(ctx, "event");
     const event = isUsableEvent(raw) ? raw : undefined;
     if (event === undefined || event.event_id !== eventId) {
-      throw new RoomModelError("EVENT_NOT_FOUND", `Event ${eventId} not found`, { cause: ctx });
+      throw new ModelError("EVENT_NOT_FOUND", `Event ${eventId} not found`, { cause: ctx });
     }
     this.reportMembers(own(ctx, "state"));
     const before = usableEvents(own(ctx, "events_before"));
@@ -267,7 +267,7 @@ export class TimelineSet {
     const found: unknown = await timestampToEvent(this.options.http, this.options.roomId, ts, dir);
     const eventId = (found as { event_id?: unknown } | null)?.event_id;
     if (typeof eventId !== "string") {
-      throw new RoomModelError("EVENT_NOT_FOUND", `No event found at ${ts}`, { cause: found });
+      throw new ModelError("EVENT_NOT_FOUND", `No event found at ${ts}`, { cause: found });
     }
     return { chunk: await this.jumpToEvent(eventId), eventId };
   }
@@ -280,7 +280,7 @@ export class TimelineSet {
   async loadLatest(): Promise<{ chunk: EventChunk; eventId: string }> {
     const page = await messages(this.options.http, this.options.roomId, { dir: "b", limit: 1 });
     const latest = usableEvents(own(page, "chunk"))[0];
-    if (latest === undefined) throw new RoomModelError("NO_LATEST_TIMELINE", NO_LATEST_TIMELINE_MESSAGE);
+    if (latest === undefined) throw new ModelError("NO_LATEST_TIMELINE", NO_LATEST_TIMELINE_MESSAGE);
     return { chunk: await this.jumpToEvent(latest.event_id), eventId: latest.event_id };
   }
 

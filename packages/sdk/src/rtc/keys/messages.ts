@@ -3,8 +3,8 @@
  * Olm-encrypted to-device message and as a room event, built and read.
  * Reading drops a message for every case of SPEC §5 Key events: a missing
  * or different room id; missing keys, key or numeric index; a missing
- * claimed device id; a non-empty call_id; keys not an array (room form);
- * our own device. Keys must be strings with a numeric index.
+ * claimed device id (to-device: or one other than the Olm sender device);
+ * a non-empty call_id; keys not an array (room form); our own device. Keys must be strings with a numeric index.
  */
 import { decodeBase64, encodeBase64 } from "../../crypto/attachments/base64";
 import { CALL_APPLICATION, KEY_INDEX_MODULUS, ROOM_SCOPE } from "../constants";
@@ -84,8 +84,20 @@ export function roomKeyContent(
   };
 }
 
-/** Reads a decrypted to-device key message from `sender`; null when it must be dropped. */
-export function readToDeviceKey(ctx: KeyContext, sender: string, content: unknown): ReceivedKey | null {
+/**
+ * Reads a decrypted to-device key message from `sender`'s device
+ * `senderDevice`, the device whose Olm session decrypted it (as the crypto
+ * layer reports it); null when it must be dropped. The key is bound to
+ * that device: a message without one (not Olm-encrypted) or whose
+ * `member.claimed_device_id` names another device is dropped, so a device
+ * cannot pass its key off as another's.
+ */
+export function readToDeviceKey(
+  ctx: KeyContext,
+  sender: string,
+  senderDevice: string | undefined,
+  content: unknown,
+): ReceivedKey | null {
   if (!isObject(content) || typeof sender !== "string") return null;
   const roomId = own(content, "room_id");
   if (typeof roomId !== "string" || roomId !== ctx.roomId) return null;
@@ -93,19 +105,20 @@ export function readToDeviceKey(ctx: KeyContext, sender: string, content: unknow
   const parsed = readKey(keys);
   if (parsed === null) return null;
   const member = own(content, "member");
-  const deviceId = isObject(member) ? own(member, "claimed_device_id") : undefined;
-  if (typeof deviceId !== "string" || deviceId.length === 0) return null;
+  const claimed = isObject(member) ? own(member, "claimed_device_id") : undefined;
+  if (typeof claimed !== "string" || claimed.length === 0) return null;
+  if (senderDevice === undefined || claimed !== senderDevice) return null;
   const session = own(content, "session");
   if (isObject(session)) {
     const callId = own(session, "call_id");
     if (callId !== undefined && callId !== "") return null;
   }
-  if (sender === ctx.userId && deviceId === ctx.deviceId) return null;
+  if (sender === ctx.userId && senderDevice === ctx.deviceId) return null;
   const memberId = isObject(member) ? own(member, "id") : undefined;
   const sentTs = own(content, "sent_ts");
   return {
     userId: sender,
-    deviceId,
+    deviceId: senderDevice,
     memberId: typeof memberId === "string" ? memberId : undefined,
     index: parsed.index,
     key: parsed.key,

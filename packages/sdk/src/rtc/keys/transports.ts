@@ -6,8 +6,10 @@
  * encryption'. Sends are retried with backoff for about 5 s; a room key
  * event that failed to decrypt is tried once more after 1 s.
  */
+import { backoffDelay } from "../../util/backoff";
+import type { BackoffPolicy } from "../../util/backoff";
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import {
@@ -30,6 +32,8 @@ export interface KeyTarget {
 export interface KeyEvent {
   readonly type: string;
   readonly sender: string;
+  /** To-device: the sender's device that the Olm session authenticated, as the crypto layer reports it. */
+  readonly senderDevice?: string;
   readonly content: unknown;
   readonly eventId?: string;
   readonly roomId?: string;
@@ -60,6 +64,11 @@ export interface KeyTransportsOptions {
 
 /** First backoff step; doubled each retry while the total stays within the budget. */
 export const KEY_SEND_FIRST_BACKOFF_MS = 250;
+const KEY_SEND_BACKOFF: BackoffPolicy = {
+  baseDelayMs: KEY_SEND_FIRST_BACKOFF_MS,
+  maxDelayMs: Infinity,
+  jitter: "none",
+};
 
 export class KeyTransports {
   private readonly modeValue: ObservableValue<KeyTransportMode>;
@@ -88,7 +97,8 @@ export class KeyTransports {
   ): Promise<boolean> {
     const { io, scheduler, context } = this.options;
     let waited = 0;
-    for (let backoff = KEY_SEND_FIRST_BACKOFF_MS; ; backoff *= 2) {
+    for (let attempt = 1; ; attempt++) {
+      const backoff = backoffDelay(attempt, KEY_SEND_BACKOFF);
       const mode = this.modeValue.getSnapshot();
       try {
         if (mode === "room") await io.sendRoomEvent(roomKeyContent(context, allKeys, scheduler.now()));
@@ -121,7 +131,7 @@ export class KeyTransports {
   /** A decrypted to-device event from the sync batch. */
   receiveToDevice(event: KeyEvent): void {
     if (event.type !== ENCRYPTION_KEYS_EVENT) return;
-    const key = readToDeviceKey(this.options.context, event.sender, event.content);
+    const key = readToDeviceKey(this.options.context, event.sender, event.senderDevice, event.content);
     if (key !== null) this.options.onKey(key);
   }
 

@@ -208,3 +208,27 @@ describe("parseSyncResponse", () => {
     expect(lines[50]).toBe("Sync: dropped 70 more items in this batch");
   });
 });
+
+describe("MSC4354 sticky events", () => {
+  it("reads a joined room's msc4354_sticky events apart from the timeline, dropping malformed ones", () => {
+    const member = good("$m", {
+      type: "org.matrix.msc4143.rtc.member",
+      content: { msc4354_sticky_key: "k" },
+    });
+    const parsed = parseSyncResponse(
+      {
+        next_batch: "n",
+        rooms: {
+          join: { "!r:x": { timeline: { events: [good("$t")] }, msc4354_sticky: { events: [member, {}] } } },
+        },
+      },
+      { logger: logger() },
+    );
+    const room = parsed.rooms.join.get("!r:x");
+    expect(room?.sticky?.map((e) => e.event_id)).toEqual(["$m"]);
+    expect(room?.timeline.events.map((e) => e.event_id)).toEqual(["$t"]);
+    expect(
+      parseSyncResponse(timelineOf([good("$t")]), { logger: logger() }).rooms.join.get("!r:x")?.sticky,
+    ).toBeUndefined();
+  });
+});

@@ -6,8 +6,9 @@
  * fetches it again; or, as SyncProtocolError, when its next_batch would not
  * survive a round trip (tokens.ts), which stops the loop.
  */
+import type { Logger } from "../../util/logger";
 import type { BasicEvent, ClientEventWithoutRoomId, StrippedStateEvent } from "../../api/types/events";
-import type { DropLogger, ParseContext } from "./events";
+import type { ParseContext } from "./events";
 import {
   DropLog,
   parseBasicEvent,
@@ -54,7 +55,7 @@ export class SyncProtocolError extends SyncParseError {
 }
 
 export interface ParseSyncOptions {
-  logger: DropLogger;
+  logger: Pick<Logger, "warn">;
   limits?: ValidationLimits;
 }
 
@@ -210,6 +211,12 @@ function parseJoinedRoom(
   };
   const after = stateAfter(room, ctx, roomId);
   if (after) parsed.stateAfter = after;
+  const sticky = room["msc4354_sticky"];
+  if (isJsonObject(sticky)) {
+    // The server leaves out sticky events the timeline already has; its own dedup set, not the timeline's.
+    const where = `event in ${roomId} msc4354_sticky`;
+    parsed.sticky = eventList(sticky, (e) => parseRoomEvent(e, ctx, where, new Set<string>()));
+  }
   const summary = parseSummary(room["summary"], ctx);
   if (summary) parsed.summary = summary;
   const unread = parseCounts(room["unread_notifications"]);

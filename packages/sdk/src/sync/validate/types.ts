@@ -41,6 +41,8 @@ export interface ParsedJoinedRoom {
   /** State at the end of the timeline (MSC4222), when the server sent it. */
   stateAfter?: ClientEventWithoutRoomId[];
   timeline: ParsedTimeline;
+  /** MSC4354 sticky events not in the timeline (`msc4354_sticky`), when the server sent any. */
+  sticky?: ClientEventWithoutRoomId[];
   ephemeral: EphemeralEvent[];
   accountData: BasicEvent[];
   unreadNotifications?: UnreadCounts;

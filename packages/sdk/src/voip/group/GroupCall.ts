@@ -13,7 +13,7 @@
  * valid membership (CVE-2023-29529): invites from one are ignored, and the
  * call to a device whose membership lapses is hung up.
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { Call } from "../call/Call";
@@ -22,7 +22,8 @@ import type { CallContent, CallEventTypeName } from "../call/types";
 import { CallFeed } from "../feed";
 import type { IceServer, MediaPlatform, MediaStream } from "../platform";
 import type { CallStatsSummary } from "../stats";
-import { Emitter, OwnedTimers, randomString } from "../timers";
+import { randomString } from "../../util/random";
+import { Emitter, OwnedTimers } from "../timers";
 import { ownDevice, participantKey, participantsOf, withOwnDevice } from "./members";
 import type { GroupCallRoom } from "./members";
 import {
@@ -90,7 +91,7 @@ export class GroupCall {
   constructor(private readonly options: GroupCallOptions) {
     this.groupCallId = options.groupCallId;
     this.roomId = options.roomId;
-    this.sessionId = options.sessionId ?? randomString(() => options.scheduler.random(), 16);
+    this.sessionId = options.sessionId ?? randomString(16, () => options.scheduler.random());
     this.timers = new OwnedTimers(options.scheduler);
     this.enteredTimers = new OwnedTimers(options.scheduler);
   }

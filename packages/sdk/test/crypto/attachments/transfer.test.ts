@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { registerUser } from "../../../../testserver/test/helpers";
+import { registerUser } from "@lattice/testserver/test/helpers";
 import { downloadContent, uploadContent } from "../../../src/api/media";
 import { AttachmentError } from "../../../src/crypto/attachments/errors";
 import {

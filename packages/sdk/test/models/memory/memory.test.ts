@@ -15,10 +15,10 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureFixture } from "../../../../../bench/sync/fixture";
-import type { FixtureMeta } from "../../../../../bench/sync/fixture";
-import { startBenchServer } from "../../../../../bench/sync/server";
-import type { BenchServer } from "../../../../../bench/sync/server";
+import { ensureFixture } from "@lattice/bench/sync/fixture";
+import type { FixtureMeta } from "@lattice/bench/sync/fixture";
+import { startBenchServer } from "@lattice/bench/sync/server";
+import type { BenchServer } from "@lattice/bench/sync/server";
 
 const ROOMS = 3000;
 const OPENED = 100;

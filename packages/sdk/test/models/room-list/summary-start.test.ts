@@ -15,8 +15,8 @@ import { api, createClient, IndexedDbStore } from "../../../src";
 import type { Client } from "../../../src";
 import { RoomListService } from "../../../src/models/room-list/RoomListService";
 import type { RoomSnapshot } from "../../../src/models/room/Room";
-import { registerUser } from "../../../../testserver/test/helpers";
-import type { TestUser } from "../../../../testserver/test/helpers";
+import { registerUser } from "@lattice/testserver/test/helpers";
+import type { TestUser } from "@lattice/testserver/test/helpers";
 import { startClient, waitFor } from "../../client/helpers";
 
 const idb = (globalThis as unknown as { indexedDB: object }).indexedDB;

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RoomModelError } from "../../../src/models/room/errors";
+import { ModelError } from "../../../src/models/errors";
 import { roomVersionRules } from "../../../src/models/room-versions";
 import { Rooms } from "../../../src/models/room/Rooms";
 import { ThreadList } from "../../../src/models/threads/ThreadList";
@@ -71,7 +71,7 @@ describe("hostile answers", () => {
             await run();
           } catch (error) {
             expectTyped(error);
-            if (!(error instanceof RoomModelError)) throw error;
+            if (!(error instanceof ModelError)) throw error;
           }
         }
         for (const e of set.live.events) expect(isUsableEvent(e)).toBe(true);

@@ -106,7 +106,7 @@ describe("accumulator cost", () => {
     const small = Math.min(timeFold(1_000), timeFold(1_000));
     const large = Math.min(timeFold(3_000), timeFold(3_000));
     // Linear work triples; quadratic work would grow ninefold.
+    // (How long 3,000 rooms take is bench/sync's figure, not a bound here.)
     expect(large / small).toBeLessThan(6);
-    expect(large).toBeLessThan(15_000);
   }, 60_000);
 });

@@ -86,10 +86,28 @@ describe("SyncProcessor", () => {
     const b = message("b");
     await expect(processor.process(sync("s2", [b]), { since: "s1" })).rejects.toBeInstanceOf(SyncWriteError);
     expect(batches.map((x) => x.nextBatch)).toEqual(["s1"]);
-    // The loop fetches the same batch again.
+    // The loop fetches the same batch again: s2 is emitted once, with b.
     await processor.process(sync("s2", [b]), { since: "s1" });
-    expect(batches.map((x) => x.nextBatch)).toEqual(["s1", "s2", "s2"]);
+    expect(batches.map((x) => x.nextBatch)).toEqual(["s1", "s2"]);
+    expect(batches[1]?.rooms.join.get(R)?.timeline.events.map((e) => e.event_id)).toEqual([b.event_id]);
     expect(ids().filter((id) => id === b.event_id)).toHaveLength(1);
+    expect(store.log.filter((l) => l.startsWith("emit"))).toEqual(["emit s1", "emit s2"]);
+  });
+
+  it("emits a failed batch and a newer refetched one in order, each event once", async () => {
+    const { store, processor, ids, batches } = setup();
+    const a = message("a");
+    await processor.process(sync("s1", [a]));
+    store.want = true;
+    store.failSave = 1;
+    const b = message("b");
+    const c = message("c");
+    await expect(processor.process(sync("s2", [b]), { since: "s1" })).rejects.toBeInstanceOf(SyncWriteError);
+    // Meanwhile the server moved on: the refetch from s1 ends at s3 and holds b and c.
+    await processor.process(sync("s3", [b, c]), { since: "s1" });
+    expect(batches.map((x) => x.nextBatch)).toEqual(["s1", "s2", "s3"]);
+    expect(ids()).toEqual([a.event_id, b.event_id, c.event_id]);
+    expect((await store.getSync())?.nextBatch).toBe("s3");
   });
 
   it("keeps the write error as the cause", async () => {

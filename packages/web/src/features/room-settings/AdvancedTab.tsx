@@ -11,7 +11,7 @@ import { useObservable } from "../../state/useObservable";
 import styles from "./RoomSettings.module.css";
 
 /** The version rooms are upgraded to. */
-export const UPGRADE_TARGET = "12";
+const UPGRADE_TARGET = "12";
 
 export function AdvancedTab({
   settings,

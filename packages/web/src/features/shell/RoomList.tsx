@@ -18,7 +18,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { Avatar } from "../../components/Avatar";
 import { Badge } from "../../components/Badge";
 import { useT } from "../../i18n/useT";
-import type { RoomListViewModel } from "../../state/RoomListViewModel";
+import type { RoomListItem, RoomListViewModel } from "../../state/RoomListViewModel";
 import { SECTIONS } from "../../state/RoomListViewModel";
 import { useObservable } from "../../state/useObservable";
 import { AddMenu } from "../rooms/AddMenu";
@@ -26,15 +26,13 @@ import { RoomOptionsButton, RoomOptionsMenu } from "../rooms/RoomOptionsMenu";
 import { roomPreviewOf } from "../timeline/preview";
 import styles from "./RoomList.module.css";
 
-type Snapshot = ReturnType<RoomListViewModel["items"]["getSnapshot"]>[number];
-
 /** The second line of a row: the invite, the last message, or else the topic. */
-function previewLine(room: Snapshot, invited: string): string {
+function previewLine(room: RoomListItem, invited: string): string {
   if (room.category === "invite") return invited;
   return roomPreviewOf(room, (id) => room.members.get(id)?.name ?? id);
 }
 
-function countsOf(room: Snapshot): { count: number; highlight: boolean } {
+function countsOf(room: RoomListItem): { count: number; highlight: boolean } {
   let count = room.unread.notificationCount;
   let highlights = room.unread.highlightCount;
   for (const t of room.threadUnread.values()) {
@@ -48,7 +46,7 @@ function countsOf(room: Snapshot): { count: number; highlight: boolean } {
 const ROW_ESTIMATE_PX = 52;
 
 interface RowProps {
-  room: Snapshot;
+  room: RoomListItem;
   list: RoomListViewModel;
   selected: boolean;
   active: boolean;

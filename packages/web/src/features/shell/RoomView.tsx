@@ -17,7 +17,7 @@ import type * as RoomPaneModule from "./RoomPane";
 let roomPaneModule: Promise<typeof RoomPaneModule> | null = null;
 
 /** Starts loading the room pane's code (once); the room list calls it when it has rows. */
-export function preloadRoomPane(): Promise<typeof RoomPaneModule> {
+function preloadRoomPane(): Promise<typeof RoomPaneModule> {
   roomPaneModule ??= import("./RoomPane");
   return roomPaneModule;
 }

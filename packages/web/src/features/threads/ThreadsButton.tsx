@@ -5,15 +5,20 @@
  */
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
-import type { Room } from "../../sdk";
 import type { Subscribable } from "../../state/useObservable";
 import { useObservable } from "../../state/useObservable";
 import { ThreadIcon } from "../composer/icons";
 import styles from "./Threads.module.css";
 
-/** What the button needs of the room view model. */
+/** A thread's unread counts, as the button reads them. */
+interface ThreadUnreadCounts {
+  readonly notificationCount: number;
+  readonly highlightCount: number;
+}
+
+/** What the button needs of the room view model (the room's snapshots carry the per-thread counts). */
 export interface ThreadsButtonHost {
-  readonly room: Room;
+  readonly room: Subscribable<{ readonly threadUnread: ReadonlyMap<string, ThreadUnreadCounts> }>;
   readonly panel: Subscribable<{ kind: string } | null>;
   togglePanel(panel: { kind: "threads" }): void;
 }

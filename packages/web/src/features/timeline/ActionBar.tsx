@@ -13,7 +13,7 @@ import type { MessageDialogKind } from "./MessageDialogs";
 import { useTimeline } from "./TimelineContext";
 
 /** The quick reactions offered in the bar. */
-export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢"] as const;
+const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢"] as const;
 
 function ActionButton({
   label,

@@ -29,7 +29,7 @@ function str(value: unknown): string | undefined {
 export type NameOf = (userId: string) => string;
 
 /** Event types the timeline summarises; other non-message events are not shown. */
-export const SUMMARISED_TYPES: ReadonlySet<string> = new Set([
+const SUMMARISED_TYPES: ReadonlySet<string> = new Set([
   "m.room.message",
   "m.room.encrypted",
   "m.sticker",

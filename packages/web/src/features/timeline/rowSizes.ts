@@ -25,7 +25,7 @@ function lengthOf(value: unknown): number {
 }
 
 /** What decides a row's height, as a string; null for rows whose height is not predictable (media). */
-export function shapeOf(row: TimelineRow): string | null {
+function shapeOf(row: TimelineRow): string | null {
   switch (row.kind) {
     case "unread":
       return "u";

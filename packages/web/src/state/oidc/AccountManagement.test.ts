@@ -6,12 +6,12 @@
  * account management fields), for an OIDC session and a password one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOidcProvider } from "../../../../testserver/src/oidc/index";
-import type { OidcProviderHandle } from "../../../../testserver/src/oidc/index";
+import { startOidcProvider } from "@lattice/testserver/oidc";
+import type { OidcProviderHandle } from "@lattice/testserver/oidc";
 import type { KeyValueStorage } from "../../sdk";
 import { WebSessionStorage } from "../../sdk";
 import { AccountManagement, accountManagementUrl } from "./AccountManagement";
-import { MemoryKeyValueStorage } from "../../../../sdk/src/auth/storage";
+import { MemoryKeyValueStorage } from "@lattice/sdk/auth/storage";
 
 const ACCOUNT_PAGE = "https://account.example.org/manage";
 

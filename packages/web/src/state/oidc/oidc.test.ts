@@ -6,15 +6,11 @@
  * client kept), the SPEC §8 messages of a denied consent and of a lost state,
  * and the soft-logout resume through the provider with the same device.
  */
-import {
-  driveProviderLogin,
-  startMisbehavingProvider,
-  startOidcTestbed,
-} from "../../../../testserver/src/oidc/index";
-import type { OidcTestbed } from "../../../../testserver/src/oidc/index";
+import { driveProviderLogin, startMisbehavingProvider, startOidcTestbed } from "@lattice/testserver/oidc";
+import type { OidcTestbed } from "@lattice/testserver/oidc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import { MemorySessionStorage } from "../../../../sdk/src/auth/storage";
+import { startTestServer } from "@lattice/testserver";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
 import { loadOidc, Session } from "../../sdk";
 import type { ValidatedIssuerMetadata } from "../../sdk";
 import { SignInViewModel } from "../SignInViewModel";
@@ -30,7 +26,7 @@ import {
   withoutCallback,
 } from "./oidc";
 import { OidcSoftLogoutViewModel } from "./OidcSoftLogoutViewModel";
-import { MemoryKeyValueStorage } from "../../../../sdk/src/auth/storage";
+import { MemoryKeyValueStorage } from "@lattice/sdk/auth/storage";
 
 const APP_URL = "http://127.0.0.1:9/app/";
 

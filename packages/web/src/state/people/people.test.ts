@@ -7,8 +7,8 @@
  * m.ignored_user_list; invites by user id; the rights helper's reasons.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startIdentityServer, startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startIdentityServer, startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import type { Client } from "../../sdk";
 import { RoomActionsViewModel } from "../rooms/RoomActionsViewModel";
 import { signUp, until, untilRoom } from "../rooms/testing";
@@ -25,7 +25,7 @@ let roomId: string;
 const scope = new Scope();
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   [alice, bob, carol] = await Promise.all([
     signUp(server.url, "alice"),
     signUp(server.url, "bob"),

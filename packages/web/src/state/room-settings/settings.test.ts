@@ -7,8 +7,8 @@
  * level editor's checks and merge.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import type { Client } from "../../sdk";
 import { RoomActionsViewModel } from "../rooms/RoomActionsViewModel";
 import { signUp, until, untilRoom } from "../rooms/testing";
@@ -24,7 +24,7 @@ let roomId: string;
 const scope = new Scope();
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   [alice, bob] = await Promise.all([signUp(server.url, "alice"), signUp(server.url, "bob")]);
   roomId = await new RoomActionsViewModel(alice).createRoom({ name: "Settings", isPublic: true });
   await untilRoom(alice, roomId);

@@ -7,8 +7,8 @@
  * messages at the live end only, throttled and gathered.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { ObservableValue } from "../../sdk";
 import type { Client, TimelineItem } from "../../sdk";
 import { Scope } from "../Scope";
@@ -24,7 +24,7 @@ describe("RoomOptionsViewModel", () => {
   const scope = new Scope();
 
   beforeAll(async () => {
-    server = await startTestServer({ validate: false });
+    server = await startTestServer();
     [alice, bob] = await Promise.all([signUp(server.url, "alice"), signUp(server.url, "bob")]);
   }, 30_000);
 

@@ -6,8 +6,8 @@
  * invite accept (with the inviter shown) and decline.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import type { Client } from "../../sdk";
 import type { DirectoryViewModel } from "./DirectoryViewModel";
 import { RoomActionsViewModel } from "./RoomActionsViewModel";
@@ -20,7 +20,7 @@ let aliceActions: RoomActionsViewModel;
 let bobActions: RoomActionsViewModel;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   alice = await signUp(server.url, "alice");
   bob = await signUp(server.url, "bob");
   aliceActions = new RoomActionsViewModel(alice);

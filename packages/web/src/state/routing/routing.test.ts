@@ -10,9 +10,9 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
-import { MemorySessionStorage } from "../../../../sdk/src/auth/storage";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { MemorySessionStorage } from "@lattice/sdk/auth/storage";
 import { createHttpClient, loginWithPassword, Session } from "../../sdk";
 import type { Client } from "../../sdk";
 import { ClientViewModel } from "../ClientViewModel";
@@ -106,7 +106,7 @@ describe("Router in the client", () => {
   let garden = "";
 
   beforeAll(async () => {
-    server = await startTestServer({ validate: false });
+    server = await startTestServer();
     bob = await signUp(server.url, "bob");
     await signUp(server.url, "alice").then((c) => c.dispose());
     const session = new Session(new MemorySessionStorage());

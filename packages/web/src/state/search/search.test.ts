@@ -7,8 +7,8 @@
  * the room).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import type { Client } from "../../sdk";
 import { NotificationsViewModel } from "../notifications/NotificationsViewModel";
 import type { NotificationHost, ShownNotification } from "../notifications/NotificationsViewModel";
@@ -33,7 +33,7 @@ async function say(client: Client, roomId: string, body: string): Promise<void> 
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   [alice, bob] = await Promise.all([signUp(server.url, "alice"), signUp(server.url, "bob")]);
   const actions = new RoomActionsViewModel(alice);
   roomA = await actions.createRoom({ name: "Kitchen", isPublic: true });

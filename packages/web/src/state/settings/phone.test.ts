@@ -5,8 +5,8 @@
  * (the password prompt answered), the list shows it and removal works.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import type { Client } from "../../sdk";
 import { signUp } from "../rooms/testing";
 import { AccountSettings } from "./AccountSettings";
@@ -16,7 +16,7 @@ let server: TestServerHandle;
 let alice: Client;
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   alice = await signUp(server.url, "alice");
 }, 30_000);
 

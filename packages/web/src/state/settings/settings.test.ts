@@ -7,8 +7,8 @@
  * list.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import type { Client } from "../../sdk";
 import { RoomActionsViewModel } from "../rooms/RoomActionsViewModel";
 import { signUp, until, untilRoom } from "../rooms/testing";
@@ -23,7 +23,7 @@ let alice: Client;
 const scope = new Scope();
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   alice = await signUp(server.url, "alice");
 }, 30_000);
 

@@ -119,28 +119,19 @@ describe("RowBuilder", () => {
       });
     const builder = new RowBuilder();
     const loaded = many(300, 100_000);
-    let started = performance.now();
     const first = builder.build(input(loaded, { fullyRead: "$m50000" }));
-    const firstMs = performance.now() - started;
     expect(first).toHaveLength(100_001);
     // 90 s apart for 100,000 events: about 104 days, each opening with a date separator.
     expect(first.filter((r) => r.kind === "message" && r.day !== undefined).length).toBeGreaterThan(100);
     // A paging step: 300 older events before the same 100,000, and one event gone from the middle.
     const paged = [...many(0, 300), ...loaded.filter((i) => i.eventId !== "$m70001")];
-    started = performance.now();
     const second = builder.build(input(paged, { fullyRead: "$m50000" }));
-    const secondMs = performance.now() - started;
     expect(second).toHaveLength(100_300);
     const before = new Map(first.map((r) => [r.key, r]));
     const changed = second.filter((r) => before.has(r.key) && before.get(r.key) !== r).map((r) => r.key);
     // Only the old first row (its date separator moves up) and the row after the gap (no longer continued) changed.
     expect(changed).toEqual(["$m300", "$m70002"]);
     expect(second.filter((r) => !before.has(r.key))).toHaveLength(300);
-    console.log(
-      `rows of 100,000 events: first build ${firstMs.toFixed(0)} ms, after paging ${secondMs.toFixed(0)} ms`,
-    );
-    // Linear work (generous for a loaded CI machine): one row per event scan, no per-row search of the list.
-    expect(secondMs).toBeLessThan(5_000);
   });
 
   it("words the typing line", () => {

@@ -6,9 +6,9 @@
  * message's shield reads "verified" without reopening the room.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
-import { encryptedRoom, startClient, waitFor } from "../../../../sdk/test/client/helpers";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { encryptedRoom, startClient, waitFor } from "@lattice/sdk/test/client/helpers";
 import type { Client, TimelineItem } from "../../sdk";
 import { TimelineActions } from "./TimelineActions";
 

@@ -10,8 +10,8 @@
 import { createServer } from "node:http";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { createClient } from "../../sdk";
 import type { Client, Room } from "../../sdk";
 import { signUp, until, untilRoom } from "../rooms/testing";
@@ -86,7 +86,7 @@ async function setAccount(type: string, content: Record<string, unknown>): Promi
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   page = createServer((req, res) => {
     visits.set(req.url ?? "", (visits.get(req.url ?? "") ?? 0) + 1);
     res.writeHead(200, { "content-type": "text/html" });

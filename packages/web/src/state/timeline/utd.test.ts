@@ -8,13 +8,8 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import {
-  REASON_HISTORICAL,
-  REASON_MISSING_KEY,
-  REASON_NOT_JOINED,
-  undecryptableEvent,
-} from "../../../../sdk/src/crypto/decrypt";
-import type { DecryptionFailure } from "../../../../sdk/src/crypto/decrypt";
+import { undecryptableEvent } from "@lattice/sdk/crypto/decrypt";
+import type { DecryptionFailure } from "@lattice/sdk/crypto/decrypt";
 import { MessageBody } from "../../features/timeline/MessageBody";
 import { previewOf } from "../../features/timeline/preview";
 import { explainUtd } from "./utd";
@@ -64,17 +59,29 @@ describe("undecryptable messages in words", () => {
   const cases: Array<[string, DecryptionFailure, string]> = [
     [
       "the sender has not sent the keys yet",
-      { code: "missing_room_key", reason: REASON_MISSING_KEY, expected: false },
+      {
+        code: "missing_room_key",
+        reason: "The sender's device has not sent us the keys for this message.",
+        expected: false,
+      },
       "⚠ Waiting for this message: the sender's device has not sent us the keys yet.",
     ],
     [
       "sent before you joined",
-      { code: "not_joined", reason: REASON_NOT_JOINED, expected: true },
+      {
+        code: "not_joined",
+        reason: "You were not a member of the room when this message was sent.",
+        expected: true,
+      },
       "⚠ You were not a member of the room when this message was sent.",
     ],
     [
       "sent before this device signed in",
-      { code: "historical_message", reason: REASON_HISTORICAL, expected: true },
+      {
+        code: "historical_message",
+        reason: "This message was sent before this device signed in.",
+        expected: true,
+      },
       "⚠ You don't have access to this message: it was sent before this device signed in.",
     ],
     [
@@ -120,7 +127,11 @@ describe("undecryptable messages in words", () => {
   });
 
   it("asks to verify this device for older messages when it is known to be unverified", () => {
-    const event = utd({ code: "historical_message", reason: REASON_HISTORICAL, expected: true });
+    const event = utd({
+      code: "historical_message",
+      reason: "This message was sent before this device signed in.",
+      expected: true,
+    });
     expect(explainUtd(event, { ownDeviceVerified: false })?.kind).toBe("own_unverified");
     expect(explainUtd(event, { ownDeviceVerified: true })?.kind).toBe("historical");
     expect(explainUtd({ ...event, content: { msgtype: "m.text", body: "hi" } })).toBe(null);

@@ -6,8 +6,8 @@
  * say they match ends both "done". A client without crypto offers nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "../../../../testserver/src/index";
-import type { TestServerHandle } from "../../../../testserver/src/index";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
 import { createClient, createRoom } from "../../sdk";
 import type { Client } from "../../sdk";
 import { signUp, until, untilRoom } from "../rooms/testing";
@@ -59,7 +59,7 @@ async function toEmojis(
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   [alice, bob] = await Promise.all([withCrypto("alice"), withCrypto("bob")]);
   roomId = (
     await createRoom(alice.http, {

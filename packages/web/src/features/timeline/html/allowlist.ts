@@ -49,7 +49,7 @@ export const ALLOWED_TAGS: readonly string[] = [
 ];
 
 /** The attributes each tag may carry (anything else is dropped). */
-export const ALLOWED_ATTRIBUTES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+const ALLOWED_ATTRIBUTES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ["font", new Set(["data-mx-bg-color", "data-mx-color", "color"])],
   ["span", new Set(["data-mx-bg-color", "data-mx-color", "data-mx-spoiler", "data-mx-maths"])],
   ["a", new Set(["target", "href"])],
@@ -65,7 +65,7 @@ export const ALL_ATTRIBUTE_NAMES: readonly string[] = [
 ];
 
 /** Link schemes the spec permits for a[href]. */
-export const LINK_SCHEMES: readonly string[] = ["https", "http", "ftp", "mailto", "magnet"];
+const LINK_SCHEMES: readonly string[] = ["https", "http", "ftp", "mailto", "magnet"];
 
 /** Tags removed together with their content: the rich reply fallback is rendered from the event instead. */
 export const STRIPPED_WITH_CONTENT: readonly string[] = ["mx-reply"];

@@ -16,13 +16,13 @@
  * formatted message needs the sanitiser first.
  */
 import { ObservableValue } from "../../../state/observables";
-import type { ReadonlyObservable } from "../../../sdk";
+import type { ReadonlyObservable } from "../../../state/observables";
 import type { Sanitiser } from "./sanitise";
 
 /** The blank page the frame loads (in public/, so it is served as is). */
-export const PARSER_FRAME_FILE = "parser-frame.html";
+const PARSER_FRAME_FILE = "parser-frame.html";
 /** How long to wait for the frame before parsing in the page. */
-export const PARSER_FRAME_TIMEOUT_MS = 3_000;
+const PARSER_FRAME_TIMEOUT_MS = 3_000;
 
 const sanitiser = new ObservableValue<Sanitiser | null>(null);
 let started = false;

@@ -23,7 +23,7 @@ import {
 export type Sanitiser = (html: string) => DocumentFragment;
 
 /** Input longer than this is cut before parsing (events are at most 64 KiB anyway). */
-export const MAX_HTML_LENGTH = 65_536;
+const MAX_HTML_LENGTH = 65_536;
 
 /** Whether an attribute value passes the value rules of its tag and name. */
 function valueAllowed(tag: string, name: string, value: string): boolean {

@@ -29,7 +29,7 @@ function num(value: unknown): number | undefined {
 }
 
 /** The full media of an event: content.url, or content.file when encrypted. */
-export function mediaRefOf(content: Content): MediaRef | null {
+function mediaRefOf(content: Content): MediaRef | null {
   const info = objectOf(content["info"]);
   const mimetype = typeof info["mimetype"] === "string" ? info["mimetype"] : undefined;
   if (typeof content["url"] === "string") return { kind: "mxc", mxc: content["url"] };
@@ -51,7 +51,7 @@ function thumbnailRefOf(content: Content): MediaRef | null {
 }
 
 /** "1.2 MB". */
-export function formatSize(bytes: number | undefined): string {
+function formatSize(bytes: number | undefined): string {
   if (bytes === undefined) return "";
   if (bytes < 1024) return `${bytes} B`;
   const units = ["KB", "MB", "GB"];
