@@ -78,6 +78,9 @@ async function downloadWhenReadable(client: Client, roomId: string, eventId: str
   return text(data);
 }
 
+/** Each scenario is many round trips with two crypto engines; a loaded machine needs minutes, not the default 60 s. */
+const SCENARIO_TIMEOUT_MS = 240_000;
+
 describeEachServer("file trees", (ctx) => {
   const start = clientsOf(ctx);
   const js: MatrixClient[] = [];
@@ -143,7 +146,7 @@ describeEachServer("file trees", (ctx) => {
     }).catch((error: unknown) => error);
     expect(forced).toBeInstanceOf(MatrixError);
     expect((forced as MatrixError).errcode).toBe("M_FORBIDDEN");
-  });
+  }, SCENARIO_TIMEOUT_MS);
 
   it("a tree made by matrix-js-sdk opens in Lattice with its folders, files and versions; the roles agree", async () => {
     const lattice = await start("lat", { crypto: true });
@@ -226,7 +229,7 @@ describeEachServer("file trees", (ctx) => {
     expect(await lattice.files.roleOf(tree.roomId, jsUser.userId)).toBe("owner");
     expect(tree.getPermissions(lattice.userId)).toBe("editor");
     expect(tree.getPermissions(jsUser.userId)).toBe("owner");
-  });
+  }, SCENARIO_TIMEOUT_MS);
 
   it("a file Lattice uploads, and a new version of it, are read by matrix-js-sdk; the roles agree", async () => {
     const alice = await start("alice", { crypto: true });
@@ -317,5 +320,5 @@ describeEachServer("file trees", (ctx) => {
       "js-sdk reads viewer",
       SYNC_WAIT_MS,
     );
-  });
+  }, SCENARIO_TIMEOUT_MS);
 });
