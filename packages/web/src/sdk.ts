@@ -93,7 +93,7 @@ export { ThreadList } from "@lattice/sdk/models/threads/ThreadList";
 export type { ThreadListInclude } from "@lattice/sdk/models/threads/ThreadList";
 export { ThreadTimeline } from "@lattice/sdk/models/threads/ThreadTimeline";
 export type { Thread } from "@lattice/sdk/models/threads/RoomThreads";
-export { realScheduler } from "@lattice/sdk/sync/scheduler";
+export { realScheduler } from "@lattice/sdk/util/scheduler";
 export { downloadEncryptedAttachment } from "@lattice/sdk/crypto/attachments/transfer";
 export type { DatabaseDeleter } from "@lattice/sdk/crypto/store";
 
@@ -127,3 +127,6 @@ export { updateDevice } from "@lattice/sdk/api/devices";
 
 // Calls (client.voip): the platform types the browser platform implements, and what the call view models read.
 export type * from "@lattice/sdk/voip/platform";
+export type { Call, CallFeed, CallState, GroupCall } from "@lattice/sdk/voip/index";
+export type { PreCallCheckResult } from "@lattice/sdk/voip/precall";
+export type { VoipService } from "@lattice/sdk/voip/VoipService";

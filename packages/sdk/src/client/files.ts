@@ -5,7 +5,9 @@
  * events fetched and decrypted on demand, encrypted attachments from the
  * crypto service, and what sync knows from the room model.
  */
+import type { Logger } from "../util/logger";
 import { inviteUser, joinRoom, kickUser, leaveRoom } from "../api/membership";
+import { getCapabilities } from "../api/capabilities";
 import { createRoom } from "../api/rooms";
 import { redactEvent, sendStateEvent } from "../api/send";
 import { getEvent, roomState } from "../api/timeline";
@@ -18,7 +20,6 @@ import { isJsonObject, own } from "../models/json";
 import type { Rooms } from "../models/room/Rooms";
 import type { EventDecryptor } from "../models/timeline/decryptor";
 import type { SendQueue } from "../send/SendQueue";
-import type { SyncLogger } from "../sync/SyncLoop";
 import type { CryptoService } from "./services/CryptoService";
 
 /** What client.files is built from. */
@@ -30,7 +31,7 @@ export interface FilesWiring {
   crypto: CryptoService;
   decryptor: EventDecryptor | undefined;
   authenticatedMedia: () => Promise<boolean | undefined>;
-  logger: SyncLogger | undefined;
+  logger: Logger | undefined;
 }
 
 /** Resolves once `ready()` holds, checked on every room change; rejects after `timeoutMs`. */
@@ -58,6 +59,13 @@ export function createFiles(w: FilesWiring): FilesService {
     userId: w.userId,
     serverName: w.userId.slice(w.userId.indexOf(":") + 1),
     createRoom: async (body) => (await createRoom(http, body)).room_id,
+    defaultRoomVersion: async () => {
+      try {
+        return (await getCapabilities(http)).capabilities["m.room_versions"]?.default;
+      } catch {
+        return undefined;
+      }
+    },
     sendState: async (roomId, type, stateKey, content) =>
       (await sendStateEvent(http, roomId, type, content, stateKey)).event_id,
     async sendMessage(roomId, content) {

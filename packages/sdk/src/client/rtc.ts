@@ -6,12 +6,12 @@
  * no local echo, not persisted; awaited until settled), and Olm-encrypted to-device keys through the crypto
  * service when crypto is on. Kept here so the facade stays one line.
  */
+import type { Logger } from "../util/logger";
 import type { ToDeviceEvent } from "../api/types/events";
 import type { EventDecryptor } from "../models/timeline/decryptor";
 import type { RtcTransport } from "../rtc/membership/types";
 import { RtcService } from "../rtc/RtcService";
 import type { ServerFeatures } from "../sync/server-features";
-import type { SyncLogger } from "../sync/SyncLoop";
 import type { CallWiringBase } from "./call-wiring";
 import type { CryptoService } from "./services/CryptoService";
 
@@ -23,7 +23,7 @@ export interface RtcWiring extends CallWiringBase {
   onToDevice: (listener: (events: readonly ToDeviceEvent[]) => void) => () => void;
   serverFeatures: () => Promise<ServerFeatures>;
   transports: readonly RtcTransport[] | undefined;
-  logger: SyncLogger | undefined;
+  logger: Logger | undefined;
 }
 
 export function createRtc(w: RtcWiring): RtcService {

@@ -3,28 +3,36 @@
  * (quota, a browser that drops IndexedDB, private mode): the failure is
  * logged, nothing crashes, and nothing held in memory is lost, because every
  * write and every value read is mirrored into a MemoryStore that takes over
- * (the stored snapshot is kept by reference and copied only then).
+ * (the stored snapshot is kept by reference and copied only then). The
+ * failure is published (`failure`, a StoreError 'WRITE_FAILED') so the
+ * client can say that it now keeps data in memory only.
  */
+import type { Logger } from "../util/logger";
+import { ObservableValue } from "../util/observable";
+import type { ReadonlyObservable } from "../util/observable";
+import { STORE_DEGRADED_MESSAGE, StoreError } from "./errors";
 import { cloneJson, MemoryStore } from "./MemoryStore";
 import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "./Store";
-
-export interface StoreLogger {
-  warn(message: string, error?: unknown): void;
-}
 
 export class FallbackStore implements Store {
   private readonly mirror = new MemoryStore();
   private degraded = false;
+  private readonly failureValue = new ObservableValue<StoreError | null>(null);
   /** The snapshot read from the primary, mirrored only when storage fails. */
   private readSync: StoredSync | undefined;
 
   constructor(
     private readonly primary: Store,
-    private readonly logger: StoreLogger = { warn: (m, e) => console.warn(m, e) },
+    private readonly logger: Pick<Logger, "warn"> = { warn: (m, e) => console.warn(m, e) },
   ) {}
 
   get kind(): "memory" | "indexeddb" {
     return this.degraded ? "memory" : this.primary.kind;
+  }
+
+  /** Null until storage fails; then the StoreError (its cause: the backend's error). */
+  get failure(): ReadonlyObservable<StoreError | null> {
+    return this.failureValue;
   }
 
   /** Whether storage failed and the store now lives in memory only. */
@@ -43,6 +51,7 @@ export class FallbackStore implements Store {
       } catch (error) {
         this.degraded = true;
         this.logger.warn(`Storage failed during ${operation}; continuing in memory`, error);
+        this.failureValue.set(new StoreError("WRITE_FAILED", STORE_DEGRADED_MESSAGE, { cause: error }));
       }
     }
     return onMemory();

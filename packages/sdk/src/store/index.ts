@@ -5,7 +5,8 @@ export type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToD
 export { SAVE_INTERVAL_MS } from "./Store";
 export { MemoryStore } from "./MemoryStore";
 export { FallbackStore } from "./FallbackStore";
-export type { StoreLogger } from "./FallbackStore";
+export { STORE_DEGRADED_MESSAGE, StoreError } from "./errors";
+export type { StoreErrorCode } from "./errors";
 export { IndexedDbStore } from "./indexeddb/IndexedDbStore";
 export type { IndexedDbStoreOptions } from "./indexeddb/IndexedDbStore";
 export { SCHEMA_VERSION, OBJECT_STORES, EXTENSION_STORES } from "./indexeddb/schema";

@@ -33,17 +33,18 @@
  * FAILURE_THRESHOLD the loop stops in state error with the refusal marked
  * permanent, until start() is called again (the UI's "try again").
  */
+import type { Logger } from "../util/logger";
 import type { SyncResponse } from "../api/types/sync";
 import { MatrixError } from "../http/errors";
 import { backoffDelay } from "../util/backoff";
 import type { BackoffPolicy } from "../util/backoff";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
-import { randomBetween, realScheduler } from "./scheduler";
-import type { Scheduler } from "./scheduler";
+import { randomBetween, realScheduler } from "../util/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import { SyncProtocolError } from "./validate/parseSync";
 import { isEchoableToken } from "./validate/tokens";
-import { classifySyncFailure } from "./errors";
+import { classifySyncFailure, isConnectionFailure } from "./errors";
 import type { SyncFailure } from "./errors";
 
 export type { SyncFailure, SyncFailureKind } from "./errors";
@@ -65,10 +66,14 @@ export const SYNC_CONSTANTS = {
   REFUSED_RETRY_BASE_MS: 2_000,
 } as const;
 
-/** Refused requests back off from REFUSED_RETRY_BASE_MS, doubling, without jitter (the server answered). */
+/**
+ * Failures that are not a lost connection (a refusal, an unparsable answer, a
+ * failed store write) back off from REFUSED_RETRY_BASE_MS, doubling, without
+ * jitter, up to a minute (local failures keep retrying past the threshold).
+ */
 const REFUSED_BACKOFF: BackoffPolicy = {
   baseDelayMs: SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS,
-  maxDelayMs: Infinity,
+  maxDelayMs: 60_000,
   jitter: "none",
 };
 
@@ -103,12 +108,6 @@ export interface SyncBatchMeta {
 /** Processes one sync response (persist, then emit). Throwing makes the loop fetch the batch again. */
 export type SyncBatchHandler = (response: SyncResponse, meta: SyncBatchMeta) => Promise<void>;
 
-export interface SyncLogger {
-  info(message: string, ...data: unknown[]): void;
-  warn(message: string, ...data: unknown[]): void;
-  error(message: string, ...data: unknown[]): void;
-}
-
 export interface SyncLoopOptions {
   transport: SyncTransport;
   handler: SyncBatchHandler;
@@ -117,7 +116,7 @@ export interface SyncLoopOptions {
   pollTimeoutMs?: number;
   requestMarginMs?: number;
   scheduler?: Scheduler;
-  logger?: SyncLogger;
+  logger?: Logger;
   /** Called when the server says the token is unknown; sync has stopped. */
   onUnknownToken?: (softLogout: boolean, error: MatrixError) => void;
   /** Called when the loop gave up on a refused request (state error); start() tries again. */
@@ -131,7 +130,7 @@ export class SyncLoop {
   /** The loop ended itself on a refusal: stop() still reports "stopped". */
   private halted = false;
   private readonly scheduler: Scheduler;
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
   private since: string | undefined;
   private failures = 0;
   private running = false;
@@ -281,9 +280,13 @@ export class SyncLoop {
           return;
         }
         this.failureValue.set(failure);
-        this.stateValue.set(atThreshold ? "error" : "reconnecting");
-        if (failure.kind === "refused" || failure.retryAfterMs !== undefined) {
-          // The server answered: no keep-alive needed, only a pause before asking again.
+        const local =
+          failure.kind === "store" || failure.kind === "processing" || failure.kind === "protocol";
+        // Only a lost connection (or a refusal the UI shows as such) is "reconnecting": a
+        // failed store write or an unparsable answer keeps the state until the threshold.
+        if (!local || atThreshold) this.stateValue.set(atThreshold ? "error" : "reconnecting");
+        if (!isConnectionFailure(failure)) {
+          // The server answered (or the failure is ours): no keep-alive, only a pause before asking again.
           const backoff = backoffDelay(this.failures, REFUSED_BACKOFF);
           await this.wait(failure.retryAfterMs ?? backoff);
           if (!this.running) return;

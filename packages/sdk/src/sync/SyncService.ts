@@ -14,11 +14,13 @@
  * adapter; page hide forces a save. The loop speaks sync v2 or simplified
  * sliding sync (MSC4186), chosen by sliding/SelectingSyncTransport.
  */
+import type { Logger } from "../util/logger";
 import type { Capabilities } from "../api/types/server";
 import type { ClientEvent } from "../api/types/events";
 import type { LeftRoom, SetPresence } from "../api/types/sync";
 import type { MatrixError } from "../http/errors";
 import type { HttpApi } from "../http/types";
+import { FallbackStore } from "../store/FallbackStore";
 import { MemoryStore } from "../store/MemoryStore";
 import type { JsonObject, Store } from "../store/Store";
 import { ObservableValue } from "../util/observable";
@@ -37,12 +39,12 @@ import { SyncProcessor } from "./processor/SyncProcessor";
 import type { PeekSession } from "./peeking";
 import { nullPlatform } from "./platform";
 import type { PlatformAdapter } from "./platform";
-import { realScheduler } from "./scheduler";
+import { realScheduler } from "../util/scheduler";
 import { ServerInfo } from "./server-info";
 import type { ServerFeatures } from "./server-features";
-import type { Scheduler } from "./scheduler";
+import type { Scheduler } from "../util/scheduler";
 import { SyncLoop } from "./SyncLoop";
-import type { SyncBatchHandler, SyncLogger, SyncState } from "./SyncLoop";
+import type { SyncBatchHandler, SyncState } from "./SyncLoop";
 import { HttpSyncTransport, withoutRetries } from "./transport";
 import type { StateAfterMode } from "./transport";
 import { SelectingSyncTransport } from "./sliding/SelectingSyncTransport";
@@ -105,7 +107,7 @@ export interface SyncServiceOptions {
   syncMode?: SyncMode;
   capabilitiesRefreshMs?: number;
   scheduler?: Scheduler;
-  logger?: SyncLogger;
+  logger?: Logger;
   platform?: PlatformAdapter;
   /** Sync stopped on M_UNKNOWN_TOKEN; the auth layer decides what a soft logout means. */
   onUnknownToken?: (softLogout: boolean, error: MatrixError) => void;
@@ -125,10 +127,13 @@ export class SyncService {
   /** The cached versions document and the server's features (see server-features.ts). */
   readonly serverInfo: ServerInfo;
   private readonly leftRooms: LeftRoomsLoader;
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
   private readonly stateValue = new ObservableValue<SyncState | null>(null);
   private readonly lastSyncValue = new ObservableValue<number | null>(null);
   private readonly failureValue = new ObservableValue<SyncFailure | null>(null);
+  /** The loop's last failure, and the store's (sync continues in memory): `failure` is the first set. */
+  private loopFailure: SyncFailure | null = null;
+  private storeFailure: SyncFailure | null = null;
   private readonly runningValue = new ObservableValue<boolean>(false);
   private loop: SyncLoop | undefined;
   private starting: Promise<void> | undefined;
@@ -139,8 +144,16 @@ export class SyncService {
 
   constructor(private readonly options: SyncServiceOptions) {
     this.guest = options.guest ?? false;
-    this.store = this.guest ? new MemoryStore() : options.store;
     this.logger = options.logger ?? console;
+    this.store = this.guest ? new MemoryStore() : degradable(options.store, this.logger);
+    if (this.store instanceof FallbackStore) {
+      // Storage failed: sync goes on in memory, and the failure says so (kind store).
+      this.store.failure.subscribe((error) => {
+        this.storeFailure =
+          error === null ? null : { kind: "store", message: error.message, permanent: false, error };
+        this.failureValue.set(this.loopFailure ?? this.storeFailure);
+      });
+    }
     const processor =
       options.processor ?? ((store: Store) => new SyncProcessor({ store, logger: this.logger }));
     this.processor = typeof processor === "function" ? processor(this.store) : processor;
@@ -228,7 +241,9 @@ export class SyncService {
   /**
    * The last sync failure (network, server, rate_limited or refused, with the
    * server's errcode and message), null once a sync succeeds. A refusal
-   * marked `permanent` has stopped the loop: retry() starts it again.
+   * marked `permanent` has stopped the loop: retry() starts it again. After
+   * a storage failure it stays `store` (sync continues in memory) whenever
+   * the loop itself has no failure to report.
    */
   get failure(): ReadonlyObservable<SyncFailure | null> {
     return this.failureValue;
@@ -406,7 +421,10 @@ export class SyncService {
     this.teardown.push(
       loop.state.subscribe((state) => this.stateValue.set(state)),
       loop.lastSyncAt.subscribe((at) => this.lastSyncValue.set(at)),
-      loop.failure.subscribe((failure) => this.failureValue.set(failure)),
+      loop.failure.subscribe((failure) => {
+        this.loopFailure = failure;
+        this.failureValue.set(failure ?? this.storeFailure);
+      }),
       (this.options.platform ?? nullPlatform).subscribe({
         online: (online) => loop.setOnline(online),
         visible: (visible) => {
@@ -419,7 +437,8 @@ export class SyncService {
     );
     // A new run has no answer yet (not "stopped" from the previous one).
     this.stateValue.set(null);
-    this.failureValue.set(null);
+    this.loopFailure = null;
+    this.failureValue.set(this.storeFailure);
     this.runningValue.set(true);
     loop.start();
     this.capabilitiesService.start();
@@ -442,4 +461,14 @@ export class SyncService {
   private saveInBackground(): void {
     this.forceSave().catch((error: unknown) => this.logger.error("Saving the store failed", error));
   }
+}
+
+/**
+ * A persistent store behind the degrading wrapper, so a storage failure (a
+ * full disk, a browser that drops IndexedDB) never drops sync data: the
+ * wrapper continues in memory. Memory stores and wrapped ones are kept as given.
+ */
+function degradable(store: Store, logger: SyncLogger): Store {
+  if (store instanceof FallbackStore || store.kind === "memory") return store;
+  return new FallbackStore(store, { warn: (message, error) => logger.warn(message, error) });
 }

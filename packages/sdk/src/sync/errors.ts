@@ -5,6 +5,7 @@
  * stable `code` and keeps `cause`.
  */
 import { ResponseFormatError } from "../http/errors";
+import { StoreError } from "../store/errors";
 import { SyncParseError } from "./validate/parseSync";
 
 /** Base class of the sync service's errors. */
@@ -73,27 +74,28 @@ const GUEST_MESSAGES: Record<GuestAction, string> = {
  * - network: no answer (connection refused, time-out, offline); the loop
  *   probes the server and reconnects.
  * - server: a 5xx; treated like a network failure.
- * - malformed: the answer was unusable this time (not JSON, no next_batch);
- *   treated like a server failure.
- * - processing: the answer was good but handling it failed (a store write,
- *   for example); retried, and never shown as a lost connection.
+ * - processing: the answer was good but handling it failed; retried with
+ *   backoff (no keep-alive), and never shown as a lost connection.
+ * - store: keeping the answer on this device failed (a StoreError, a full
+ *   disk). Through the degrading store (FallbackStore) sync continues in
+ *   memory and this kind is published while the state stays syncing; a
+ *   store without that wrapper has the batch fetched again, as processing.
  * - rate_limited: 429 or M_LIMIT_EXCEEDED; retried after the server's delay.
  * - refused: any other 4xx. The server answered and said no: retrying the
  *   same request cannot help, so the loop retries a bounded number of times
  *   and then stops in state error with the server's errcode and message.
  * - unknown_token: the server no longer knows the access token (sync stops).
- * - protocol: the answer breaks the protocol beyond a retry, e.g. a
- *   next_batch that would not survive a round trip (sync stops).
+ * - protocol: the answer cannot be parsed as a sync response (not JSON, no
+ *   next_batch, a wrong shape): retried with backoff (up to a minute)
+ *   without keep-alive, state error from the failure threshold on; a
+ *   next_batch that would not survive a round trip stops sync at once.
+ *
+ * Only network and server failures make the state reconnecting; the others
+ * are not a lost connection and leave the state as it was until the
+ * threshold (then error).
  */
 export type SyncFailureKind =
-  | "network"
-  | "server"
-  | "malformed"
-  | "processing"
-  | "rate_limited"
-  | "refused"
-  | "unknown_token"
-  | "protocol";
+  "network" | "server" | "processing" | "store" | "rate_limited" | "refused" | "unknown_token" | "protocol";
 
 /** The last failure of the sync loop. */
 export interface SyncFailure {
@@ -128,7 +130,10 @@ export function classifySyncFailure(error: unknown, answered = false): SyncFailu
         : String(error);
   const code = typeof errcode === "string" && errcode !== "" ? { errcode } : {};
   if (error instanceof SyncParseError || error instanceof ResponseFormatError) {
-    return { kind: "malformed", message, permanent: false, error };
+    return { kind: "protocol", message, permanent: false, error };
+  }
+  if (error instanceof StoreError || isQuotaError(error)) {
+    return { kind: "store", message, permanent: false, error };
   }
   if (typeof status !== "number" || status === 0) {
     // Not an HTTP answer: a failed request, or (once the server had answered) a failed handler.
@@ -149,4 +154,14 @@ export function classifySyncFailure(error: unknown, answered = false): SyncFailu
   if (status >= 400 && status < 500)
     return { kind: "refused", httpStatus: status, ...code, message, permanent: false, error };
   return { kind: "server", httpStatus: status, ...code, message, permanent: false, error };
+}
+
+/** A storage error a backend threw as it is (the DOM's QuotaExceededError). */
+function isQuotaError(error: unknown): boolean {
+  return (error as { name?: unknown } | null)?.name === "QuotaExceededError";
+}
+
+/** True for the failures that mean the connection is lost: the loop probes and shows reconnecting. */
+export function isConnectionFailure(failure: SyncFailure): boolean {
+  return failure.kind === "network" || failure.kind === "server";
 }

@@ -26,6 +26,9 @@ import { Router } from "./routing/Router";
 import { provideRoomOptions, RoomOptionsViewModel } from "./rooms/RoomOptionsViewModel";
 import { Scope } from "./Scope";
 import { VerificationCenter } from "./verification/VerificationCenter";
+import { createBrowserMediaPlatform } from "../platform";
+import type { BrowserMediaPlatform } from "../platform";
+import { CallSettings } from "./calls/CallSettings";
 
 /** The connection status the banner shows. */
 export type ConnectionStatus =
@@ -38,8 +41,10 @@ export type ConnectionStatus =
    * whether sync gave up (`stopped`; retrySync() tries again).
    */
   | { kind: "refused"; errcode: string | null; message: string; stopped: boolean }
-  /** The server answered but its answer is unusable, or keeping it here failed: not a lost connection. */
-  | { kind: "failed"; what: "unusable" | "local"; message: string; stopped: boolean };
+  /** The server answered but its answer is unusable, or handling it here failed: not a lost connection. */
+  | { kind: "failed"; what: "unusable" | "local"; message: string; stopped: boolean }
+  /** Saving on this device failed: sync goes on, the data is kept in memory only (until the tab closes). */
+  | { kind: "memory_only"; message: string };
 
 export interface ClientOptions {
   session: Session;
@@ -48,6 +53,17 @@ export interface ClientOptions {
   /** Where browser online/visibility events come from (window). */
   platformScope?: unknown;
   fetch?: FetchFn;
+  /** Where call preferences are kept (window.localStorage); none keeps the defaults. */
+  callStorage?: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+}
+
+/** The window's local storage, where there is one (reading it can throw in a sandboxed frame). */
+function windowStorage(): ClientOptions["callStorage"] {
+  try {
+    return (globalThis as { localStorage?: ClientOptions["callStorage"] }).localStorage;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The IndexedDB database of an account (also deleted on logout). */
@@ -74,14 +90,13 @@ export function connectionStatusOf(
       stopped: failure.permanent,
     };
   }
-  if ((state === "error" || state === "reconnecting") && failure !== null) {
-    const what =
-      failure.kind === "protocol" || failure.kind === "malformed"
-        ? "unusable"
-        : failure.kind === "processing"
-          ? "local"
-          : null;
+  if (failure !== null) {
+    // Not a lost connection, whatever the state: these say what failed instead.
+    const what = failure.kind === "protocol" ? "unusable" : failure.kind === "processing" ? "local" : null;
     if (what !== null) return { kind: "failed", what, message: failure.message, stopped: failure.permanent };
+    if (failure.kind === "store" && state !== "error" && state !== "reconnecting") {
+      return { kind: "memory_only", message: failure.message };
+    }
   }
   if (state === "error" || state === "reconnecting") return { kind: "offline", since: lastSyncAt };
   if (state === null || state === "stopped") return { kind: "connecting" };
@@ -95,6 +110,10 @@ export class ClientViewModel {
   readonly media: MediaLoader;
   /** The open verification dialog (incoming requests, user panels' Verify). */
   readonly verification: VerificationCenter;
+  /** Settings › Voice & video, read by the media platform and client.voip. */
+  readonly callSettings: CallSettings;
+  /** The browser's media for calls; undefined where the browser has no WebRTC (calls are then not offered). */
+  readonly mediaPlatform: BrowserMediaPlatform | undefined;
   /** The selected room, or null. */
   readonly room = new ObservableValue<RoomViewModel | null>(null);
   readonly connection = new ObservableValue<ConnectionStatus>({ kind: "connecting" });
@@ -118,8 +137,15 @@ export class ClientViewModel {
     const store = new FallbackStore(
       new IndexedDbStore({ indexedDB: options.indexedDB, dbName: databaseNameOf(userId) }),
     );
+    this.callSettings = new CallSettings(options.callStorage ?? windowStorage());
+    const media = createBrowserMediaPlatform({ preferences: () => this.callSettings.current });
+    this.mediaPlatform = media.supported ? media : undefined;
     this.client = createClient({
       session,
+      voip: {
+        ...(this.mediaPlatform ? { platform: this.mediaPlatform } : {}),
+        fallbackStunAllowed: () => this.callSettings.current.fallbackStunAllowed,
+      },
       store,
       // Crypto is on for a signed-in device (the SDK loads the engine on the first encrypted room).
       ...(session.deviceId !== undefined && !session.isGuest
@@ -234,6 +260,11 @@ export class ClientViewModel {
             ...(eventId !== undefined ? { eventId } : {}),
           }),
     );
+  }
+
+  /** Runs `cleanup` when this client ends (view models made beside it, like the calls'). */
+  onDispose(cleanup: () => void): void {
+    this.scope.add(cleanup);
   }
 
   /** Stops syncing and ends every subscription (the store is kept). */

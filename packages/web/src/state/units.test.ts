@@ -137,6 +137,30 @@ describe("connection banner", () => {
     ).toEqual({ kind: "failed", what: "local", message: "QuotaExceededError", stopped: false });
   });
 
+  it("a store failure while syncing says the data is kept in memory, not that the connection is lost", () => {
+    const failure = {
+      kind: "store",
+      message: "Saving on this device failed; continuing in memory",
+      permanent: false,
+    } as const;
+    expect(connectionStatusOf("syncing", 5, failure)).toEqual({
+      kind: "memory_only",
+      message: "Saving on this device failed; continuing in memory",
+    });
+    // A parse failure is "unusable" even before the loop's state changes.
+    expect(
+      connectionStatusOf("syncing", 5, {
+        kind: "protocol",
+        message: "rooms is not an object",
+        permanent: false,
+      }),
+    ).toEqual({ kind: "failed", what: "unusable", message: "rooms is not an object", stopped: false });
+    // Only a lost connection reads as offline.
+    expect(
+      connectionStatusOf("reconnecting", 5, { kind: "network", message: "fetch failed", permanent: false }),
+    ).toEqual({ kind: "offline", since: 5 });
+  });
+
   it("says since when, with the day when it was not today", () => {
     const now = new Date(2026, 10, 22, 15, 0).getTime();
     expect(offlineText(null, now)).toBe("Not syncing: cannot reach the homeserver.");

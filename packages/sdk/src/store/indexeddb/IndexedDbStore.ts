@@ -8,6 +8,7 @@
  * queue's pending events are written at once. Any storage failure is thrown to the caller; FallbackStore turns
  * it into a degradation to memory.
  */
+import { StoreError } from "../errors";
 import { openDB } from "idb";
 import type { IDBPDatabase } from "idb";
 import { cloneJson } from "../MemoryStore";
@@ -67,7 +68,7 @@ export class IndexedDbStore implements Store {
   }
 
   private get database(): IDBPDatabase<LatticeDb> {
-    if (!this.db) throw new Error("IndexedDbStore is not open");
+    if (!this.db) throw new StoreError("NOT_OPEN", "IndexedDbStore is not open");
     return this.db;
   }
 

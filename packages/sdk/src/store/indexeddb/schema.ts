@@ -4,6 +4,7 @@
  * at the current one without losing data. Never edit a released migration:
  * add the next one.
  */
+import { StoreError } from "../errors";
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from "idb";
 import type { JsonObject, StoredPendingEvent, StoredUser, ToDeviceBatch } from "../Store";
 import type { ChunkRef, SyncChunk } from "./sync-chunks";
@@ -105,7 +106,7 @@ export function upgrade(
 ): void {
   for (let v = oldVersion; v < newVersion; v++) {
     const migration = MIGRATIONS[v];
-    if (!migration) throw new Error(`No migration from schema version ${v}`);
+    if (!migration) throw new StoreError("SCHEMA", `No migration from schema version ${v}`);
     migration(db, tx);
   }
 }

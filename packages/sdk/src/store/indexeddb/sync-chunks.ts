@@ -7,6 +7,7 @@
  * short tasks instead of one that blocks the page for seconds. Records
  * written before v6 (the whole snapshot in one record) read as before.
  */
+import { StoreError } from "../errors";
 import type { JsonObject } from "../Store";
 
 /** Rooms per chunk record. */
@@ -62,7 +63,8 @@ export async function joinRoomsData(
     const items: unknown[] = [];
     for (let i = 0; i < count; i++) {
       const chunk = await read(chunkKey(field, i));
-      if (chunk === undefined) throw new Error(`Stored sync snapshot lacks chunk ${chunkKey(field, i)}`);
+      if (chunk === undefined)
+        throw new StoreError("CORRUPT", `Stored sync snapshot lacks chunk ${chunkKey(field, i)}`);
       for (const item of chunk.items) items.push(item);
     }
     out[field] = items;

@@ -10,7 +10,7 @@
  * CallMedia; renegotiation is perfect negotiation with the inbound side
  * polite (negotiation.ts).
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import type { CallFeed } from "../feed";
@@ -20,7 +20,7 @@ import type { CallStatsSummary } from "../stats";
 import { Emitter, newCallId, OwnedTimers } from "../timers";
 import { Connectivity } from "./ice";
 import type { CallEvents, CallOptions, CallParty } from "./options";
-import { NO_PARTY, OutgoingCandidates } from "./candidates";
+import { InitialGathering, NO_PARTY, OutgoingCandidates } from "./candidates";
 import { InboundSignalling } from "./signalling";
 import { CallMedia } from "./media";
 import { Negotiator } from "./negotiation";
@@ -70,6 +70,7 @@ export class Call implements CallPeerHost {
   readonly connectivity: Connectivity;
   private readonly signalling: InboundSignalling;
   private readonly outgoing: OutgoingCandidates;
+  private readonly gathering: InitialGathering;
   private seq = 0;
   private inviteSent = false;
 
@@ -84,6 +85,7 @@ export class Call implements CallPeerHost {
     this.negotiator = new Negotiator(this);
     this.connectivity = new Connectivity(this, this.stateValue);
     this.signalling = new InboundSignalling(this);
+    this.gathering = new InitialGathering(this.timers);
     this.outgoing = new OutgoingCandidates({
       timers: this.timers,
       delayMs: () =>
@@ -156,7 +158,7 @@ export class Call implements CallPeerHost {
     if (this.ended) return;
     try {
       await this.sendEvent(CallEventType.Invite, {
-        offer: this.localDescriptionContent(),
+        offer: this.initialDescription(),
         lifetime: CALL_TIMINGS.inviteLifetimeMs,
         ...(this.options.sendInvitee !== false ? { invitee: this.opponentUserId } : {}),
         capabilities: this.capabilities(),
@@ -225,10 +227,11 @@ export class Call implements CallPeerHost {
       this.fail("create_answer", "Failed to create the answer", cause, true);
       return;
     }
+    await this.gathering.wait(this.requirePeer().iceGatheringState);
     if (this.ended) return;
     try {
       await this.sendEvent(CallEventType.Answer, {
-        answer: this.localDescriptionContent(),
+        answer: this.initialDescription(),
         capabilities: this.capabilities(),
         ...this.media.metadataFields(),
       });
@@ -310,8 +313,12 @@ export class Call implements CallPeerHost {
         },
         {
           onIceCandidate: (candidate) => {
-            if (candidate && candidate.candidate !== "") this.outgoing.push(candidate);
+            if (candidate && candidate.candidate !== "") {
+              this.outgoing.push(candidate);
+              this.gathering.onCandidate();
+            } else this.gathering.onState("complete");
           },
+          onIceGatheringStateChange: (state) => this.gathering.onState(state),
           onIceConnectionStateChange: (state) => this.connectivity.onIceState(state),
           onNegotiationNeeded: () => void this.negotiator.onNegotiationNeeded(),
           onTrack: (track, streams) => this.media.onRemoteTrack(track, streams),
@@ -346,6 +353,13 @@ export class Call implements CallPeerHost {
     const d = this.requirePeer().localDescription;
     if (!d || (d.type !== "offer" && d.type !== "answer")) throw new Error("No local description");
     return { type: d.type, sdp: d.sdp ?? "" };
+  }
+
+  /** The invite's or answer's description; the candidates it carries leave the batch. */
+  private initialDescription(): { type: "offer" | "answer"; sdp: string } {
+    const d = this.localDescriptionContent();
+    this.outgoing.dropIncludedIn(d.sdp);
+    return d;
   }
 
   applyRemoteMetadata(c: CallContent): void {

@@ -4,6 +4,12 @@
  * one), held while an inbound call has not sent its answer, and re-sent on
  * failure with 500·2ⁿ ms back-off. Incoming ones wait, per sending party,
  * until the remote description is set and the opponent party is chosen.
+ *
+ * The answer waits briefly for the answerer's first candidates
+ * (InitialGathering) so its SDP already carries them; those are then
+ * dropped from the batch. This saves the 500 ms inbound batch at set-up:
+ * the caller checks the answerer's candidates as soon as the answer
+ * arrives (the answerer learns the caller's address from those checks).
  */
 import type { IceCandidate } from "../platform";
 import type { OwnedTimers } from "../timers";
@@ -37,6 +43,11 @@ export class OutgoingCandidates {
     if (this.queue.length > 0) this.schedule(this.options.delayMs());
   }
 
+  /** Drops queued candidates that `sdp` already carries (a browser's local description includes those gathered so far). */
+  dropIncludedIn(sdp: string): void {
+    this.queue = this.queue.filter((c) => !sdp.includes(c.candidate));
+  }
+
   push(candidate: IceCandidate): void {
     this.queue.push(candidate);
     if (!this.held) this.schedule(this.options.delayMs());
@@ -65,6 +76,50 @@ export class OutgoingCandidates {
       this.tries += 1;
       this.schedule(delay);
     }
+  }
+}
+
+/**
+ * Waits for the first candidates: until gathering completes, or
+ * CALL_TIMINGS.initialCandidatesSettleMs after the first candidate (the
+ * host candidates come together; server-reflexive and relay ones follow a
+ * round trip later, in the batch), at most CALL_TIMINGS.initialGatheringMaxMs.
+ */
+export class InitialGathering {
+  private complete = false;
+  private sawCandidate = false;
+  private waiters: Array<() => void> = [];
+
+  constructor(private readonly timers: OwnedTimers) {}
+
+  /** Gathering reached `state` (a null candidate counts as complete). */
+  onState(state: string): void {
+    if (state !== "complete") return;
+    this.complete = true;
+    this.release();
+  }
+
+  /** A local candidate was gathered. */
+  onCandidate(): void {
+    if (this.sawCandidate) return;
+    this.sawCandidate = true;
+    this.timers.after(CALL_TIMINGS.initialCandidatesSettleMs, () => this.release());
+  }
+
+  /** Resolves once the first candidates are in, gathering is complete, or the wait is over. */
+  wait(current: string): Promise<void> {
+    if (this.complete || current === "complete") return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.timers.after(CALL_TIMINGS.initialGatheringMaxMs, () => {
+        this.waiters = this.waiters.filter((w) => w !== resolve);
+        resolve();
+      });
+    });
+  }
+
+  private release(): void {
+    for (const resolve of this.waiters.splice(0)) resolve();
   }
 }
 

@@ -163,6 +163,16 @@ export const CALL_TIMINGS = {
   /** Candidates wait this long to be batched: inbound 500 ms, outbound 2000 ms. */
   candidateBatchInboundMs: 500,
   candidateBatchOutboundMs: 2_000,
+  /**
+   * The answer waits for the answerer's first candidates, so its SDP
+   * carries them and the caller can check them at once: until gathering
+   * completes, or this long after the first candidate, at most
+   * initialGatheringMaxMs. The invite does not wait (ringing comes first;
+   * the caller's candidates follow in its batch, and the callee learns the
+   * caller's address from its checks meanwhile).
+   */
+  initialCandidatesSettleMs: 20,
+  initialGatheringMaxMs: 200,
   /** Failed candidate sends are retried with 500·2ⁿ ms back-off, this many times. */
   candidateSendRetries: 5,
 } as const;

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MemoryStore } from "../../../src/store/MemoryStore";
 import type { PlatformAdapter, PlatformHandlers } from "../../../src/sync/platform";
-import type { Scheduler } from "../../../src/sync/scheduler";
+import type { Scheduler } from "../../../src/util/scheduler";
 import { SyncService } from "../../../src/sync/SyncService";
 import type { SyncState } from "../../../src/sync/SyncLoop";
 import {
@@ -174,14 +174,23 @@ describe("sync state machine over HTTP", () => {
     expect(path(states.slice(before))).toEqual(["reconnecting", "error", "catchup", "syncing"]);
   });
 
-  it("treats a garbage body as a failure and does not advance the token", async () => {
+  it("treats a garbage body as a protocol failure, not a lost connection, and does not advance the token", async () => {
     const { svc, states, processor } = setup();
+    const failures: Array<string | null> = [];
+    svc.failure.subscribe((f) => failures.push(f?.kind ?? null));
     await svc.start();
     await waitFor(() => states.includes("syncing"));
     const before = states.length;
+    const batchesBefore = processor.batches.length;
     server.faults.add({ path: "/sync", garbage: true, times: 1 });
-    await waitFor(() => states.slice(before).includes("syncing"));
-    expect(path(states.slice(before))).toEqual(["reconnecting", "syncing"]);
+    await waitFor(() => failures.includes("protocol"), 5_000, "the protocol failure");
+    await waitFor(
+      () => processor.batches.length > batchesBefore && failures.at(-1) === null,
+      5_000,
+      "recovery",
+    );
+    // The state never said "reconnecting": the server answered, its answer was unusable.
+    expect(path(states.slice(before))).toEqual([]);
     expect(server.faults.hits).toHaveLength(1);
     // Every processed batch continues from the previous one's next_batch: nothing skipped.
     const batches = processor.batches;

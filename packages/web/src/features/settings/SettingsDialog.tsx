@@ -8,6 +8,8 @@ import { TabbedDialog } from "../../components/TabbedDialog";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import { notifierOf } from "../../state/notifications/notifier";
+import { callsOf } from "../../state/calls/calls";
+import { VoiceVideoSection } from "../calls/VoiceVideoSection";
 import { SETTINGS_SECTIONS, SettingsViewModel } from "../../state/settings/SettingsViewModel";
 import type { SettingsSection } from "../../state/settings/SettingsViewModel";
 import type { ThemeViewModel } from "../../state/ThemeViewModel";
@@ -55,6 +57,7 @@ export function SettingsDialog({
         room={roomSnapshot !== null ? { id: roomSnapshot.roomId, name: roomSnapshot.name.name } : null}
       />
     ),
+    voice: () => <VoiceVideoSection calls={callsOf(client)} />,
     sessions: () => <SessionsSection sessions={settings.sessions} />,
     security: () => <SecuritySection security={settings.security} />,
     account: () => <AccountSection account={settings.account} />,

@@ -14,6 +14,9 @@ import type { ClientViewModel } from "../../state/ClientViewModel";
 import { browserHashLocation } from "../../state/routing/Router";
 import type { ThemeViewModel } from "../../state/ThemeViewModel";
 import { useObservable } from "../../state/useObservable";
+import { callsOf } from "../../state/calls/calls";
+import { ActiveCall, IncomingCalls } from "../calls/CallLayer";
+import { CallsContext } from "../calls/CallsContext";
 import { SettingsButton } from "../settings/SettingsButton";
 import { MediaContext } from "../timeline/MediaContext";
 import styles from "./ClientShell.module.css";
@@ -59,6 +62,7 @@ export function ClientShell({
   const prompt = useObservable(client.router.prompt);
   const displayName = useObservable(client.displayName);
   const [confirmLogout, setConfirmLogout] = useState(false);
+  const calls = callsOf(client);
   const [leaving, setLeaving] = useState(false);
 
   // The URL hash follows the open room, and back/forward or a pasted link opens one.
@@ -78,61 +82,65 @@ export function ClientShell({
 
   return (
     <MediaContext.Provider value={client.media}>
-      <div className={`${styles.shell} ${selected !== null || prompt !== null ? styles.roomOpen : ""}`}>
-        <SpacesBar list={client.roomList} />
-        <aside className={styles.sidebar} aria-label={t("room_list")}>
-          <div className={styles.account}>
-            <Avatar id={client.userId} name={displayName ?? localpartOf(client.userId)} size={32} />
-            <div className={styles.who} title={client.userId} data-testid="account-name">
-              <span className={styles.displayName}>{displayName ?? localpartOf(client.userId)}</span>
-              <span className={styles.userId}>{client.userId}</span>
+      <CallsContext.Provider value={calls}>
+        <div className={`${styles.shell} ${selected !== null || prompt !== null ? styles.roomOpen : ""}`}>
+          <SpacesBar list={client.roomList} />
+          <aside className={styles.sidebar} aria-label={t("room_list")}>
+            <div className={styles.account}>
+              <Avatar id={client.userId} name={displayName ?? localpartOf(client.userId)} size={32} />
+              <div className={styles.who} title={client.userId} data-testid="account-name">
+                <span className={styles.displayName}>{displayName ?? localpartOf(client.userId)}</span>
+                <span className={styles.userId}>{client.userId}</span>
+              </div>
+              <ThemeToggle theme={theme} />
+              <SettingsButton client={client} theme={theme} />
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={t("sign_out")}
+                title={t("sign_out")}
+                onClick={() => setConfirmLogout(true)}
+              >
+                <SignOutIcon />
+              </Button>
             </div>
-            <ThemeToggle theme={theme} />
-            <SettingsButton client={client} theme={theme} />
-            <Button
-              variant="ghost"
-              size="icon"
-              aria-label={t("sign_out")}
-              title={t("sign_out")}
-              onClick={() => setConfirmLogout(true)}
-            >
-              <SignOutIcon />
-            </Button>
-          </div>
-          <ConnectionBanner client={client} />
-          <RoomList ref={search} list={client.roomList} />
-        </aside>
-        <main className={styles.main}>
-          <RoomView client={client} />
-        </main>
-      </div>
-      <Verification client={client} />
-      <Dialog
-        open={confirmLogout}
-        title={t("sign_out_title")}
-        onClose={() => setConfirmLogout(false)}
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setConfirmLogout(false)}>
-              {c("cancel")}
-            </Button>
-            <Button
-              variant="danger"
-              busy={leaving}
-              onClick={() => {
-                setLeaving(true);
-                void client.logout().finally(() => setLeaving(false));
-              }}
-            >
-              {t("sign_out")}
-            </Button>
-          </>
-        }
-      >
-        <p>
-          {t("sign_out_body")} {client.isGuest ? t("sign_out_guest") : ""}
-        </p>
-      </Dialog>
+            <ConnectionBanner client={client} />
+            <RoomList ref={search} list={client.roomList} />
+          </aside>
+          <main className={styles.main}>
+            <ActiveCall calls={calls} selectedRoomId={selected} />
+            <RoomView client={client} />
+          </main>
+        </div>
+        <Verification client={client} />
+        <IncomingCalls calls={calls} />
+        <Dialog
+          open={confirmLogout}
+          title={t("sign_out_title")}
+          onClose={() => setConfirmLogout(false)}
+          actions={
+            <>
+              <Button variant="secondary" onClick={() => setConfirmLogout(false)}>
+                {c("cancel")}
+              </Button>
+              <Button
+                variant="danger"
+                busy={leaving}
+                onClick={() => {
+                  setLeaving(true);
+                  void client.logout().finally(() => setLeaving(false));
+                }}
+              >
+                {t("sign_out")}
+              </Button>
+            </>
+          }
+        >
+          <p>
+            {t("sign_out_body")} {client.isGuest ? t("sign_out_guest") : ""}
+          </p>
+        </Dialog>
+      </CallsContext.Provider>
     </MediaContext.Provider>
   );
 }

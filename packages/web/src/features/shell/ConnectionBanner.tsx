@@ -65,6 +65,9 @@ export function ConnectionBanner({ client }: { client: ClientViewModel }): React
     const key = status.what === "unusable" ? "sync_unusable" : "sync_local_failure";
     return <Banner tone="error">{t(key, { said: status.message })}</Banner>;
   }
+  if (status.kind === "memory_only") {
+    return <Banner tone="warning">{t("sync_memory_only", { said: status.message })}</Banner>;
+  }
   if (status.kind !== "offline") return null;
   return <Banner tone="warning">{offlineText(status.since, Date.now(), t)}</Banner>;
 }

@@ -10,7 +10,7 @@
  * Extending it: a header button is one line in `HeaderActions`, a panel is
  * one case in `RightPanel`, the composer is one line under the timeline.
  */
-import { useCallback } from "react";
+import { useCallback, useContext } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
 import { BackIcon } from "../../components/icons";
@@ -19,6 +19,8 @@ import type { RoomPanel, RoomViewModel } from "../../state/RoomViewModel";
 import type { RoomActionsViewModel } from "../../state/rooms/RoomActionsViewModel";
 import { roomExtrasOf } from "../../state/people/RoomExtras";
 import { useObservable } from "../../state/useObservable";
+import { CallButtons } from "../calls/CallButtons";
+import { CallsContext } from "../calls/CallsContext";
 import { MemberPanel } from "../people/MemberPanel";
 import { MembersButton } from "../people/MembersButton";
 import { UserPanel } from "../people/UserPanel";
@@ -38,8 +40,10 @@ export { JoinPrompt } from "../rooms/JoinPrompt";
 
 /** Buttons at the right of the room header (threads, members, settings...). */
 function HeaderActions({ vm }: { vm: RoomViewModel }): React.JSX.Element {
+  const calls = useContext(CallsContext);
   return (
     <div className={layout.headerActions}>
+      {calls !== null && <CallButtons calls={calls} roomId={vm.roomId} room={vm.room} />}
       <ThreadsButton room={vm} />
       <MembersButton vm={vm} />
       <SettingsButton vm={vm} />

@@ -21,6 +21,7 @@ import { UrlPreviewSettings } from "./UrlPreviewSettings";
 export const SETTINGS_SECTIONS = [
   "profile",
   "notifications",
+  "voice",
   "sessions",
   "security",
   "account",
@@ -80,6 +81,8 @@ export class SettingsViewModel {
       security: () => this.security.load(),
       appearance: () => Promise.resolve(),
       language: () => Promise.resolve(),
+      // Voice & video has its own view models (state/calls), made by its section.
+      voice: () => Promise.resolve(),
     }[section];
     void load().catch(() => this.loaded.delete(section));
   }

@@ -4,6 +4,7 @@
  */
 import { auth } from "./auth";
 import { account } from "./account";
+import { calls } from "./calls";
 import { common } from "./common";
 import { composer } from "./composer";
 import { navigation } from "./navigation";
@@ -21,6 +22,7 @@ import { verification } from "./verification";
 export const en = {
   auth,
   account,
+  calls,
   common,
   composer,
   navigation,

@@ -4,6 +4,7 @@ export const settings = {
   title: "Settings",
   section_profile: "Profile",
   section_notifications: "Notifications",
+  section_voice: "Voice & video",
   section_sessions: "Sessions",
   section_security: "Security & privacy",
   section_account: "Account",

@@ -34,6 +34,8 @@ export const shell = {
   sync_refused: "Not syncing: the homeserver refused the request ({{said}}).",
   sync_retry: "Try again",
   sync_unusable: "Not syncing: the homeserver's answer cannot be used ({{said}}).",
-  sync_local_failure: "Not syncing: saving the latest changes on this device failed ({{said}}).",
+  sync_local_failure: "Not syncing: handling the latest changes on this device failed ({{said}}).",
+  sync_memory_only:
+    "Saving on this device failed ({{said}}). Syncing goes on; changes are kept only until this tab closes.",
   offline_since: "Not syncing: offline since {{when}}. Messages may be out of date.",
 };

@@ -1,0 +1,62 @@
+/**
+ * The room header's voice and video call buttons: a 1:1 call in a room of
+ * two, a mesh group call in a bigger room (joined when one is running).
+ * Hidden where the browser cannot call or the room has nobody else.
+ */
+import { Button } from "../../components/Button";
+import { useT } from "../../i18n/useT";
+import type { CallsViewModel } from "../../state/calls/CallsViewModel";
+import type { Subscribable } from "../../state/useObservable";
+import { useObservable } from "../../state/useObservable";
+import styles from "./Calls.module.css";
+import { PhoneIcon, VideoIcon } from "./icons";
+
+export function CallButtons({
+  calls,
+  roomId,
+  room,
+}: {
+  calls: CallsViewModel;
+  roomId: string;
+  /** The room, so the buttons follow its membership. */
+  room: Subscribable<unknown>;
+}): React.JSX.Element | null {
+  const t = useT("calls");
+  useObservable(room);
+  const active = useObservable(calls.active);
+  if (!calls.supported) return null;
+  const kind = calls.kindFor(roomId);
+  if (kind === null) return null;
+  const join = kind === "group" && calls.hasGroupCall(roomId);
+  const busy = active !== null;
+  const voice = join ? t("joinVoiceCall") : t("voiceCall");
+  const video = join ? t("joinVideoCall") : t("videoCall");
+  return (
+    <>
+      <Button
+        variant="ghost"
+        size="icon"
+        className={styles.headerButton}
+        aria-label={voice}
+        title={voice}
+        disabled={busy}
+        data-testid="voice-call-button"
+        onClick={() => void calls.place(roomId, false)}
+      >
+        <PhoneIcon />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        className={styles.headerButton}
+        aria-label={video}
+        title={video}
+        disabled={busy}
+        data-testid="video-call-button"
+        onClick={() => void calls.place(roomId, true)}
+      >
+        <VideoIcon />
+      </Button>
+    </>
+  );
+}

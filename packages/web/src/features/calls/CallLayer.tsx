@@ -1,0 +1,99 @@
+/**
+ * Calls across the signed-in app (mounted by ClientShell): the incoming
+ * call toasts with their ringtone, and the active call, whose view
+ * (the call view in its room, the picture-in-picture bar elsewhere) is its
+ * own chunk (React.lazy), so the chat screen does not pay for it.
+ */
+import { lazy, Suspense, useEffect } from "react";
+import { Avatar } from "../../components/Avatar";
+import { Button } from "../../components/Button";
+import { useT } from "../../i18n/useT";
+import { startRingtone } from "../../platform/ringtone";
+import type { CallsViewModel, IncomingCallView } from "../../state/calls/CallsViewModel";
+import { useObservable } from "../../state/useObservable";
+import { useAvatarUrl } from "../timeline/media/useMedia";
+import styles from "./Calls.module.css";
+import { PhoneIcon, VideoIcon } from "./icons";
+
+const CallStage = lazy(() => import("./CallStage").then((m) => ({ default: m.CallStage })));
+
+function IncomingToast({
+  calls,
+  call,
+}: {
+  calls: CallsViewModel;
+  call: IncomingCallView;
+}): React.JSX.Element {
+  const t = useT("calls");
+  const avatar = useAvatarUrl(call.avatarUrl);
+  const title = call.video ? t("incomingVideo") : t("incomingVoice");
+  return (
+    <div
+      className={styles.toast}
+      role="alertdialog"
+      aria-label={title}
+      aria-describedby={`incoming-${call.id}`}
+      data-testid="incoming-call"
+    >
+      <Avatar id={call.callerId} name={call.callerName} url={avatar} size={40} />
+      <div className={styles.toastText} id={`incoming-${call.id}`}>
+        <span className={styles.toastName}>{call.callerName}</span>
+        <span className={styles.muted}>{title}</span>
+      </div>
+      <div className={styles.toastActions}>
+        <Button variant="danger" size="sm" onClick={() => void calls.decline(call.id)}>
+          {t("decline")}
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          aria-label={t("acceptVoice")}
+          title={t("acceptVoice")}
+          onClick={() => void calls.accept(call.id, false)}
+        >
+          <PhoneIcon />
+        </Button>
+        <Button
+          size="sm"
+          aria-label={t("acceptVideo")}
+          title={t("acceptVideo")}
+          onClick={() => void calls.accept(call.id, true)}
+        >
+          <VideoIcon />
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The incoming call toasts, ringing while any is shown. */
+export function IncomingCalls({ calls }: { calls: CallsViewModel }): React.JSX.Element | null {
+  const incoming = useObservable(calls.incoming);
+  const ringing = incoming.length > 0;
+  useEffect(() => (ringing ? startRingtone() : undefined), [ringing]);
+  if (!ringing) return null;
+  return (
+    <div className={styles.toasts}>
+      {incoming.map((call) => (
+        <IncomingToast key={call.id} calls={calls} call={call} />
+      ))}
+    </div>
+  );
+}
+
+/** The active call: its view above the room when its room is open, the picture-in-picture bar otherwise. */
+export function ActiveCall({
+  calls,
+  selectedRoomId,
+}: {
+  calls: CallsViewModel;
+  selectedRoomId: string | null;
+}): React.JSX.Element | null {
+  const active = useObservable(calls.active);
+  if (active === null) return null;
+  return (
+    <Suspense fallback={null}>
+      <CallStage calls={calls} call={active} inRoom={selectedRoomId === active.roomId} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * Settings › Voice & video: microphone, camera and speaker choice with a
+ * device test (live camera preview and microphone level meter), echo
+ * cancellation and noise suppression, the fallback STUN permission, and
+ * the pre-call check.
+ */
+import { useEffect, useRef } from "react";
+import { Banner } from "../../components/Banner";
+import { Button } from "../../components/Button";
+import { useT } from "../../i18n/useT";
+import type { CallsViewModel } from "../../state/calls/CallsViewModel";
+import { useObservable } from "../../state/useObservable";
+import settingsStyles from "../settings/Settings.module.css";
+import styles from "./Calls.module.css";
+import { DevicePickers } from "./DevicePickers";
+import { PreCallCheck } from "./PreCallCheck";
+
+function DeviceTest({ calls }: { calls: CallsViewModel }): React.JSX.Element {
+  const t = useT("calls");
+  const devices = calls.devices;
+  const preview = useObservable(devices.preview);
+  const level = useObservable(devices.level);
+  const error = useObservable(devices.previewError);
+  const video = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (video.current) video.current.srcObject = preview;
+  }, [preview]);
+  useEffect(() => () => devices.stopPreview(), [devices]);
+  return (
+    <div className={styles.precall}>
+      <div>
+        {preview === null ? (
+          <Button size="sm" variant="secondary" onClick={() => void devices.startPreview()}>
+            {t("startPreview")}
+          </Button>
+        ) : (
+          <Button size="sm" variant="secondary" onClick={() => devices.stopPreview()}>
+            {t("stopPreview")}
+          </Button>
+        )}
+      </div>
+      {error !== null && <Banner tone="warning">{t("previewFailed", { message: error })}</Banner>}
+      {preview !== null && (
+        <>
+          <video
+            ref={video}
+            className={styles.preview}
+            autoPlay
+            playsInline
+            muted
+            aria-label={t("preview")}
+            data-testid="device-preview"
+          />
+          <meter
+            className={styles.meter}
+            min={0}
+            max={1}
+            value={level}
+            aria-label={t("level")}
+            data-testid="mic-level"
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+export function VoiceVideoSection({ calls }: { calls: CallsViewModel }): React.JSX.Element {
+  const t = useT("calls");
+  const prefs = useObservable(calls.settings.preferences);
+  return (
+    <>
+      <section className={settingsStyles.group} aria-labelledby="voice-devices">
+        <h3 id="voice-devices" className={settingsStyles.heading}>
+          {t("devices")}
+        </h3>
+        {!calls.supported && <Banner tone="warning">{t("unsupported")}</Banner>}
+        <DevicePickers devices={calls.devices} />
+        <DeviceTest calls={calls} />
+      </section>
+      <section className={settingsStyles.group} aria-labelledby="voice-processing">
+        <h3 id="voice-processing" className={settingsStyles.heading}>
+          {t("settingsTitle")}
+        </h3>
+        <label className={settingsStyles.row}>
+          <input
+            type="checkbox"
+            checked={prefs.echoCancellation}
+            onChange={(e) => calls.devices.setProcessing({ echoCancellation: e.target.checked })}
+          />
+          {t("echoCancellation")}
+        </label>
+        <label className={settingsStyles.row}>
+          <input
+            type="checkbox"
+            checked={prefs.noiseSuppression}
+            onChange={(e) => calls.devices.setProcessing({ noiseSuppression: e.target.checked })}
+          />
+          {t("noiseSuppression")}
+        </label>
+        <label className={settingsStyles.row}>
+          <input
+            type="checkbox"
+            checked={prefs.fallbackStunAllowed}
+            onChange={(e) => calls.settings.update({ fallbackStunAllowed: e.target.checked })}
+          />
+          {t("fallbackStun")}
+        </label>
+        <p className={settingsStyles.hint}>{t("fallbackStunHint")}</p>
+      </section>
+      <section className={settingsStyles.group}>
+        <PreCallCheck check={calls.preCall} />
+      </section>
+    </>
+  );
+}

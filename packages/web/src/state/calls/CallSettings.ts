@@ -1,0 +1,78 @@
+/**
+ * Settings › Voice & video: the chosen microphone, camera and speaker, echo
+ * cancellation and noise suppression, and whether the fallback STUN server
+ * may be used. Kept in local storage (they describe this browser's devices,
+ * not the account) and read by the media platform at each capture and by
+ * client.voip at each call.
+ */
+import { ObservableValue } from "../observables";
+
+export interface CallPreferences {
+  microphoneId?: string | undefined;
+  cameraId?: string | undefined;
+  speakerId?: string | undefined;
+  echoCancellation: boolean;
+  noiseSuppression: boolean;
+  /** The user allowed the fallback STUN server when the homeserver offers no TURN. */
+  fallbackStunAllowed: boolean;
+}
+
+/** The storage the settings live in (window.localStorage in the app). */
+export interface PreferenceStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+const KEY = "lattice.calls.preferences";
+export const DEFAULT_CALL_PREFERENCES: CallPreferences = {
+  echoCancellation: true,
+  noiseSuppression: true,
+  fallbackStunAllowed: false,
+};
+
+function parse(raw: string | null): CallPreferences {
+  if (raw === null) return DEFAULT_CALL_PREFERENCES;
+  try {
+    const o = JSON.parse(raw) as Record<string, unknown>;
+    const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+    const bool = (v: unknown, d: boolean): boolean => (typeof v === "boolean" ? v : d);
+    return {
+      microphoneId: str(o["microphoneId"]),
+      cameraId: str(o["cameraId"]),
+      speakerId: str(o["speakerId"]),
+      echoCancellation: bool(o["echoCancellation"], true),
+      noiseSuppression: bool(o["noiseSuppression"], true),
+      fallbackStunAllowed: bool(o["fallbackStunAllowed"], false),
+    };
+  } catch {
+    return DEFAULT_CALL_PREFERENCES; // a damaged entry: start from the defaults
+  }
+}
+
+export class CallSettings {
+  private readonly value: ObservableValue<CallPreferences>;
+
+  constructor(private readonly storage: PreferenceStorage | undefined) {
+    this.value = new ObservableValue(parse(storage?.getItem(KEY) ?? null));
+  }
+
+  /** The current preferences, re-rendering views on change. */
+  get preferences(): ObservableValue<CallPreferences> {
+    return this.value;
+  }
+
+  get current(): CallPreferences {
+    return this.value.getSnapshot();
+  }
+
+  /** Changes some preferences and stores them. */
+  update(change: Partial<CallPreferences>): void {
+    const next = { ...this.current, ...change };
+    this.value.set(next);
+    try {
+      this.storage?.setItem(KEY, JSON.stringify(next));
+    } catch {
+      // Storage full or blocked: the choice holds for this session only.
+    }
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The app's calls over `client.voip`: the incoming calls that ring (with
+ * the caller's name and avatar, accept as voice or video, decline), the
+ * active call the call view and the picture-in-picture bar show, and the
+ * room header's call buttons (a room of two gets a 1:1 call, a bigger room
+ * a mesh group call, joined when one is already running). A desktop
+ * notification announces an incoming call while the tab is hidden.
+ */
+import type { Call, Client } from "../../sdk";
+import { ObservableValue } from "../observables";
+import { Scope } from "../Scope";
+import { MeshCallViewModel, OneToOneCallViewModel } from "./ActiveCall";
+import type { ActiveCallViewModel } from "./ActiveCall";
+import type { CallSettings } from "./CallSettings";
+import { DevicesViewModel } from "./DevicesViewModel";
+import { PreCallViewModel } from "./PreCallViewModel";
+import type { BrowserMediaPlatform } from "../../platform";
+
+export interface IncomingCallView {
+  readonly id: string;
+  readonly roomId: string;
+  readonly callerId: string;
+  readonly callerName: string;
+  /** The caller's avatar mxc URL, if any. */
+  readonly avatarUrl: string | undefined;
+  /** The caller offers video. */
+  readonly video: boolean;
+}
+
+/** The browser's side of call announcements. */
+export interface CallsHost {
+  /** Shows a desktop notification while the tab is hidden; `onClick` brings the call forward. */
+  notify?(title: string, body: string, onClick: () => void): void;
+  /** Opens a room (returning to the call's room). */
+  openRoom(roomId: string): void;
+}
+
+export class CallsViewModel {
+  /** Calls ringing here, newest last. */
+  readonly incoming = new ObservableValue<readonly IncomingCallView[]>([]);
+  /** The call in progress (one at a time), or null. */
+  readonly active = new ObservableValue<ActiveCallViewModel | null>(null);
+  /** A failure to place or answer, in the SPEC's words. */
+  readonly error = new ObservableValue<string | null>(null);
+  /** The device pickers, device test and level meter. */
+  readonly devices: DevicesViewModel;
+  /** The pre-call check (the call's troubleshooting page). */
+  readonly preCall: PreCallViewModel;
+  private readonly ringing = new Map<string, Call>();
+  private readonly scope: Scope;
+
+  constructor(
+    private readonly client: Client,
+    readonly settings: CallSettings,
+    platform: BrowserMediaPlatform | undefined,
+    private readonly host: CallsHost,
+    scope?: Scope,
+  ) {
+    this.scope = scope ?? new Scope();
+    this.devices = new DevicesViewModel(platform, settings);
+    this.preCall = new PreCallViewModel(client.voip);
+    this.scope.add(() => this.devices.dispose());
+    this.scope.add(client.voip.onIncoming((call) => this.onIncoming(call)));
+    this.scope.add(() => this.active.getSnapshot()?.dispose());
+  }
+
+  /** A member's display name in the room (the user id when unknown). */
+  nameOf(roomId: string, userId: string): string {
+    return this.client.rooms.find(roomId)?.getSnapshot().state.members.get(userId)?.name ?? userId;
+  }
+
+  /** Whether this browser can call at all. */
+  get supported(): boolean {
+    return this.client.voip.hasPlatform;
+  }
+
+  /** How a call from this room is placed: 1:1 in a room of two, a group call in a bigger room. */
+  kindFor(roomId: string): "one_to_one" | "group" | null {
+    const room = this.client.rooms.find(roomId);
+    if (!room) return null;
+    const joined = room.getSnapshot().state.memberCounts().joined;
+    if (joined < 2) return null;
+    return joined === 2 ? "one_to_one" : "group";
+  }
+
+  /** Places a call in the room (voice, or video with `video`). */
+  async place(roomId: string, video: boolean): Promise<void> {
+    if (this.active.getSnapshot()) return;
+    this.error.set(null);
+    const kind = this.kindFor(roomId);
+    try {
+      if (kind === "one_to_one") {
+        const call = await this.client.voip.placeCall(roomId, { video });
+        this.setActive(new OneToOneCallViewModel(call));
+      } else if (kind === "group") {
+        const group =
+          this.client.voip.groupCall(roomId) ??
+          (await this.client.voip.createGroupCall(roomId, {
+            type: video ? "m.video" : "m.voice",
+            intent: "m.prompt",
+          }));
+        const vm = new MeshCallViewModel(group);
+        this.setActive(vm);
+        await vm.enter();
+        if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
+      }
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Whether a group call is running in the room (the header offers to join it). */
+  hasGroupCall(roomId: string): boolean {
+    return this.client.voip.hasPlatform && this.client.voip.groupCall(roomId) !== undefined;
+  }
+
+  /** Answers a ringing call with audio, and video when asked. */
+  async accept(id: string, video: boolean): Promise<void> {
+    const call = this.ringing.get(id);
+    if (!call) return;
+    this.forget(id);
+    const previous = this.active.getSnapshot();
+    if (previous) await previous.hangup();
+    const vm = new OneToOneCallViewModel(call);
+    this.setActive(vm);
+    try {
+      await call.answer({ audio: true, video });
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Declines a ringing call (m.call.reject). */
+  async decline(id: string): Promise<void> {
+    const call = this.ringing.get(id);
+    this.forget(id);
+    await call?.reject().catch(() => undefined);
+  }
+
+  /** Hangs up (or, for a group call, leaves) the call. */
+  async hangup(call: ActiveCallViewModel): Promise<void> {
+    await call.hangup();
+    if (call.kind === "group" && this.active.getSnapshot() === call) {
+      call.dispose();
+      this.active.set(null);
+    }
+  }
+
+  /** Opens the active call's room (the picture-in-picture bar's return). */
+  returnToCall(): void {
+    const active = this.active.getSnapshot();
+    if (active) this.host.openRoom(active.roomId);
+  }
+
+  dispose(): void {
+    this.scope.end();
+  }
+
+  private setActive(vm: ActiveCallViewModel): void {
+    this.active.getSnapshot()?.dispose();
+    this.active.set(vm);
+    const unsubscribe = vm.status.subscribe((status) => {
+      if (status !== "ended" || this.active.getSnapshot() !== vm) return;
+      unsubscribe();
+      vm.dispose();
+      this.active.set(null);
+    });
+    if (vm instanceof OneToOneCallViewModel)
+      vm.call.events.on("replaced", (successor) => {
+        // Glare: the call we placed lost to theirs, which carries on as ours.
+        if (this.active.getSnapshot() === vm) this.setActive(new OneToOneCallViewModel(successor));
+      });
+  }
+
+  private onIncoming(call: Call): void {
+    const room = this.client.rooms.find(call.roomId);
+    const member = room?.getSnapshot().state.members.get(call.opponentUserId);
+    const view: IncomingCallView = {
+      id: call.callId,
+      roomId: call.roomId,
+      callerId: call.opponentUserId,
+      callerName: member?.name ?? call.opponentUserId,
+      avatarUrl: member?.avatarUrl,
+      video: call.media.remoteOffersVideo(),
+    };
+    this.ringing.set(call.callId, call);
+    this.incoming.set([...this.incoming.getSnapshot(), view]);
+    const stop = call.state.subscribe((state) => {
+      if (state === "ringing") return;
+      stop();
+      this.forget(call.callId);
+    });
+    this.host.notify?.(view.callerName, view.video ? "video" : "voice", () =>
+      this.host.openRoom(call.roomId),
+    );
+  }
+
+  private forget(id: string): void {
+    this.ringing.delete(id);
+    this.incoming.set(this.incoming.getSnapshot().filter((c) => c.id !== id));
+  }
+}
