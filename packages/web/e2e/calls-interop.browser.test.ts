@@ -141,6 +141,20 @@ describe("a Lattice call relayed through coturn only", () => {
     await server?.stop();
   });
 
+  it("the pre-call check gathers a relay candidate from coturn with the homeserver's credentials", async () => {
+    if (!server) throw new Error("no server");
+    const session = await server.register(`precall-${Math.random().toString(36).slice(2, 8)}`);
+    const { pages: p, browser: b } = ready();
+    const peer = await openPeer(b, p, "lattice", { ...session, forceTurn: true });
+    try {
+      const result = await peer.page.evaluate(() => window.peer!.preCallCheck!());
+      expect(result).toMatchObject({ turnConfigured: true, turnReachable: true });
+      expect(result.relay).toBeGreaterThan(0);
+    } finally {
+      await peer.close();
+    }
+  }, 120_000);
+
   it("connects with relay candidates on both sides and media flows", async () => {
     if (!server) throw new Error("no server");
     const [alice, bob, , bobSession] = await pair(server, ["lattice", "lattice"], { forceTurn: true });

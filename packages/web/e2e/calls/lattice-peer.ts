@@ -138,6 +138,15 @@ const peer: PeerApi = {
     return selectedTypeOf(report);
   },
 
+  async preCallCheck() {
+    const r = await need().voip.preCallCheck();
+    return {
+      relay: r.candidateTypes.relay,
+      turnConfigured: r.turnConfigured,
+      turnReachable: r.turnReachable,
+    };
+  },
+
   async stop() {
     await client?.dispose();
   },
