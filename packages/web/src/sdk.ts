@@ -130,3 +130,4 @@ export type * from "@lattice/sdk/voip/platform";
 export type { Call, CallFeed, CallState, GroupCall } from "@lattice/sdk/voip/index";
 export type { PreCallCheckResult } from "@lattice/sdk/voip/precall";
 export type { VoipService } from "@lattice/sdk/voip/VoipService";
+export { GROUP_CALL_EVENT } from "@lattice/sdk/voip/group/types";

@@ -468,7 +468,7 @@ export class SyncService {
  * full disk, a browser that drops IndexedDB) never drops sync data: the
  * wrapper continues in memory. Memory stores and wrapped ones are kept as given.
  */
-function degradable(store: Store, logger: SyncLogger): Store {
+function degradable(store: Store, logger: Logger): Store {
   if (store instanceof FallbackStore || store.kind === "memory") return store;
   return new FallbackStore(store, { warn: (message, error) => logger.warn(message, error) });
 }
