@@ -5,6 +5,7 @@
  * events fetched and decrypted on demand, encrypted attachments from the
  * crypto service, and what sync knows from the room model.
  */
+import { ClientServiceError } from "./errors";
 import { inviteUser, joinRoom, kickUser, leaveRoom } from "../api/membership";
 import { createRoom } from "../api/rooms";
 import { redactEvent, sendStateEvent } from "../api/send";
@@ -64,7 +65,10 @@ export function createFiles(w: FilesWiring): FilesService {
       const pending = w.sendQueue.send(roomId, "m.room.message", content);
       const settled = await w.sendQueue.whenSettled(pending.txnId);
       if (settled?.eventId === undefined) {
-        throw new Error(settled?.failure?.message ?? "The file message was not sent");
+        throw new ClientServiceError(
+          "NOT_SENT",
+          settled?.failure?.message ?? "The file message was not sent",
+        );
       }
       return settled.eventId;
     },
