@@ -16,9 +16,10 @@
  *   re-export the importer itself, a cycle waiting to happen;
  * - package: no relative path from one package into another
  *   (`../../sdk/src/...`): a package is imported by its name;
- * - web: in packages/web/src only state/** and sdk.ts may import the SDK
- *   (by package name, by path, or through web/src/sdk.ts); components and
- *   features read view models.
+ * - web: in packages/web/src only state/**, platform/** (the browser's
+ *   implementations of SDK interfaces such as MediaPlatform) and sdk.ts may
+ *   import the SDK (by package name, by path, or through web/src/sdk.ts);
+ *   components and features read view models.
  *
  * Tests in src are exempt from the layer rule only (a test may drive a
  * module through a higher layer).
@@ -48,7 +49,7 @@ const MESSAGES = {
   entry: "Inside the SDK, import the module itself, not the package entry ('{{source}}').",
   barrel: "'{{source}}' is the barrel of a folder holding this file: import the module itself.",
   package: "'{{source}}' reaches into {{pkg}} by a relative path: import it by its package name.",
-  web: "Only packages/web/src/state and src/sdk.ts may import the SDK ('{{source}}'): components and features read view models.",
+  web: "Only packages/web/src/state, src/platform and src/sdk.ts may import the SDK ('{{source}}'): components and features read view models.",
 };
 
 /** The package folder (packages/<name> or bench) holding a path, or null. */
@@ -102,6 +103,7 @@ const rule = {
     const webRestricted =
       inside(file, WEB_SRC) &&
       !inside(file, path.join(WEB_SRC, "state")) &&
+      !inside(file, path.join(WEB_SRC, "platform")) &&
       file !== path.join(WEB_SRC, "sdk.ts");
 
     function check(node) {

@@ -292,7 +292,10 @@ export const SUITES = [
   },
   {
     name: "roomlist",
-    tests: ["packages/sdk/test/models/room-list/RoomListService.test.ts"],
+    tests: [
+      "packages/sdk/test/models/room-list/RoomListService.test.ts",
+      "packages/sdk/test/models/room-list/upgrades-orders.test.ts",
+    ],
     mutants: [
       {
         id: "R1",

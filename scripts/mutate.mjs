@@ -10,7 +10,7 @@
  *
  *   node scripts/mutate.mjs                    # every suite
  *   node scripts/mutate.mjs sendqueue roomlist # some suites
- *   node scripts/mutate.mjs --list             # the mutants, without running
+ *   node scripts/mutate.mjs --list             # the mutants (and any stale patch), without running
  *
  * Results: a table on stdout and bench/results/mutation-latest.json
  * (git-ignored). The mutants themselves live in scripts/mutants.mjs.
@@ -68,7 +68,11 @@ const results = [];
 for (const suite of suites) {
   console.log(`\n## ${suite.name}: ${suite.tests.join(" ")}`);
   if (list) {
-    for (const m of suite.mutants) console.log(`- ${m.id} (${m.file.split("/").pop()}): ${m.why}`);
+    for (const m of suite.mutants) {
+      const found = readFileSync(join(ROOT, m.file), "utf8").split(m.from).length - 1;
+      const stale = found === 1 ? "" : ` [stale: patch text found ${found} times]`;
+      console.log(`- ${m.id} (${m.file.split("/").pop()}): ${m.why}${stale}`);
+    }
     continue;
   }
   const files = [...new Set(suite.mutants.map((m) => m.file))];

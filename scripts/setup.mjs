@@ -4,7 +4,9 @@
  * Chromium when a browser is needed and /usr/bin/chromium is absent, coturn
  * (the TURN server of the call tests) likewise, and the Synapse
  * homeservers of the interop tests (scripts/setup-synapse.mjs: cached
- * virtualenvs under ~/.cache/lattice/synapse/<version>).
+ * virtualenvs under ~/.cache/lattice/synapse/<version>), and the SFU of
+ * the group call tests (scripts/setup-livekit.mjs: livekit-server and
+ * lk-jwt-service built with Go under ~/.cache/lattice/<name>/<version>).
  */
 import { execSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";

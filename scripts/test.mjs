@@ -38,6 +38,8 @@ const format = { name: "format", cmd: ["npx", "prettier", "--check", "--log-leve
 const node = { name: "unit and integration tests", cmd: ["npx", "vitest", "run", "--project", "node"] };
 // The Synapse install (minutes on a new machine, instant once cached) is the first step of the interop lane.
 const interopSetup = { name: "interop setup (Synapse)", cmd: ["node", "scripts/setup-synapse.mjs"] };
+// livekit-server and lk-jwt-service for the call tests (a Go build on a new machine, instant once cached).
+const sfuSetup = { name: "interop setup (LiveKit)", cmd: ["node", "scripts/setup-livekit.mjs"] };
 const interop = { name: "interop tests", cmd: ["npx", "vitest", "run", "--project", "interop"] };
 const browser = { name: "browser tests", cmd: ["npx", "vitest", "run", "--project", "browser"] };
 
@@ -46,7 +48,7 @@ const PHASES = [
   [
     [lint, knip],
     [...typecheck, format],
-    [interopSetup, interop],
+    [interopSetup, sfuSetup, interop],
   ],
   [[node]],
   [[browser]],

@@ -21,10 +21,10 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startCoturn } from "@lattice/testserver/coturn";
-import { startCallServer } from "../../packages/web/e2e/calls/call-servers";
-import type { CallServerKind } from "../../packages/web/e2e/calls/call-servers";
-import { launchCallChromium, openPeer, servePeerPages } from "../../packages/web/e2e/calls/peer-pages";
-import type { PeerHandle, PeerKind } from "../../packages/web/e2e/calls/peer-pages";
+import { startCallServer } from "@lattice/web/e2e/calls/call-servers";
+import type { CallServerKind } from "@lattice/web/e2e/calls/call-servers";
+import { launchCallChromium, openPeer, servePeerPages } from "@lattice/web/e2e/calls/peer-pages";
+import type { PeerHandle, PeerKind } from "@lattice/web/e2e/calls/peer-pages";
 import { ratios, summarise, TARGETS, verdict } from "./stats";
 import type { CallTiming, ClientSummary } from "./stats";
 

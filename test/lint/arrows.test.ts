@@ -21,7 +21,7 @@ const ORDER = "util -> http -> api/auth -> store/sync -> models -> send/crypto/v
 const restricted = (source: string, message: string): string =>
   `'${source}' import is restricted from being used by a pattern. ${message}`;
 const WEB =
-  "Only packages/web/src/state and src/sdk.ts may import the SDK ('{s}'): components and features read view models.";
+  "Only packages/web/src/state, src/platform and src/sdk.ts may import the SDK ('{s}'): components and features read view models.";
 
 /** The messages ESLint reports for one import of `source` from a file at `file` (repo-relative). */
 async function lint(file: string, source: string): Promise<string[]> {
@@ -170,6 +170,7 @@ const GOOD: ReadonlyArray<readonly [string, string]> = [
   ["packages/testserver/src/probe.ts", "./http/types"],
   ["packages/web/src/state/probe.ts", "../sdk"],
   ["packages/web/src/state/probe.ts", "@lattice/sdk/client"],
+  ["packages/web/src/platform/probe.ts", "../sdk"],
   ["packages/web/src/sdk.ts", "@lattice/sdk/http/client"],
   ["packages/web/src/features/shell/probe.tsx", "../../state/observables"],
   ["packages/web/e2e/probe.ts", "@lattice/sdk/client"],

@@ -15,19 +15,19 @@
  * has been applied to the rooms and the list. The heap is measured with the
  * client and the list alive.
  */
+import type { Logger } from "@lattice/sdk/util/logger";
 import { createClient } from "@lattice/sdk/client";
 import { compareRecent } from "@lattice/sdk/models/room-list/filters";
 import { RoomListService } from "@lattice/sdk/models/room-list/RoomListService";
 import type { RoomSnapshot } from "@lattice/sdk/models/room/Room";
 import { batchSourceOf } from "@lattice/sdk/models/room/Rooms";
 import { MemoryStore } from "@lattice/sdk/store/MemoryStore";
-import type { SyncLogger } from "@lattice/sdk/sync/SyncLoop";
 import { heapAfterGc, readJob, report } from "../protocol";
 
 const INCLUDES =
   "createClient (HTTP, SyncService + SyncProcessor, MemoryStore, Rooms model, send queue) + RoomListService: sorted room list with names, unread counts, latest events";
 
-const logger: SyncLogger = { info: () => undefined, warn: console.warn, error: console.error };
+const logger: Logger = { info: () => undefined, warn: console.warn, error: console.error };
 const job = readJob();
 const baselineHeapBytes = await heapAfterGc();
 const client = createClient({

@@ -19,6 +19,7 @@
  * encrypted rooms fail with the spec's message and unencrypted rooms work
  * as before.
  */
+import type { Logger } from "./util/logger";
 import { logout as apiLogout } from "./api/login";
 import type { ToDeviceEvent } from "./api/types/events";
 import type { VersionsResponse } from "./api/types/server";
@@ -54,11 +55,10 @@ import { ToDeviceQueue } from "./send/ToDeviceQueue";
 import { MemoryStore } from "./store/MemoryStore";
 import type { Store } from "./store/Store";
 import { SyncProcessor } from "./sync/processor/SyncProcessor";
-import { realScheduler } from "./sync/scheduler";
-import type { Scheduler } from "./sync/scheduler";
+import { realScheduler } from "./util/scheduler";
+import type { Scheduler } from "./util/scheduler";
 import { SyncService } from "./sync/SyncService";
 import type { SyncServiceOptions } from "./sync/SyncService";
-import type { SyncLogger } from "./sync/SyncLoop";
 import type { ServerFeatures } from "./sync/server-features";
 import { createRtc } from "./client/rtc";
 import type { RtcService } from "./rtc/RtcService";
@@ -86,7 +86,7 @@ export interface CreateClientOptions {
   httpOptions?: Omit<HttpClientOptions, "baseUrl" | "accessToken">;
   /** Time and randomness for every timer rule; defaults to the real ones. */
   scheduler?: Scheduler;
-  logger?: SyncLogger;
+  logger?: Logger;
   /**
    * End-to-end encryption: on by default when a deviceId is known and the
    * client is not a guest; false turns it off; a factory creates the

@@ -4,6 +4,8 @@
  * it loads on first need (crypto/load.ts), so an app without encrypted
  * rooms never fetches it.
  */
+export * from "./util/scheduler";
+export * from "./util/logger";
 export * from "./http/types";
 export * from "./http";
 export * from "./store";

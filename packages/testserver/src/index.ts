@@ -4,7 +4,7 @@
  */
 export { startTestServer } from "./server";
 export type { TestServerHandle, ExchangeValidator } from "./server";
-export type { TestServerOptions } from "./core/config";
+export type { RtcTransportConfig, TestServerOptions } from "./core/config";
 export type { ServerProfile } from "./core/legacy";
 export { ManualClock, systemClock } from "./core/clock";
 export type { Clock } from "./core/clock";

@@ -11,7 +11,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Outbox } from "./accounts/outbox";
 import { systemClock } from "./core/clock";
 import { resolveConfig } from "./core/config";
-import type { TestServerOptions } from "./core/config";
+import type { RtcTransportConfig, TestServerOptions } from "./core/config";
 import type { ServerContext } from "./core/context";
 import { IdGenerator } from "./core/ids";
 import { missingInLegacy } from "./core/legacy";
@@ -22,6 +22,7 @@ import { tooDeep } from "./http/json-depth";
 import { Router } from "./http/router";
 import type { HandlerRequest, HandlerResponse } from "./http/types";
 import { registerAllRoutes } from "./routes";
+import { syncRtcFeature } from "./routes/rtc";
 import { createResponseValidator } from "./spec/exchange";
 
 const DEFAULT_JSON_LIMIT = 10 * 1024 * 1024;
@@ -48,6 +49,8 @@ export interface TestServerHandle {
   makeAdmin(userId: string, admin?: boolean): boolean;
   /** Expires access tokens (all, or one user's): the next request gets M_UNKNOWN_TOKEN with soft_logout true. */
   expireAccessTokens(userId?: string): void;
+  /** Replaces the MatrixRTC transports the server advertises (MSC4143; empty turns it off). */
+  setRtcTransports(transports: readonly RtcTransportConfig[]): void;
   /** Stops the server and closes every connection. */
   stop(): Promise<void>;
 }
@@ -208,6 +211,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     expireAccessTokens: (userId) => ctx.accounts.tokens.expireAll(userId),
     setValidator: (v) => {
       validator = v;
+    },
+    setRtcTransports: (transports) => {
+      config.rtcTransports.splice(0, config.rtcTransports.length, ...transports.map((t) => ({ ...t })));
+      syncRtcFeature(ctx);
     },
     stop: () =>
       new Promise<void>((resolve) => {

@@ -11,7 +11,10 @@ import { expectAudioEnergy, expectVideoFlowing } from "./media-checks";
 
 /** Opens the room named `name` from the room list. */
 export async function openRoom(page: Page, name: string): Promise<void> {
-  await page.getByRole("listbox", { name: "Rooms" }).getByRole("option", { name: new RegExp(name) }).click();
+  await page
+    .getByRole("listbox", { name: "Rooms" })
+    .getByRole("option", { name: new RegExp(name) })
+    .click();
   await page.getByRole("heading", { name, level: 2 }).waitFor();
 }
 
@@ -36,7 +39,12 @@ function remoteTile(page: Page, userId?: string): Locator {
  * unmute (button and Ctrl+D), add video, share the screen, hold and resume,
  * then the callee hangs up and both views close.
  */
-export async function oneToOneCall(caller: Page, callee: Page, room: string, callerName: string): Promise<void> {
+export async function oneToOneCall(
+  caller: Page,
+  callee: Page,
+  room: string,
+  callerName: string,
+): Promise<void> {
   await openRoom(caller, room);
   await openRoom(callee, room);
   await caller.getByRole("button", { name: "Voice call" }).click();
@@ -48,7 +56,9 @@ export async function oneToOneCall(caller: Page, callee: Page, room: string, cal
   await toast.getByRole("button", { name: "Accept with voice" }).click();
   await waitForStatus(callee, "connected");
   await waitForStatus(caller, "connected");
-  await expect.poll(() => callee.getByTestId("call-length").textContent(), { timeout: 10_000 }).not.toBe("0:00");
+  await expect
+    .poll(() => callee.getByTestId("call-length").textContent(), { timeout: 10_000 })
+    .not.toBe("0:00");
 
   // Audio flows both ways.
   await expectAudioEnergy(remoteTile(callee).locator("video"));
@@ -60,12 +70,17 @@ export async function oneToOneCall(caller: Page, callee: Page, room: string, cal
   await caller.getByRole("button", { name: "Unmute microphone (Ctrl+D)" }).waitFor();
   await caller.keyboard.press("Control+d");
   await caller.getByRole("button", { name: "Mute microphone (Ctrl+D)" }).waitFor();
-  await callee.locator('[data-testid="call-tile"][data-local="false"]:not([aria-label*="microphone muted"])').first().waitFor();
+  await callee
+    .locator('[data-testid="call-tile"][data-local="false"]:not([aria-label*="microphone muted"])')
+    .first()
+    .waitFor();
 
   // Add video: the callee sees moving, non-black frames.
   await caller.getByRole("button", { name: "Turn camera on (Ctrl+E)" }).click();
   await caller.getByRole("button", { name: "Turn camera off (Ctrl+E)" }).waitFor({ timeout: 30_000 });
-  await remoteTile(callee).and(callee.locator(':not([aria-label*="camera off"])')).waitFor({ timeout: 30_000 });
+  await remoteTile(callee)
+    .and(callee.locator(':not([aria-label*="camera off"])'))
+    .waitFor({ timeout: 30_000 });
   await expectVideoFlowing(remoteTile(callee).locator("video"));
 
   // Share the screen: a second remote tile whose frames flow.
@@ -79,21 +94,51 @@ export async function oneToOneCall(caller: Page, callee: Page, room: string, cal
   // Hold and resume.
   await caller.getByTestId("call-hold").click();
   await caller.getByTestId("call-status").getByText("On hold").waitFor();
-  await callee.getByTestId("call-status").getByText(`${callerName} put you on hold`).waitFor({ timeout: 30_000 });
+  await callee
+    .getByTestId("call-status")
+    .getByText(`${callerName} put you on hold`)
+    .waitFor({ timeout: 30_000 });
   await caller.getByTestId("call-hold").click();
   await callee.getByTestId("call-status").getByText("Connected").waitFor({ timeout: 30_000 });
   await expectAudioEnergy(remoteTile(callee).locator("video"));
 
-  // The callee hangs up: both call views close.
+  // The dial pad sends tones (Chromium has a DTMF sender) without an error.
+  await caller.getByRole("button", { name: "Dial pad" }).click();
+  await caller.getByRole("group", { name: "Dial pad" }).getByRole("button", { name: "Send tone 1" }).click();
+  expect(await caller.getByTestId("call-error").count()).toBe(0);
+
+  // The callee hangs up: both call views close, and both timelines say the call ended, with its length.
   await callee.getByRole("button", { name: "Hang up" }).click();
   await callView(callee).waitFor({ state: "detached" });
   await callView(caller).waitFor({ state: "detached", timeout: 30_000 });
+  await callee.getByText(/^Call ended · \d+:\d\d$/).waitFor();
+  await caller.getByText(/^Call ended · \d+:\d\d$/).waitFor({ timeout: 30_000 });
+  await caller.getByText(`${callerName} started a call`).waitFor();
 }
 
 /**
- * A mesh group call in a room of three: each page joins, and every page
- * shows the other two with audio flowing.
+ * A mesh group call in `room` of three pages: the first starts it, the
+ * others join; every pair connects with audio flowing; then the last page
+ * reloads, joins again, and every pair connects again.
  */
+export async function meshCallSurvivesReload(pages: Page[], userIds: string[], room: string): Promise<void> {
+  for (const page of pages) await openRoom(page, room);
+  const [first, ...others] = pages;
+  if (!first) throw new Error("no pages");
+  await first.getByRole("button", { name: "Voice call" }).click();
+  await waitForStatus(first, "waiting");
+  for (const page of others)
+    await page.getByRole("button", { name: "Join voice call" }).click({ timeout: 30_000 });
+  await expectMeshConnected(pages, userIds);
+
+  const last = pages[pages.length - 1] as Page;
+  await last.reload();
+  await openRoom(last, room);
+  await last.getByRole("button", { name: "Join voice call" }).click({ timeout: 30_000 });
+  await expectMeshConnected(pages, userIds);
+}
+
+/** Every page shows the other members' tiles, connected, with audio flowing. */
 export async function expectMeshConnected(pages: Page[], userIds: string[]): Promise<void> {
   for (const [i, page] of pages.entries()) {
     await waitForStatus(page, "connected", 60_000);

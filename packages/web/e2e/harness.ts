@@ -131,7 +131,7 @@ export function startWebHarness(options: WebHarnessOptions = {}): WebHarness {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ validate: false, ...options.server });
+    server = await startTestServer({ ...options.server });
     await options.seed?.(server);
     // No watcher: others edit this working tree, and a saved file must not reload a page mid-test.
     [app, browser] = await Promise.all([

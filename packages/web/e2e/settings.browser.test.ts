@@ -48,7 +48,7 @@ async function register(name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   const [a, bob] = await Promise.all([register("alice"), register("bob")]);
   alice = a;
   const roomId = String(

@@ -29,7 +29,7 @@ const contexts: BrowserContext[] = [];
 const errors: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   // Per-thread unread counts ride on sync v2 (unread_thread_notifications); simplified sliding sync
   // (MSC4186) carries none yet, so this server does not advertise it and the client syncs with v2.
   server.ctx.unstableFeatures.set("org.matrix.simplified_msc3575", false);

@@ -46,7 +46,7 @@ async function nodeClient(user: string): Promise<Client> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ validate: false });
+  server = await startTestServer();
   const seed = await seedDemo(server.url, { historySize: 12, log: () => undefined });
   lounge = seed.rooms["lounge"] ?? "";
   app = await serveWebApp({ VITE_LATTICE_HOMESERVER: server.url, LATTICE_E2E_NO_WATCH: "1" });

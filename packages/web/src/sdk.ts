@@ -95,7 +95,7 @@ export { ThreadList } from "@lattice/sdk/models/threads/ThreadList";
 export type { ThreadListInclude } from "@lattice/sdk/models/threads/ThreadList";
 export { ThreadTimeline } from "@lattice/sdk/models/threads/ThreadTimeline";
 export type { Thread } from "@lattice/sdk/models/threads/RoomThreads";
-export { realScheduler } from "@lattice/sdk/sync/scheduler";
+export { realScheduler } from "@lattice/sdk/util/scheduler";
 export { downloadEncryptedAttachment } from "@lattice/sdk/crypto/attachments/transfer";
 export type { DatabaseDeleter } from "@lattice/sdk/crypto/store";
 
@@ -129,15 +129,7 @@ export { updateDevice } from "@lattice/sdk/api/devices";
 
 // Calls (client.voip): the platform types the browser platform implements, and what the call view models read.
 export type * from "@lattice/sdk/voip/platform";
-export type {
-  Call,
-  CallFeed,
-  CallState,
-  GroupCall,
-  GroupCallState,
-  HangupReason,
-} from "@lattice/sdk/voip/index";
+export type { Call, CallFeed, CallState, GroupCall } from "@lattice/sdk/voip/index";
 export type { PreCallCheckResult } from "@lattice/sdk/voip/precall";
 export type { VoipService } from "@lattice/sdk/voip/VoipService";
 export { GROUP_CALL_EVENT } from "@lattice/sdk/voip/group/types";
-export { CallEventType } from "@lattice/sdk/voip/call/types";

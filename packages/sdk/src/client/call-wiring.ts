@@ -7,7 +7,7 @@ import type { HttpApi } from "../http/types";
 import type { Rooms } from "../models/room/Rooms";
 import type { SendQueue } from "../send/SendQueue";
 import type { SyncBatchListener } from "../sync/processor/types";
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 
 /** The part of the client every call service is wired with. */
 export interface CallWiringBase {

@@ -6,7 +6,9 @@
  * crypto service, and what sync knows from the room model.
  */
 import { ClientServiceError } from "./errors";
+import type { Logger } from "../util/logger";
 import { inviteUser, joinRoom, kickUser, leaveRoom } from "../api/membership";
+import { getCapabilities } from "../api/capabilities";
 import { createRoom } from "../api/rooms";
 import { redactEvent, sendStateEvent } from "../api/send";
 import { getEvent, roomState } from "../api/timeline";
@@ -19,7 +21,6 @@ import { isJsonObject, own } from "../models/json";
 import type { Rooms } from "../models/room/Rooms";
 import type { EventDecryptor } from "../models/timeline/decryptor";
 import type { SendQueue } from "../send/SendQueue";
-import type { SyncLogger } from "../sync/SyncLoop";
 import type { CryptoService } from "./services/CryptoService";
 
 /** What client.files is built from. */
@@ -31,7 +32,7 @@ export interface FilesWiring {
   crypto: CryptoService;
   decryptor: EventDecryptor | undefined;
   authenticatedMedia: () => Promise<boolean | undefined>;
-  logger: SyncLogger | undefined;
+  logger: Logger | undefined;
 }
 
 /** Resolves once `ready()` holds, checked on every room change; rejects after `timeoutMs`. */
@@ -59,6 +60,13 @@ export function createFiles(w: FilesWiring): FilesService {
     userId: w.userId,
     serverName: w.userId.slice(w.userId.indexOf(":") + 1),
     createRoom: async (body) => (await createRoom(http, body)).room_id,
+    defaultRoomVersion: async () => {
+      try {
+        return (await getCapabilities(http)).capabilities["m.room_versions"]?.default;
+      } catch {
+        return undefined;
+      }
+    },
     sendState: async (roomId, type, stateKey, content) =>
       (await sendStateEvent(http, roomId, type, content, stateKey)).event_id,
     async sendMessage(roomId, content) {

@@ -7,12 +7,12 @@
  * service when crypto is on. Kept here so the facade stays one line.
  */
 import { ClientServiceError } from "./errors";
+import type { Logger } from "../util/logger";
 import type { ToDeviceEvent } from "../api/types/events";
 import type { EventDecryptor } from "../models/timeline/decryptor";
 import type { RtcTransport } from "../rtc/membership/types";
 import { RtcService } from "../rtc/RtcService";
 import type { ServerFeatures } from "../sync/server-features";
-import type { SyncLogger } from "../sync/SyncLoop";
 import type { CallWiringBase } from "./call-wiring";
 import type { CryptoService } from "./services/CryptoService";
 
@@ -24,7 +24,7 @@ export interface RtcWiring extends CallWiringBase {
   onToDevice: (listener: (events: readonly ToDeviceEvent[]) => void) => () => void;
   serverFeatures: () => Promise<ServerFeatures>;
   transports: readonly RtcTransport[] | undefined;
-  logger: SyncLogger | undefined;
+  logger: Logger | undefined;
 }
 
 export function createRtc(w: RtcWiring): RtcService {

@@ -13,6 +13,8 @@
  * database of that name (`<name>::matrix-sdk-crypto` and friends) and
  * encrypts it with the passphrase; use a per-account name, delete on logout.
  */
+import type { Logger } from "../util/logger";
+import { silentLogger } from "../util/logger";
 import type { OlmMachine, RoomKeyInfo } from "@matrix-org/matrix-sdk-crypto-wasm";
 import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../api/types/events";
 import type { ToDeviceMessages } from "../api/types/to-device";
@@ -31,8 +33,7 @@ import { loadCryptoEngine } from "./load";
 import { KeyBackup } from "./KeyBackup";
 import { KeyedLock } from "./lock";
 import { userIds } from "./ids";
-import type { CryptoLogger } from "./OutgoingRequests";
-import { OutgoingRequests, silentCryptoLogger } from "./OutgoingRequests";
+import { OutgoingRequests } from "./OutgoingRequests";
 import { PendingDecryptions } from "./PendingDecryptions";
 import { Recovery } from "./recovery";
 import { SecretStorage } from "./secrets/SecretStorage";
@@ -63,7 +64,7 @@ export interface CryptoMachineOptions {
   /** Room facts; pass the lazy loader's so state seen before loading is kept. */
   rooms?: RoomCryptoState;
   txnIds?: TxnIdGenerator;
-  logger?: CryptoLogger;
+  logger?: Pick<Logger, "warn">;
   /** Secret storage options (tests lower the PBKDF2 rounds). */
   secretStorage?: SecretStorageOptions;
   /** Defaults to the lazy loader; tests may pass a preloaded engine. */
@@ -99,7 +100,7 @@ export class CryptoMachine {
   private readonly pending = new PendingDecryptions();
   private readonly listeners = new Set<DecryptedUpdateListener>();
   private readonly txnIds: TxnIdGenerator;
-  private readonly logger: CryptoLogger;
+  private readonly logger: Pick<Logger, "warn">;
   private closed = false;
 
   private constructor(
@@ -111,7 +112,7 @@ export class CryptoMachine {
     this.userId = options.userId;
     this.deviceId = options.deviceId;
     this.rooms = options.rooms ?? new RoomCryptoState({ ownUserId: options.userId });
-    this.logger = options.logger ?? silentCryptoLogger;
+    this.logger = options.logger ?? silentLogger;
     this.txnIds = options.txnIds ?? createTxnIdGenerator();
     this.outgoing = new OutgoingRequests(engine, machine, http, this.logger);
     this.deps = { engine, machine, outgoing: this.outgoing, rooms: this.rooms, locks: new KeyedLock() };

@@ -23,14 +23,14 @@
  * tracked user is marked for a new query instead.
  */
 import { CryptoError } from "./errors";
+import type { Logger } from "../util/logger";
+import { silentLogger } from "../util/logger";
 import type { ClientEventWithoutRoomId } from "../api/types/events";
 import type { DecryptHook } from "../sync/processor/types";
 import { decryptPage } from "../models/timeline/decryptor";
 import { isSlidingToken } from "../sync/sliding/token";
 import type { ParsedSync } from "../sync/validate/types";
 import type { CryptoMachine } from "./CryptoMachine";
-import type { CryptoLogger } from "./OutgoingRequests";
-import { silentCryptoLogger } from "./OutgoingRequests";
 import type { EncryptedEvent } from "./RoomEncryptor";
 import type { ToDeviceResult, ToDeviceTarget } from "./ToDevice";
 import { RoomCryptoState } from "./RoomCryptoState";
@@ -62,7 +62,7 @@ export function deviceNeedsKeys(batch: ParsedSync): boolean {
 /** Options of `LazyCrypto`. */
 export interface LazyCryptoOptions {
   /** Where a failed background load or catch-up is reported. */
-  logger?: CryptoLogger;
+  logger?: Pick<Logger, "warn">;
   /** The own user: its membership history answers "not joined" without MSC4115. */
   userId?: string;
 }
@@ -89,7 +89,7 @@ export class LazyCrypto {
   private machine: CryptoMachine | undefined;
   private creating: Promise<CryptoMachine> | undefined;
   private readonly createdListeners = new Set<(machine: CryptoMachine) => void>();
-  private readonly logger: CryptoLogger;
+  private readonly logger: Pick<Logger, "warn">;
   private closed = false;
   /** next_batch of the last batch the hook saw: the next batch's since. */
   private lastToken: string | undefined;
@@ -100,7 +100,7 @@ export class LazyCrypto {
     private readonly factory: CryptoMachineFactory,
     options: LazyCryptoOptions = {},
   ) {
-    this.logger = options.logger ?? silentCryptoLogger;
+    this.logger = options.logger ?? silentLogger;
     this.rooms = new RoomCryptoState(options.userId !== undefined ? { ownUserId: options.userId } : {});
   }
 

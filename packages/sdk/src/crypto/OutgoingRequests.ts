@@ -7,6 +7,8 @@
  * engine's queue once more instead of starting a second loop, so the same
  * request is never sent twice at once.
  */
+import type { Logger } from "../util/logger";
+import { silentLogger } from "../util/logger";
 import type { OlmMachine, OutgoingRequest, RequestType } from "@matrix-org/matrix-sdk-crypto-wasm";
 import { claimKeys, queryKeys, uploadKeys, uploadSignatures } from "../api/keys";
 import { putRoomKeys } from "../api/room-keys";
@@ -14,14 +16,6 @@ import { sendEvent } from "../api/send";
 import { sendToDevice } from "../api/to-device";
 import type { HttpApi } from "../http/types";
 import type { Engine } from "./load";
-
-/** Where the processor reports failures it swallows (a failed request stays queued in the engine). */
-export interface CryptoLogger {
-  warn(message: string, error?: unknown): void;
-}
-
-/** A logger that drops everything. */
-export const silentCryptoLogger: CryptoLogger = { warn: () => undefined };
 
 type RequestMachine = Pick<OlmMachine, "outgoingRequests" | "markRequestAsSent">;
 
@@ -52,7 +46,7 @@ export class OutgoingRequests {
     private readonly engine: Pick<Engine, "RequestType">,
     private readonly machine: RequestMachine,
     private readonly http: HttpApi,
-    private readonly logger: CryptoLogger = silentCryptoLogger,
+    private readonly logger: Pick<Logger, "warn"> = silentLogger,
   ) {}
 
   /**

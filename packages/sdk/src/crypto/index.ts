@@ -39,7 +39,6 @@ export { OutgoingRequests } from "./OutgoingRequests";
 export { KeyBackup, BACKUP_ALGORITHM } from "./KeyBackup";
 export type { BackupCounts, CreatedBackup } from "./KeyBackup";
 export { decodeRecoveryKey, encodeRecoveryKey, RecoveryKeyError } from "./recovery-key";
-export type { CryptoLogger } from "./OutgoingRequests";
 export * from "./attachments";
 export { CRYPTO_STORE_SUFFIXES, deleteCryptoStore } from "./store";
 export type { DatabaseDeleter } from "./store";

@@ -8,9 +8,9 @@
  * them current afterwards. Once per room per session; a failure is logged
  * and retried on the next send (the message still goes to the known members).
  */
+import type { Logger } from "../util/logger";
 import { members as fetchMembers } from "../api/timeline";
 import type { HttpApi } from "../http/types";
-import type { CryptoLogger } from "./OutgoingRequests";
 import type { RoomCryptoState } from "./RoomCryptoState";
 
 interface MemberEventLike {
@@ -45,7 +45,7 @@ export class RoomMemberCompleter {
   constructor(
     private readonly http: HttpApi,
     private readonly rooms: RoomCryptoState,
-    private readonly logger: CryptoLogger,
+    private readonly logger: Pick<Logger, "warn">,
   ) {}
 
   /** Resolves once the room's members are complete (or loading them failed, logged). */

@@ -10,6 +10,7 @@
 import type { ClientEventWithoutRoomId } from "../api/types/events";
 import { own, ownString } from "../models/json";
 import { RoomState } from "../models/room/RoomState";
+import { roomVersionRules } from "../models/room-versions";
 import { FILE_TREE_MESSAGES, FileTreeError } from "./errors";
 import {
   PURPOSE_ENABLED,
@@ -94,7 +95,11 @@ export class FilesService {
     const valid = validName(name);
     if (valid === undefined) throw new FileTreeError("invalid_name", FILE_TREE_MESSAGES.invalidName);
     const me = this.io.userId;
-    const powerLevels = { ...TREE_POWER_LEVELS, users: { [me]: TREE_CREATOR_LEVEL } };
+    // From room version 12 (MSC4289) a creator has infinite power and must not be listed in
+    // `users` (Synapse refuses the room); before it, the creator gets 100 as SPEC §6 says.
+    const version = await this.io.defaultRoomVersion();
+    const creatorListed = version === undefined || !roomVersionRules(version).creatorsHaveInfinitePower;
+    const powerLevels = { ...TREE_POWER_LEVELS, users: creatorListed ? { [me]: TREE_CREATOR_LEVEL } : {} };
     const purpose = { [PURPOSE_ENABLED.unstable]: true };
     const encryption = { algorithm: "m.megolm.v1.aes-sha2" };
     const roomId = await this.io.createRoom({
@@ -121,7 +126,11 @@ export class FilesService {
       content,
     });
     this.state.seed(roomId, [
-      event("m.room.create", { creator: me, type: "m.space" }),
+      event("m.room.create", {
+        creator: me,
+        type: "m.space",
+        ...(version !== undefined ? { room_version: version } : {}),
+      }),
       event("m.room.member", { membership: "join" }, me),
       event("m.room.power_levels", powerLevels),
       event("m.room.join_rules", { join_rule: "invite" }),

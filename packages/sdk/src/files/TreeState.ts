@@ -30,7 +30,9 @@ export class TreeState {
 
   /** Seeds a room this client just created with the state it was created with. */
   seed(roomId: string, events: readonly ClientEventWithoutRoomId[]): void {
-    this.rooms.set(roomId, { base: RoomState.empty().withEvents(events), writes: [] });
+    // Kept as local writes, so each gives way only once sync holds that piece of state: a server
+    // may deliver a new room's state over several sync batches.
+    this.rooms.set(roomId, { base: RoomState.empty(), writes: [...events] });
   }
 
   /** Records an own state write (with the event id the server gave it). */
@@ -57,12 +59,12 @@ export class TreeState {
     const synced = this.io.syncedState(roomId);
     if (synced !== undefined && synced.get("m.room.create") !== undefined) {
       if (overlay) {
-        // Writes sync has delivered (or overtaken) are dropped; creation's stand-ins go with the base.
+        // Writes sync has delivered (or overtaken) are dropped.
         overlay.base = undefined;
         overlay.writes = overlay.writes.filter((w) => {
           const current = synced.get(w.type, w.state_key ?? "");
-          // A write known only locally (a membership change) gives way as soon as sync has the room.
-          if (w.event_id.startsWith(LOCAL_PREFIX)) return false;
+          // A write known only locally (creation, a membership change) gives way once sync has that key.
+          if (w.event_id.startsWith(LOCAL_PREFIX)) return current === undefined;
           return (
             !this.io.syncKnowsEvent(roomId, w.event_id) &&
             (current === undefined || (current as { event_id?: string }).event_id !== w.event_id)

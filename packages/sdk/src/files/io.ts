@@ -27,6 +27,8 @@ export interface FilesIo {
   /** The server part of the user id: the `via` of space links. */
   readonly serverName: string;
   createRoom(body: CreateRoomRequest): Promise<string>;
+  /** The room version the server gives new rooms (capabilities' m.room_versions), undefined when unknown. */
+  defaultRoomVersion(): Promise<string | undefined>;
   /** Sends a state event now (state is never encrypted); its event id. */
   sendState(
     roomId: string,

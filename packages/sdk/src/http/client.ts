@@ -10,6 +10,7 @@
  * Time-outs apply per attempt and are not retried (the caller chose the
  * deadline); they surface as a ConnectionError of kind "timeout".
  */
+import type { Logger } from "../util/logger";
 import { ConnectionError, isUnrecognisedError } from "./errors";
 import { DEFAULT_RETRY_POLICY, retryDelay } from "./retry";
 import type { RetryPolicy } from "./retry";
@@ -22,12 +23,6 @@ import type { FetchBody, PreparedUpload } from "./upload";
 
 /** The fetch signature the client needs (the global fetch fits). */
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
-
-/** Where the client reports retries and fallbacks; every method optional. */
-export interface HttpLogger {
-  debug?(message: string, ...data: unknown[]): void;
-  warn?(message: string, ...data: unknown[]): void;
-}
 
 /** Waits `ms`, rejecting early if `signal` aborts. */
 export type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -49,7 +44,7 @@ export interface HttpClientOptions {
   sleep?: SleepFn;
   /** Clock for Retry-After HTTP dates; defaults to Date.now. */
   now?: () => number;
-  logger?: HttpLogger;
+  logger?: Logger;
   /**
    * Stream upload bodies to report progress chunk by chunk. Defaults to true
    * in Node; browsers get 0 before and total after (see upload.ts).
@@ -102,7 +97,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? defaultSleep;
   const now = options.now ?? Date.now;
-  const log = options.logger ?? {};
+  const log: Partial<Logger> = options.logger ?? {};
   const streamUploads = options.streamUploads ?? canStreamUploads();
 
   const getAccessToken = (): string | undefined => (typeof token === "function" ? token() : token);

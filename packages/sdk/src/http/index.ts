@@ -5,7 +5,7 @@
 export * from "./types";
 export * from "./errors";
 export { createHttpClient, defaultSleep } from "./client";
-export type { FetchFn, HttpClient, HttpClientOptions, HttpLogger, SleepFn } from "./client";
+export type { FetchFn, HttpClient, HttpClientOptions, SleepFn } from "./client";
 export { DEFAULT_RETRY_POLICY, isRetryable, parseRetryAfter, retryDelay } from "./retry";
 export type { RetryPolicy } from "./retry";
 export { encodeQuery } from "./query";

@@ -3,7 +3,7 @@
  * keeps us in it, the key transports and the encryption manager. It owns
  * every timer and subscription it starts, and `end()` releases them all.
  */
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import type { ReadonlyObservable } from "../util/observable";
 import type { EncryptionManager, OwnKey, RtcParticipant } from "./keys/EncryptionManager";
 import type { KeyTransports } from "./keys/transports";

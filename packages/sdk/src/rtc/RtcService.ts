@@ -9,7 +9,7 @@ import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../api/types/event
 import type { HttpApi } from "../http/types";
 import type { RoomState } from "../models/room/RoomState";
 import type { ProcessedSync } from "../sync/processor/types";
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import {

@@ -7,3 +7,4 @@ export * from "./ring";
 export * from "./transports/discovery";
 export * from "./RtcService";
 export { RoomCall } from "./RoomCall";
+export * as livekit from "./livekit";

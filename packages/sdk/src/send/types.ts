@@ -8,7 +8,7 @@ import type { RetryPolicy } from "../http/retry";
 import type { TxnIdGenerator } from "../http/txn";
 import type { EventStatus } from "../models/event-status";
 import type { JsonObject, Store } from "../store/Store";
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import type { SyncState } from "../sync/SyncLoop";
 import type { ReadonlyObservable } from "../util/observable";
 import type { SendFailure } from "./failure";

@@ -7,15 +7,12 @@
  * failure is published (`failure`, a StoreError 'WRITE_FAILED') so the
  * client can say that it now keeps data in memory only.
  */
+import type { Logger } from "../util/logger";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import { STORE_DEGRADED_MESSAGE, StoreError } from "./errors";
 import { cloneJson, MemoryStore } from "./MemoryStore";
 import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "./Store";
-
-export interface StoreLogger {
-  warn(message: string, error?: unknown): void;
-}
 
 export class FallbackStore implements Store {
   private readonly mirror = new MemoryStore();
@@ -26,7 +23,7 @@ export class FallbackStore implements Store {
 
   constructor(
     private readonly primary: Store,
-    private readonly logger: StoreLogger = { warn: (m, e) => console.warn(m, e) },
+    private readonly logger: Pick<Logger, "warn"> = { warn: (m, e) => console.warn(m, e) },
   ) {}
 
   get kind(): "memory" | "indexeddb" {

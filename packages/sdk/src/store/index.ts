@@ -7,7 +7,6 @@ export { MemoryStore } from "./MemoryStore";
 export { FallbackStore } from "./FallbackStore";
 export { STORE_DEGRADED_MESSAGE, StoreError } from "./errors";
 export type { StoreErrorCode } from "./errors";
-export type { StoreLogger } from "./FallbackStore";
 export { IndexedDbStore } from "./indexeddb/IndexedDbStore";
 export type { IndexedDbStoreOptions } from "./indexeddb/IndexedDbStore";
 export { SCHEMA_VERSION, OBJECT_STORES, EXTENSION_STORES } from "./indexeddb/schema";

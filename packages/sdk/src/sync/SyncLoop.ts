@@ -33,14 +33,15 @@
  * FAILURE_THRESHOLD the loop stops in state error with the refusal marked
  * permanent, until start() is called again (the UI's "try again").
  */
+import type { Logger } from "../util/logger";
 import type { SyncResponse } from "../api/types/sync";
 import { MatrixError } from "../http/errors";
 import { backoffDelay } from "../util/backoff";
 import type { BackoffPolicy } from "../util/backoff";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
-import { randomBetween, realScheduler } from "./scheduler";
-import type { Scheduler } from "./scheduler";
+import { randomBetween, realScheduler } from "../util/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import { SyncProtocolError } from "./validate/parseSync";
 import { isEchoableToken } from "./validate/tokens";
 import { classifySyncFailure, isConnectionFailure } from "./errors";
@@ -107,12 +108,6 @@ export interface SyncBatchMeta {
 /** Processes one sync response (persist, then emit). Throwing makes the loop fetch the batch again. */
 export type SyncBatchHandler = (response: SyncResponse, meta: SyncBatchMeta) => Promise<void>;
 
-export interface SyncLogger {
-  info(message: string, ...data: unknown[]): void;
-  warn(message: string, ...data: unknown[]): void;
-  error(message: string, ...data: unknown[]): void;
-}
-
 export interface SyncLoopOptions {
   transport: SyncTransport;
   handler: SyncBatchHandler;
@@ -121,7 +116,7 @@ export interface SyncLoopOptions {
   pollTimeoutMs?: number;
   requestMarginMs?: number;
   scheduler?: Scheduler;
-  logger?: SyncLogger;
+  logger?: Logger;
   /** Called when the server says the token is unknown; sync has stopped. */
   onUnknownToken?: (softLogout: boolean, error: MatrixError) => void;
   /** Called when the loop gave up on a refused request (state error); start() tries again. */
@@ -135,7 +130,7 @@ export class SyncLoop {
   /** The loop ended itself on a refusal: stop() still reports "stopped". */
   private halted = false;
   private readonly scheduler: Scheduler;
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
   private since: string | undefined;
   private failures = 0;
   private running = false;

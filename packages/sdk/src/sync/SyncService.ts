@@ -14,6 +14,7 @@
  * adapter; page hide forces a save. The loop speaks sync v2 or simplified
  * sliding sync (MSC4186), chosen by sliding/SelectingSyncTransport.
  */
+import type { Logger } from "../util/logger";
 import type { Capabilities } from "../api/types/server";
 import type { ClientEvent } from "../api/types/events";
 import type { LeftRoom, SetPresence } from "../api/types/sync";
@@ -38,12 +39,12 @@ import { SyncProcessor } from "./processor/SyncProcessor";
 import type { PeekSession } from "./peeking";
 import { nullPlatform } from "./platform";
 import type { PlatformAdapter } from "./platform";
-import { realScheduler } from "./scheduler";
+import { realScheduler } from "../util/scheduler";
 import { ServerInfo } from "./server-info";
 import type { ServerFeatures } from "./server-features";
-import type { Scheduler } from "./scheduler";
+import type { Scheduler } from "../util/scheduler";
 import { SyncLoop } from "./SyncLoop";
-import type { SyncBatchHandler, SyncLogger, SyncState } from "./SyncLoop";
+import type { SyncBatchHandler, SyncState } from "./SyncLoop";
 import { HttpSyncTransport, withoutRetries } from "./transport";
 import type { StateAfterMode } from "./transport";
 import { SelectingSyncTransport } from "./sliding/SelectingSyncTransport";
@@ -106,7 +107,7 @@ export interface SyncServiceOptions {
   syncMode?: SyncMode;
   capabilitiesRefreshMs?: number;
   scheduler?: Scheduler;
-  logger?: SyncLogger;
+  logger?: Logger;
   platform?: PlatformAdapter;
   /** Sync stopped on M_UNKNOWN_TOKEN; the auth layer decides what a soft logout means. */
   onUnknownToken?: (softLogout: boolean, error: MatrixError) => void;
@@ -126,7 +127,7 @@ export class SyncService {
   /** The cached versions document and the server's features (see server-features.ts). */
   readonly serverInfo: ServerInfo;
   private readonly leftRooms: LeftRoomsLoader;
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
   private readonly stateValue = new ObservableValue<SyncState | null>(null);
   private readonly lastSyncValue = new ObservableValue<number | null>(null);
   private readonly failureValue = new ObservableValue<SyncFailure | null>(null);
@@ -467,7 +468,7 @@ export class SyncService {
  * full disk, a browser that drops IndexedDB) never drops sync data: the
  * wrapper continues in memory. Memory stores and wrapped ones are kept as given.
  */
-function degradable(store: Store, logger: SyncLogger): Store {
+function degradable(store: Store, logger: Pick<Logger, "warn">): Store {
   if (store instanceof FallbackStore || store.kind === "memory") return store;
   return new FallbackStore(store, { warn: (message, error) => logger.warn(message, error) });
 }

@@ -7,14 +7,14 @@
  * keeps the last good value, logged, and the next refresh tries again.
  */
 import { ResponseFormatError } from "../http/errors";
+import type { Logger } from "../util/logger";
 import { getCapabilities } from "../api/capabilities";
 import type { Capabilities } from "../api/types/server";
 import type { HttpApi } from "../http/types";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
-import { realScheduler } from "./scheduler";
-import type { Scheduler } from "./scheduler";
-import type { SyncLogger } from "./SyncLoop";
+import { realScheduler } from "../util/scheduler";
+import type { Scheduler } from "../util/scheduler";
 
 /** How often capabilities are fetched again while the client runs (our choice; SPEC §9 gives none). */
 export const CAPABILITIES_REFRESH_MS = 5 * 60_000;
@@ -23,7 +23,7 @@ export interface CapabilitiesServiceOptions {
   http: HttpApi;
   scheduler?: Scheduler;
   refreshMs?: number;
-  logger?: SyncLogger;
+  logger?: Logger;
 }
 
 /** Keeps the capabilities current; `value` is null until the first good answer. */
@@ -33,7 +33,7 @@ export class CapabilitiesService {
   private stopper: AbortController | undefined;
   private inFlight: Promise<Capabilities | null> | undefined;
   private readonly scheduler: Scheduler;
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
 
   constructor(private readonly options: CapabilitiesServiceOptions) {
     this.scheduler = options.scheduler ?? realScheduler;

@@ -6,12 +6,12 @@
  * filter unknown or not found: create a new one") a new one is created.
  * Guests use a plain empty filter with no lazy loading.
  */
+import type { Logger } from "../util/logger";
 import { createFilter, getFilter } from "../api/filter";
 import type { Filter, RoomEventFilter } from "../api/types/filter";
 import { MatrixError, ResponseFormatError } from "../http/errors";
 import type { HttpApi } from "../http/types";
 import type { FilterIdStore } from "./client-options";
-import type { SyncLogger } from "./SyncLoop";
 
 /** SPEC §9: the default timeline limit of the initial sync. */
 export const DEFAULT_INITIAL_SYNC_LIMIT = 30;
@@ -72,7 +72,7 @@ export interface SyncFilterManagerOptions {
    */
   resolveFilter?: () => Promise<Filter>;
   ids: FilterIdStore;
-  logger?: SyncLogger;
+  logger?: Logger;
 }
 
 /** Hands out the id of the uploaded sync filter, creating or re-creating it when needed. */
@@ -80,7 +80,7 @@ export class SyncFilterManager {
   private validated: string | undefined;
   private pending: Promise<string> | undefined;
   private resolved: Filter | undefined;
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
 
   constructor(private readonly options: SyncFilterManagerOptions) {
     this.logger = options.logger ?? console;

@@ -82,14 +82,11 @@ export { SyncLoop, SYNC_CONSTANTS, UNKNOWN_TOKEN_MESSAGE } from "./SyncLoop";
 export type {
   SyncBatchHandler,
   SyncBatchMeta,
-  SyncLogger,
   SyncLoopOptions,
   SyncRequest,
   SyncState,
   SyncTransport,
 } from "./SyncLoop";
-export { realScheduler, randomBetween } from "./scheduler";
-export type { Scheduler } from "./scheduler";
 // Part A: validation, accumulator and the processing pipeline.
 export { parseSyncResponse, SyncParseError, SyncProtocolError } from "./validate/parseSync";
 export { isEchoableToken } from "./validate/tokens";

@@ -5,14 +5,14 @@
  * `from`. A failed poll is retried after 30 s on the injected scheduler.
  * stop() ends the session: the pending call rejects with 'Peeking aborted'.
  */
+import type { Logger } from "../util/logger";
 import { PEEK_EVENTS_TIMEOUT_MS, peekEvents, roomInitialSync } from "../api/peeking";
 import type { ClientEvent } from "../api/types/events";
 import type { RoomInitialSyncResponse } from "../api/types/rooms";
 import type { HttpApi } from "../http/types";
 import { PeekingAbortedError } from "./errors";
-import { realScheduler } from "./scheduler";
-import type { Scheduler } from "./scheduler";
-import type { SyncLogger } from "./SyncLoop";
+import { realScheduler } from "../util/scheduler";
+import type { Scheduler } from "../util/scheduler";
 
 /** SPEC §7: a failed GET /events is retried after 30 s. */
 export const PEEK_RETRY_MS = 30_000;
@@ -25,7 +25,7 @@ export interface PeekOptions {
   /** Receives each batch of new events of the room, in order. */
   onEvents: (events: ClientEvent[]) => void;
   scheduler?: Scheduler;
-  logger?: SyncLogger;
+  logger?: Logger;
 }
 
 /** A running peek; stop() ends it. */

@@ -12,6 +12,7 @@
  * that answers junk); only a request that got no answer (network, abort)
  * rejects, so the sync loop counts it as a connection failure.
  */
+import type { Logger } from "../util/logger";
 import { getVersions } from "../api/versions";
 import type { VersionsResponse } from "../api/types/server";
 import { MatrixError, ResponseFormatError } from "../http/errors";
@@ -21,12 +22,11 @@ import type { ReadonlyObservable } from "../util/observable";
 import type { CapabilitiesService } from "./capabilities";
 import { serverFeaturesOf } from "./server-features";
 import type { ServerFeatures } from "./server-features";
-import type { SyncLogger } from "./SyncLoop";
 
 export interface ServerInfoOptions {
   http: HttpApi;
   capabilities: CapabilitiesService;
-  logger?: SyncLogger;
+  logger?: Logger;
 }
 
 /** The versions document and the features read from it and the capabilities. */
@@ -34,7 +34,7 @@ export class ServerInfo {
   private readonly doc = new ObservableValue<VersionsResponse | null>(null);
   private readonly featuresValue = new ObservableValue<ServerFeatures | null>(null);
   private inFlight: Promise<VersionsResponse> | undefined;
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(private readonly options: ServerInfoOptions) {

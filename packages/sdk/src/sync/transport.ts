@@ -10,13 +10,14 @@
  * tell 400/404 (reachable) from the rest. A /sync the server answers with
  * "unknown filter" re-creates the filter and is sent again once.
  */
+import type { Logger } from "../util/logger";
 import { stateAfterFlavour, sync } from "../api/sync";
 import type { SetPresence, SyncResponse } from "../api/types/sync";
 import { getVersions } from "../api/versions";
 import { MatrixError, ResponseFormatError } from "../http/errors";
 import type { HttpApi } from "../http/types";
 import { isUnknownFilterError } from "./filters";
-import type { SyncLogger, SyncRequest, SyncTransport } from "./SyncLoop";
+import type { SyncRequest, SyncTransport } from "./SyncLoop";
 
 /** How the transport asks for MSC4222 state_after: a fixed name, never, or read from /versions. */
 export type StateAfterMode = "stable" | "unstable" | "none" | "detect";
@@ -39,7 +40,7 @@ export interface HttpSyncTransportOptions {
   versions?: (signal: AbortSignal) => Promise<unknown>;
   /** Clock for the cache-buster; defaults to Date.now. */
   now?: () => number;
-  logger?: SyncLogger;
+  logger?: Logger;
 }
 
 /** Wraps an HttpApi so no request is retried by the HTTP layer. */
@@ -52,7 +53,7 @@ export class HttpSyncTransport implements SyncTransport {
   private readonly http: HttpApi;
   private flavour: "stable" | "unstable" | undefined;
   private detected: boolean;
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
 
   constructor(private readonly options: HttpSyncTransportOptions) {
     this.http = withoutRetries(options.http);

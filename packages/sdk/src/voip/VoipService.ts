@@ -9,7 +9,7 @@
  */
 import type { TurnServerResponse } from "../api/types/server";
 import type { ProcessedSync } from "../sync/processor/types";
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import type { ReadonlyObservable } from "../util/observable";
 import { ObservableValue } from "../util/observable";
 import type { Call } from "./call/Call";

@@ -5,7 +5,7 @@
  * loudest-bin volumes and reports speaking when one is above -60 dB
  * (SPEC §9 call feed).
  */
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import type { AudioAnalyser, MediaPlatform, MediaStream } from "./platform";

@@ -4,7 +4,7 @@
  * STUN server answered) and relay (the TURN server allocated) candidates.
  * The web app shows it before a call and as the call's troubleshooting page.
  */
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import type { IceServer, MediaPlatform } from "./platform";
 import { OwnedTimers } from "./timers";
 

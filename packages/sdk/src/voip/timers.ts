@@ -3,7 +3,7 @@
  * time in tests). Each timer is cancelled by its owner's `clear()`, so an
  * ended call leaves no pending sleep behind (a test checks it).
  */
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import { randomString } from "../util/random";
 
 /** A cancel function. */

@@ -9,7 +9,7 @@ import { getTurnServer } from "../api/voip";
 import type { TurnServerResponse } from "../api/types/server";
 import { MatrixError } from "../http/errors";
 import type { HttpApi } from "../http/types";
-import type { Scheduler } from "../sync/scheduler";
+import type { Scheduler } from "../util/scheduler";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import type { IceServer } from "./platform";

@@ -20,7 +20,7 @@ import { RoomListService } from "../../src/models/room-list/RoomListService";
 import { ThreadList } from "../../src/models/threads/ThreadList";
 import { ThreadTimeline } from "../../src/models/threads/ThreadTimeline";
 import type { TimelineItem } from "../../src/models/timeline/TimelineItem";
-import { realScheduler } from "../../src/sync/scheduler";
+import { realScheduler } from "../../src/util/scheduler";
 import { applyDiffs } from "../../src/util/observable-list";
 import type { ListDiff } from "../../src/util/observable-list";
 import { encryptedRoom, startClient, waitFor } from "./helpers";

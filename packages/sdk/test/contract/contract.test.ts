@@ -1,5 +1,5 @@
 /**
- * The contract runner: every case of every src/api/**\/*.contract.ts is
+ * The contract runner: every case of every cases/*.contract.ts is
  * called against one loopback server (see run.ts and server.ts). The server
  * checks the request against the case's `expect` and, unless the case is
  * noSpec, against the official OpenAPI operation, and validates the canned

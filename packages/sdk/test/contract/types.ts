@@ -1,6 +1,6 @@
 /**
  * The shape of one contract case. API families declare their cases in
- * `packages/sdk/src/api/<family>.contract.ts` (an exported `cases` array);
+ * `packages/sdk/test/contract/cases/<family>.contract.ts` (an exported `cases` array);
  * the contract runner calls each API function against a loopback server that
  * validates the request and the canned response against the official
  * OpenAPI definitions (the spec bundle of @lattice/testserver/spec), and the

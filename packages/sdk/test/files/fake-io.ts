@@ -11,6 +11,7 @@ import { decryptAttachment, encryptAttachment } from "../../src/crypto/attachmen
 import type { EncryptedFile } from "../../src/crypto/attachments";
 import type { FilesIo } from "../../src/files/io";
 import { RoomState } from "../../src/models/room/RoomState";
+import { roomVersionRules } from "../../src/models/room-versions";
 
 interface FakeRoom {
   state: Map<string, ClientEventWithoutRoomId>;
@@ -25,6 +26,8 @@ export class FakeServer {
   now = 1_000_000;
   /** Rooms sync has not caught up with, per user. */
   readonly lagging = new Set<string>();
+  /** The default room version of new rooms. */
+  roomVersion = "10";
   private readonly waiters: Array<() => void> = [];
 
   id(sigil: string): string {
@@ -77,9 +80,21 @@ export class FakeServer {
   }
 
   create(creator: string, body: CreateRoomRequest): string {
+    const version = body.room_version ?? this.roomVersion;
+    const override = body.power_level_content_override as { users?: Record<string, unknown> } | undefined;
+    // As Synapse does for room version 12 (MSC4289).
+    if (roomVersionRules(version).creatorsHaveInfinitePower && override?.users?.[creator] !== undefined) {
+      throw new Error(`M_UNKNOWN: Creator user ${creator} must not appear in content.users`);
+    }
     const roomId = this.id("!");
     this.rooms.set(roomId, { state: new Map(), events: new Map() });
-    this.put(roomId, creator, "m.room.create", { creator, ...(body.creation_content ?? {}) }, "");
+    this.put(
+      roomId,
+      creator,
+      "m.room.create",
+      { creator, room_version: version, ...(body.creation_content ?? {}) },
+      "",
+    );
     this.put(roomId, creator, "m.room.member", { membership: "join" }, creator);
     this.put(
       roomId,
@@ -114,6 +129,7 @@ export class FakeServer {
 export class FakeIo implements FilesIo {
   readonly logs: string[] = [];
   readonly serverName = "test";
+  /** The room version capabilities advertise (undefined: no answer). */
   /** Files whose event the server "lost" (fetchEvent answers undefined). */
   readonly missing = new Set<string>();
 
@@ -127,6 +143,9 @@ export class FakeIo implements FilesIo {
     // Sync has not seen a new room yet, until the test lets it.
     this.server.lagging.add(roomId);
     return Promise.resolve(roomId);
+  }
+  defaultRoomVersion(): Promise<string | undefined> {
+    return Promise.resolve(this.server.roomVersion);
   }
   sendState(
     roomId: string,

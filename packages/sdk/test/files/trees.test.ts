@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FileTreeError } from "../../src/files/errors";
+import { RoomState } from "../../src/models/room/RoomState";
 import { bytes, setup } from "./helpers";
 
 describe("a new tree", () => {
@@ -26,6 +27,22 @@ describe("a new tree", () => {
     expect(state.powerLevels.requiredForEvent("m.room.power_levels", true)).toBe(100);
   });
 
+  it("in room version 12 (the server's default), leaves the creator out of users: creators are owners with infinite power", async () => {
+    const { server, users } = setup("alice", "bob");
+    server.roomVersion = "12";
+    const [alice, bob] = users;
+    const roomId = await alice!.files.createTree("Projects");
+    const state = server.stateOf(roomId);
+    expect(state.content("m.room.power_levels")?.["users"]).toEqual({});
+    expect(state.powerLevels.userLevel(alice!.userId)).toBe(Infinity);
+    expect((await alice!.files.open(roomId)).myRole).toBe("owner");
+    // Before sync, the local copy agrees.
+    await alice!.files.share(roomId, bob!.userId, "editor");
+    await expect(alice!.files.setRole(roomId, alice!.userId, "viewer")).rejects.toThrow(
+      "Owners cannot be demoted",
+    );
+  });
+
   it("is usable at once, before sync knows it, and reads from sync once it does", async () => {
     const { server, users } = setup("alice");
     const alice = users[0]!;
@@ -44,6 +61,25 @@ describe("a new tree", () => {
     expect(alice.io.syncedState(folderId)).toBeDefined();
     expect((await alice.files.open(folderId)).files.map((f) => f.name)).toEqual(["a.txt"]);
     expect((await alice.files.open(folderId)).path).toEqual([{ roomId: treeId, name: "Projects" }]);
+  });
+
+  it("stays a tree while sync has only part of its state (a new room's state over several batches)", async () => {
+    const { server, users } = setup("alice");
+    const alice = users[0]!;
+    const treeId = await alice.files.createTree("Projects");
+    // Sync now knows the room, but only its create and member events so far.
+    const full = alice.io.syncedState.bind(alice.io);
+    alice.io.syncedState = (roomId) => {
+      const state = full(roomId);
+      if (roomId !== treeId || state === undefined) return state;
+      return RoomState.empty().withEvents([
+        state.get("m.room.create")!,
+        state.get("m.room.member", alice.userId)!,
+      ]);
+    };
+    server.catchUp();
+    expect((await alice.files.open(treeId)).myRole).toBe("owner");
+    await alice.files.createFolder(treeId, "Designs");
   });
 
   it("refuses a room that is not a tree", async () => {

@@ -16,7 +16,7 @@ import { MatrixError } from "../../src/http/errors";
 import { createHttpClient } from "../../src/http";
 import { ThreadList } from "../../src/models/threads/ThreadList";
 import { buildSyncFilter, SyncFilterManager } from "../../src/sync/filters";
-import { realScheduler } from "../../src/sync/scheduler";
+import { realScheduler } from "../../src/util/scheduler";
 import { SyncLoop } from "../../src/sync/SyncLoop";
 import { HttpSyncTransport } from "../../src/sync/transport";
 import { waitFor } from "../client/helpers";

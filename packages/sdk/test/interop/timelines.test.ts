@@ -13,7 +13,7 @@ import type { EventContent } from "../../src/api/types/events";
 import type { Client } from "../../src/client";
 import { ThreadList } from "../../src/models/threads/ThreadList";
 import type { TimelineWindow } from "../../src/models/timeline/TimelineWindow";
-import { realScheduler } from "../../src/sync/scheduler";
+import { realScheduler } from "../../src/util/scheduler";
 import { startAnotherDevice, startClient, waitFor, waitForMembership } from "../client/helpers";
 import { describeEachServer, uniqueLocalpart } from "./servers";
 

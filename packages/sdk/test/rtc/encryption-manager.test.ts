@@ -94,6 +94,23 @@ describe("EncryptionManager", () => {
     expect(manager.ownKey.getSnapshot()?.index).toBe(1);
   });
 
+  it("departures within the 3000 ms make-key window share one new key from the random source", async () => {
+    const { manager, transports, scheduler, made } = setup("room");
+    manager.join([member("@a:hs", "A"), member("@b:hs", "B"), member("@c:hs", "C")]);
+    const first = manager.ownKey.getSnapshot()?.key;
+    manager.onMemberships([member("@a:hs", "A"), member("@b:hs", "B")]);
+    await scheduler.advance(2000);
+    manager.onMemberships([member("@a:hs", "A")]);
+    await scheduler.advance(1000);
+    // One key made for both departures, 3000 ms after the first.
+    expect(made()).toBe(2);
+    expect(transports.sends.map((s) => s.index)).toEqual([0, 1]);
+    await scheduler.advance(5000);
+    expect(manager.ownKey.getSnapshot()?.index).toBe(1);
+    expect(manager.ownKey.getSnapshot()?.key).toHaveLength(16);
+    expect(manager.ownKey.getSnapshot()?.key).not.toEqual(first);
+  });
+
   it("uses a rotated key after 1000 ms in to-device mode", async () => {
     const { manager, scheduler } = setup("to-device");
     manager.join([member("@a:hs", "A"), member("@b:hs", "B")]);

@@ -73,6 +73,9 @@ describe("room key event", () => {
 
   it.each([
     ["keys is not an array", { ...good, keys: { index: 1, key: KEY } }],
+    ["keys is missing", { ...good, keys: undefined }],
+    ["a key lacks its key", { ...good, keys: [{ index: 1 }] }],
+    ["an index is not a number", { ...good, keys: [{ index: "1", key: KEY }] }],
     ["a key lacks its index", { ...good, keys: [{ key: KEY }] }],
     ["a key is not a string", { ...good, keys: [{ index: 1, key: [1] }] }],
     ["the device id is missing", { ...good, device_id: undefined }],

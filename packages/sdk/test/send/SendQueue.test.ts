@@ -471,3 +471,21 @@ describe("hidden events (call signalling)", () => {
     ).toEqual([message.txnId]);
   });
 });
+
+describe("persisted order", () => {
+  it("gives events sent in the same millisecond increasing seqs, so a reload keeps their order", async () => {
+    const { queue, http, store, scheduler } = await setup();
+    const answer = deferred<unknown>();
+    http.handler = () => answer.promise;
+    const now = scheduler.now();
+    const sent = ["a", "b", "c"].map((body) => queue.send(ROOM, "m.room.message", text(body)).txnId);
+    expect(scheduler.now()).toBe(now);
+    await flush();
+    const stored = await store.getPendingEvents();
+    expect(stored.map((e) => e.txnId)).toEqual(sent);
+    const seqs = stored.map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(3);
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    queue.dispose();
+  });
+});

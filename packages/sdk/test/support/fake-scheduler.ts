@@ -2,7 +2,7 @@
  * A Scheduler on fake time for tests: sleeps resolve only when `advance`
  * moves the clock past them; randomness is a fixed sequence.
  */
-import type { Scheduler } from "../../src/sync/scheduler";
+import type { Scheduler } from "../../src/util/scheduler";
 
 export class FakeScheduler implements Scheduler {
   private time = 1_700_000_000_000;

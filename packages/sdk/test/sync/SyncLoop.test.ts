@@ -253,4 +253,24 @@ describe("SyncLoop", () => {
     expect(states.at(-1)).toBe("error");
     expect(loop.failure.getSnapshot()).toMatchObject({ kind: "protocol", permanent: true });
   });
+
+  it("counts failures in a row only: a success in between starts the count again", async () => {
+    const { transport, loop, states, scheduler } = setup();
+    transport.syncAnswers = [
+      transport.ok(),
+      new Error("down"),
+      new Error("down"),
+      transport.ok(),
+      new Error("down"),
+      new Error("down"),
+    ];
+    loop.start();
+    await flush();
+    // Each failure waits the 2 s keep-alive (random 0), then probes and syncs again.
+    for (let i = 0; i < 4; i++) await scheduler.advance(2_000);
+    expect(transport.syncAnswers).toEqual([]);
+    // Four failures in all, never three in a row: reconnecting, never error.
+    expect(states).toEqual(["prepared", "reconnecting", "syncing", "reconnecting"]);
+    await loop.stop();
+  });
 });

@@ -44,6 +44,9 @@ describe("1:1 call media", () => {
     await flush();
     expect(inbound.media.localFeed("m.screenshare")).toBeUndefined();
     expect(bob.platform.mediaDevices.live().filter((t) => t.kind === "video")).toEqual([]);
+    // The other side drops the screen's feed: the new metadata no longer names its stream.
+    expect(outbound.media.remoteFeed("m.screenshare")).toBeUndefined();
+    expect(outbound.media.remoteFeed("m.usermedia")).toBeDefined();
   });
 
   it("perfect negotiation: crossing offers, the impolite caller keeps its offer and the polite callee rolls back", async () => {
@@ -87,6 +90,33 @@ describe("1:1 call media", () => {
     await flush();
     expect(inbound.media.holdState.getSnapshot().localOnHold).toBe(false);
     expect(outbound.media.holdState.getSnapshot().remoteOnHold).toBe(false);
+  });
+
+  it("a track handed back after a hold (in a new stream object of the same id) returns to the feed's stream", async () => {
+    const { inbound } = await connectedPair();
+    const feed = inbound.media.remoteFeed();
+    const audio = feed?.stream.getAudioTracks()[0];
+    if (!feed || !audio) throw new Error("no remote audio");
+    // The platform took the track out on hold, then fires it again in a fresh stream object.
+    feed.stream.removeTrack(audio);
+    inbound.media.onRemoteTrack(audio, [new FakeStream([audio], feed.stream.id)]);
+    expect(inbound.media.remoteFeed()).toBe(feed);
+    expect(feed.stream.getAudioTracks()).toEqual([audio]);
+    expect(inbound.media.feeds.getSnapshot().filter((f) => !f.isLocal)).toHaveLength(1);
+  });
+
+  it("resuming restores each transceiver's direction (a removed screen share stays receive-only)", async () => {
+    const { outbound } = await connectedPair();
+    const transceivers = outbound.requirePeer().getTransceivers();
+    const before = transceivers.map((t) => t.direction);
+    const last = transceivers[transceivers.length - 1];
+    if (last) last.direction = "recvonly";
+    const expected = transceivers.map((t) => t.direction);
+    outbound.media.setRemoteOnHold(true);
+    expect(transceivers.every((t) => t.direction === "inactive")).toBe(true);
+    outbound.media.setRemoteOnHold(false);
+    expect(transceivers.map((t) => t.direction)).toEqual(expected);
+    expect(before.length).toBeGreaterThan(0);
   });
 
   it("sends DTMF where supported, and says so where not", async () => {

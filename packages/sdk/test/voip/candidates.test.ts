@@ -1,8 +1,8 @@
 /**
- * Set-up candidates: the invite and the answer wait for the first
- * candidates (gathering complete, or 20 ms after the first candidate, at
- * most 200 ms), so their SDP carries them, and candidates an SDP carries
- * are not sent again in m.call.candidates.
+ * Set-up candidates: the answer waits for the first candidates (gathering
+ * complete, or 20 ms after the first candidate, at most 200 ms), so its SDP
+ * carries them, and candidates an SDP carries are not sent again in
+ * m.call.candidates.
  */
 import { describe, expect, it } from "vitest";
 import { InitialGathering, OutgoingCandidates } from "../../src/voip/call/candidates";

@@ -33,10 +33,22 @@ export interface TestServerOptions {
   /** Populate demo users and rooms (for `npm start`). */
   demo?: boolean;
   /**
+   * MatrixRTC transports (MSC4143) served by `GET /_matrix/client/unstable/
+   * org.matrix.msc4143/rtc/transports`; none (default) answers 404 there.
+   */
+  rtcTransports?: RtcTransportConfig[];
+  /**
    * Which homeserver to imitate: "current" (default, today's spec) or
    * "legacy" (Synapse 1.67, spec v1.2: see core/legacy.ts).
    */
   profile?: ServerProfile;
+}
+
+/** One MSC4143 transport, in its wire form. */
+export interface RtcTransportConfig {
+  type: string;
+  livekit_service_url?: string;
+  [key: string]: unknown;
 }
 
 export interface ServerConfig {
@@ -49,6 +61,8 @@ export interface ServerConfig {
   oidcIssuer?: string;
   validate: boolean;
   profile: ServerProfile;
+  /** Mutable: TestServerHandle.setRtcTransports replaces its contents. */
+  rtcTransports: RtcTransportConfig[];
 }
 
 export function resolveConfig(options: TestServerOptions): ServerConfig {
@@ -61,6 +75,7 @@ export function resolveConfig(options: TestServerOptions): ServerConfig {
     turnSecret: options.turnSecret ?? "lattice-turn-secret",
     oidcIssuer: options.oidcIssuer,
     profile: options.profile ?? "current",
+    rtcTransports: [...(options.rtcTransports ?? [])],
     validate:
       options.validate ?? (process.env["VITEST"] !== undefined || process.env["LATTICE_VALIDATE"] === "1"),
   };

@@ -6,6 +6,7 @@ import type { ServerContext } from "../core/context";
 import type { Router } from "../http/router";
 import { registerRoomsRoutes } from "../rooms/routes";
 import { registerUserdataRoutes } from "../userdata/routes";
+import { registerRtcRoutes } from "./rtc";
 import { registerServerRoutes } from "./server-info";
 
 export function registerAllRoutes(router: Router, ctx: ServerContext): void {
@@ -13,4 +14,5 @@ export function registerAllRoutes(router: Router, ctx: ServerContext): void {
   registerAccountsRoutes(router, ctx);
   registerRoomsRoutes(router, ctx);
   registerUserdataRoutes(router, ctx);
+  registerRtcRoutes(router, ctx);
 }

@@ -114,7 +114,13 @@ const peer: PeerApi = {
     return Promise.resolve();
   },
 
-  calls: () => known.map((k) => ({ ...k.view, marks: { ...k.view.marks } })),
+  calls() {
+    // Calls the client created and ended by itself (the losing invite of glare) never ring: adopt them here.
+    for (const call of client?.callEventHandler?.calls.values() ?? [])
+      if (!known.some((k) => k.call === call))
+        track(call, { callId: call.callId, direction: "inbound", state: call.state, marks: {} });
+    return known.map((k) => ({ ...k.view, marks: { ...k.view.marks } }));
+  },
 
   async selectedCandidateType(callId) {
     const pc = byId(callId).peerConn;

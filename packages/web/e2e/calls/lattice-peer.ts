@@ -77,13 +77,22 @@ const peer: PeerApi = {
       voip: { platform: createBrowserMediaPlatform(), forceTurn: () => forceTurn },
     });
     client = c;
+    // Every call the client creates, including those it ends by itself (the losing invite of glare).
+    c.voip.calls.subscribe((calls) => {
+      for (const call of calls)
+        if (!known.some((k) => k.call === call))
+          track(call, {
+            callId: call.callId,
+            direction: call.direction ?? "inbound",
+            state: call.state.getSnapshot(),
+            marks: {},
+          });
+    });
     c.voip.onIncoming((call) => {
-      track(call, {
-        callId: call.callId,
-        direction: "inbound",
-        state: "ringing",
-        marks: { ringing: nowMs() },
-      });
+      const ringing = nowMs();
+      const view = known.find((k) => k.call === call)?.view;
+      if (view) view.marks.ringing = ringing;
+      else track(call, { callId: call.callId, direction: "inbound", state: "ringing", marks: { ringing } });
     });
     await c.start();
     await until(c.sync.state, (s) => s === "syncing" || s === "prepared");
@@ -94,12 +103,17 @@ const peer: PeerApi = {
   async place(roomId, _opponent, video) {
     const placed = nowMs();
     const call = await need().voip.placeCall(roomId, { video });
-    track(call, {
-      callId: call.callId,
-      direction: "outbound",
-      state: call.state.getSnapshot(),
-      marks: { placed },
-    });
+    const view = known.find((k) => k.call === call)?.view;
+    if (view) {
+      view.direction = "outbound";
+      view.marks.placed = placed;
+    } else
+      track(call, {
+        callId: call.callId,
+        direction: "outbound",
+        state: call.state.getSnapshot(),
+        marks: { placed },
+      });
     return call.callId;
   },
 
@@ -122,6 +136,15 @@ const peer: PeerApi = {
     const entries = await pc.getStats();
     const report = new Map(entries.map((e) => [e.id, e]));
     return selectedTypeOf(report);
+  },
+
+  async preCallCheck() {
+    const r = await need().voip.preCallCheck();
+    return {
+      relay: r.candidateTypes.relay,
+      turnConfigured: r.turnConfigured,
+      turnReachable: r.turnReachable,
+    };
   },
 
   async stop() {

@@ -43,6 +43,8 @@ export interface PeerApi {
   calls(): PeerCall[];
   /** The candidate type of the selected pair of `callId`'s connection ("relay", "host"...), from getStats. */
   selectedCandidateType(callId: string): Promise<string | undefined>;
+  /** Lattice only: the SDK's pre-call check with the current TURN servers (relay candidates, reachability). */
+  preCallCheck?(): Promise<{ relay: number; turnConfigured: boolean; turnReachable: boolean }>;
   /** Stops the client. */
   stop(): Promise<void>;
 }

@@ -2,11 +2,6 @@
  * The browser platform the SDK's calls run over (GUIDE §4): the SDK never
  * touches `navigator`; the app hands it this.
  */
-export { createBrowserMediaPlatform, captureConstraints } from "./media";
-export type {
-  BrowserMediaPlatform,
-  BrowserMediaPlatformOptions,
-  MediaPreferences,
-  MediaScope,
-} from "./media";
-export { domStream, sdkStream } from "./peer";
+export { createBrowserMediaPlatform } from "./media";
+export type { BrowserMediaPlatform } from "./media";
+export { domStream } from "./peer";

@@ -19,7 +19,7 @@ import { createBrowserPeerConnection, domStream, sdkStream } from "./peer";
 import type { PeerConnectionConstructor } from "./peer";
 
 /** The capture choices the user made in Settings › Voice & video. */
-export interface MediaPreferences {
+interface MediaPreferences {
   microphoneId?: string | undefined;
   cameraId?: string | undefined;
   echoCancellation: boolean;
@@ -27,7 +27,7 @@ export interface MediaPreferences {
 }
 
 /** The parts of a window the platform uses (a test may hand in its own). */
-export interface MediaScope {
+interface MediaScope {
   RTCPeerConnection?: PeerConnectionConstructor;
   navigator?: { mediaDevices?: globalThis.MediaDevices };
   AudioContext?: typeof AudioContext;
@@ -54,10 +54,7 @@ export interface BrowserMediaPlatform extends MediaPlatform {
 const DEFAULT_PREFERENCES: MediaPreferences = { echoCancellation: true, noiseSuppression: true };
 
 /** Turns the SDK's audio/video request into browser constraints with the user's choices applied. */
-export function captureConstraints(
-  request: MediaConstraints,
-  prefs: MediaPreferences,
-): MediaStreamConstraints {
+function captureConstraints(request: MediaConstraints, prefs: MediaPreferences): MediaStreamConstraints {
   const audio =
     request.audio === false
       ? false

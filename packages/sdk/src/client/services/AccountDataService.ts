@@ -19,8 +19,8 @@ import type { AccountDataContent, Tag } from "../../api/types/account-data";
 import { isRetryable } from "../../http/retry";
 import { backoffDelay } from "../../util/backoff";
 import type { HttpApi } from "../../http/types";
-import type { Scheduler } from "../../sync/scheduler";
-import { realScheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
+import { realScheduler } from "../../util/scheduler";
 import type { Actor, RoomLookup } from "./types";
 
 /** Attempts of an account data write, the first included (SPEC §9). */

@@ -20,6 +20,7 @@
  * `identityWarnings` and `recovery` (VerificationService.ts,
  * VerificationTrust.ts), all lazy in the same way.
  */
+import type { Logger } from "../../util/logger";
 import type { CryptoMachine, CryptoStoreOptions, DecryptedUpdateListener } from "../../crypto/CryptoMachine";
 import type { LazyCrypto } from "../../crypto/LazyCrypto";
 import type { DeviceInfo } from "../../crypto/devices";
@@ -39,7 +40,6 @@ import { deleteCryptoStore } from "../../crypto/store";
 import type { SecretStorage } from "../../crypto/secrets/SecretStorage";
 import type { HttpApi } from "../../http/types";
 import type { ToDeviceBatch } from "../../store/Store";
-import type { VerificationLogger } from "./VerificationService";
 import { VerificationService } from "./VerificationService";
 import { CrossSigningService, IdentityWarningsService, RecoveryService } from "./VerificationTrust";
 
@@ -59,7 +59,7 @@ export interface CryptoServiceOptions {
   /** The IndexedDB factory to delete the engine's store with; defaults to globalThis.indexedDB. */
   indexedDB?: DatabaseDeleter;
   /** Where background failures of the verification layer are logged. */
-  logger?: VerificationLogger;
+  logger?: Pick<Logger, "warn">;
   /** Time-out of each verification flow; default 10 minutes. */
   verificationTimeoutMs?: number;
 }

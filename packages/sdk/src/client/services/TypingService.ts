@@ -8,8 +8,8 @@
 import { DEFAULT_TYPING_TIMEOUT_MS, sendTyping } from "../../api/receipts";
 import type { HttpApi } from "../../http/types";
 import { canSendEphemeral } from "../../sync/guests";
-import type { Scheduler } from "../../sync/scheduler";
-import { realScheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
+import { realScheduler } from "../../util/scheduler";
 import type { Actor, RoomLookup, RunningGuard } from "./types";
 import { ALWAYS_RUNNING } from "./types";
 

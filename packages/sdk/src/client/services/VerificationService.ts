@@ -11,6 +11,7 @@
  * `incoming` (an observable of the flows still in progress; a flow leaves
  * the list once done or cancelled).
  */
+import type { Logger } from "../../util/logger";
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import type { CryptoMachine } from "../../crypto/CryptoMachine";
 import type { VerificationFlow } from "../../crypto/verification/VerificationFlow";
@@ -29,11 +30,6 @@ export interface MachineSource {
   machine(): Promise<CryptoMachine>;
   /** Runs the callback once the machine exists; never loads it. */
   onLoaded(listener: (machine: CryptoMachine) => void): () => void;
-}
-
-/** Logs failures of the background work (sync feeding). */
-export interface VerificationLogger {
-  warn(message: string, ...args: unknown[]): void;
 }
 
 const REQUEST_MSGTYPE = "m.key.verification.request";
@@ -67,7 +63,7 @@ export class VerificationService {
 
   constructor(
     private readonly source: MachineSource,
-    private readonly options: VerificationsOptions & { logger?: VerificationLogger } = {},
+    private readonly options: VerificationsOptions & { logger?: Pick<Logger, "warn"> } = {},
   ) {
     this.stopWatching = source.onLoaded((machine) => this.attach(machine));
   }

@@ -8,6 +8,7 @@
  * recovery (set up a recovery key, recover a new device). None of them
  * loads the engine before one of their methods is called.
  */
+import type { Logger } from "../../util/logger";
 import type {
   BootstrapCrossSigningOptions,
   BootstrapCrossSigningResult,
@@ -25,7 +26,7 @@ import type {
 import type { SecretStorage } from "../../crypto/secrets/SecretStorage";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
-import type { MachineSource, VerificationLogger } from "./VerificationService";
+import type { MachineSource } from "./VerificationService";
 
 /** `client.crypto.crossSigning`: status and bootstrap. */
 export class CrossSigningService {
@@ -34,7 +35,7 @@ export class CrossSigningService {
 
   constructor(
     private readonly source: MachineSource,
-    private readonly logger?: VerificationLogger,
+    private readonly logger?: Pick<Logger, "warn">,
   ) {
     source.onLoaded(() => this.refreshQuietly());
   }

@@ -4,10 +4,11 @@
  * its OlmMachine, the outgoing request processor and the HTTP client. Apps
  * never use this; they go through those submodules.
  */
+import type { Logger } from "../../util/logger";
 import type { OlmMachine } from "@matrix-org/matrix-sdk-crypto-wasm";
 import type { HttpApi } from "../../http/types";
 import type { Engine } from "../load";
-import type { CryptoLogger, OutgoingRequests } from "../OutgoingRequests";
+import type { OutgoingRequests } from "../OutgoingRequests";
 
 /** The adapter's engine handles, as `CryptoMachine.internals` hands them out. */
 export interface CryptoInternals {
@@ -17,5 +18,5 @@ export interface CryptoInternals {
   readonly machine: OlmMachine;
   readonly outgoing: OutgoingRequests;
   readonly http: HttpApi;
-  readonly logger: CryptoLogger;
+  readonly logger: Pick<Logger, "warn">;
 }

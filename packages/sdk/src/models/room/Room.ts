@@ -10,7 +10,7 @@
  */
 import type { BasicEvent, ClientEventWithoutRoomId, StrippedStateEvent } from "../../api/types/events";
 import type { HttpApi } from "../../http/types";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import type {
   ParsedInvitedRoom,
   ParsedJoinedRoom,

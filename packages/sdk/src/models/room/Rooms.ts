@@ -16,9 +16,9 @@
 import type { BasicEvent } from "../../api/types/events";
 import type { HttpApi } from "../../http/types";
 import type { SyncBatchListener, ProcessedSync } from "../../sync/processor/types";
-import { realScheduler } from "../../sync/scheduler";
+import { realScheduler } from "../../util/scheduler";
 import { isSlidingToken } from "../../sync/sliding/token";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { DIRECT_EVENT_TYPE, directRoomIndex, parseDirect } from "../direct";

@@ -16,7 +16,7 @@ import { threads } from "../../api/threads";
 import { isUnrecognisedError, MatrixError } from "../../http/errors";
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import type { HttpApi } from "../../http/types";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableList } from "../../util/observable-list";
 import type { ReadonlyObservableList } from "../../util/observable-list";
 import { own } from "../json";

@@ -13,7 +13,7 @@ import { relations } from "../../api/relations";
 import { getEvent } from "../../api/timeline";
 import { isUnrecognisedError } from "../../http/errors";
 import type { HttpApi } from "../../http/types";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableList } from "../../util/observable-list";
 import type { ReadonlyObservableList } from "../../util/observable-list";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";

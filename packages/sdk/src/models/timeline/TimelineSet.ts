@@ -12,7 +12,7 @@
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
 import { eventContext, messages, timestampToEvent } from "../../api/timeline";
 import type { HttpApi } from "../../http/types";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { own } from "../json";
 import { isRedacted, redactedEventId, redactEvent } from "../redaction";
 import type { RoomVersionRules } from "../room-versions";

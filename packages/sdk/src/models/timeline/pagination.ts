@@ -5,7 +5,7 @@
  * and a dead one does not spin.
  */
 import { MatrixError } from "../../http/errors";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 
 /** Events per /messages page when scrolling back (SPEC §9 scrollback default 30). */
 export const SCROLLBACK_PAGE_SIZE = 30;

@@ -15,7 +15,7 @@
  * (with the identity the SFU knows it by) as observables the frame
  * encryptor reads; nothing else holds a key.
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import {

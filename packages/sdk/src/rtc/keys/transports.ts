@@ -9,7 +9,7 @@
 import { backoffDelay } from "../../util/backoff";
 import type { BackoffPolicy } from "../../util/backoff";
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import {

@@ -3,7 +3,7 @@
  * its lifetime passed (CALL_NOTIFICATION_LIFETIME_MS by default). A ring
  * already past its lifetime when it arrives never starts.
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import type { Ring } from "./notification";

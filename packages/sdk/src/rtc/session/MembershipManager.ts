@@ -18,7 +18,7 @@
  *
  * I/O is injected (MembershipIo) and all time goes through the Scheduler.
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { DELAYED_EVENTS_UNSUPPORTED } from "../constants";

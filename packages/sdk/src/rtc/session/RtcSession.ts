@@ -6,7 +6,7 @@
  * a leave that takes longer than CALL_LEAVE_TIMEOUT_MS resolves false
  * (the delayed leave or expiry finishes it).
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { CALL_LEAVE_TIMEOUT_MS } from "../constants";

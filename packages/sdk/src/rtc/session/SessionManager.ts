@@ -7,7 +7,7 @@
  * none).
  */
 import type { ClientEventWithoutRoomId } from "../../api/types/events";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { CALL_APPLICATION, ROOM_SCOPE } from "../constants";

@@ -4,7 +4,7 @@
  * retries, or on any other error, the error is rethrown.
  */
 import { ConnectionError, MatrixError } from "../../http/errors";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 
 export const MAX_RETRIES = 10;
 export const NETWORK_RETRY_MS = 3000;

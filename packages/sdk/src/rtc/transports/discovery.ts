@@ -8,7 +8,7 @@
  */
 import type { HttpApi } from "../../http/types";
 import { Prefix } from "../../http/types";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { parseTransports } from "../membership/parse";
 import type { RtcTransport } from "../membership/types";
 

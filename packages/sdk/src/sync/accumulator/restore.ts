@@ -5,7 +5,8 @@
  * them, so they get a cheap structural check only (stored-events.ts), not a
  * second validation; a malformed room or event is dropped with a log line.
  */
-import type { DropLogger, ParseContext } from "../validate/events";
+import type { Logger } from "../../util/logger";
+import type { ParseContext } from "../validate/events";
 import { DropLog } from "../validate/events";
 import { isBoundedString, isCount, isJsonObject } from "../validate/json";
 import { DEFAULT_VALIDATION_LIMITS } from "../validate/limits";
@@ -24,7 +25,7 @@ export class SnapshotFormatError extends Error {
 }
 
 export interface RestoreOptions extends SyncAccumulatorOptions {
-  logger: DropLogger;
+  logger: Pick<Logger, "warn">;
 }
 
 /** Builds an accumulator from StoredSync.roomsData and the stored global account data. */

@@ -14,6 +14,7 @@
  * work per task), so a 3,000-room snapshot never blocks the page in one
  * long task.
  */
+import type { Logger } from "../../util/logger";
 import type { SyncResponse } from "../../api/types/sync";
 import type { JsonObject, Store, StoredUser } from "../../store/Store";
 import { SyncAccumulator } from "../accumulator/SyncAccumulator";
@@ -21,7 +22,7 @@ import { restoreSteps } from "../accumulator/restore";
 import type { RestoreOptions } from "../accumulator/restore";
 import { yieldToMain } from "../../util/yield";
 import type { YieldFn } from "../../util/yield";
-import type { SyncBatchMeta, SyncLogger } from "../SyncLoop";
+import type { SyncBatchMeta } from "../SyncLoop";
 import type { ValidationLimits } from "../validate/limits";
 import { parseSyncResponse } from "../validate/parseSync";
 import type { ParsedSync } from "../validate/types";
@@ -40,7 +41,7 @@ export class SyncWriteError extends Error {
 export interface SyncProcessorOptions {
   store: Store;
   decrypt?: DecryptHook;
-  logger?: SyncLogger;
+  logger?: Logger;
   limits?: ValidationLimits;
   /** Timeline entries kept per room (SPEC §9: 50). */
   maxTimelineEntries?: number;
@@ -56,7 +57,7 @@ export const RESTORE_BUDGET_MS = 12;
 export class SyncProcessor {
   private acc: SyncAccumulator;
   private readonly listeners = new Set<SyncBatchListener>();
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
   private readonly decrypt: DecryptHook;
   /** Batches accumulated but not emitted because their write failed; emitted before the next one. */
   private pending: ProcessedSync[] = [];

@@ -11,6 +11,7 @@
  * as `since` (it starts afresh instead), and the sliding transport ignores a
  * v2 token.
  */
+import type { Logger } from "../../util/logger";
 import { getVersions, hasUnstableFeature } from "../../api/versions";
 import { SLIDING_SYNC_FEATURE } from "../../api/unstable";
 import type { SyncResponse } from "../../api/types/sync";
@@ -18,7 +19,7 @@ import { isUnrecognisedError, MatrixError } from "../../http/errors";
 import type { HttpApi } from "../../http/types";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
-import type { SyncLogger, SyncRequest, SyncTransport } from "../SyncLoop";
+import type { SyncRequest, SyncTransport } from "../SyncLoop";
 import { withoutRetries } from "../transport";
 import { v2Since } from "./token";
 
@@ -35,7 +36,7 @@ export interface SelectingSyncTransportOptions {
   sliding: SyncTransport;
   /** Where the versions document comes from (the client's shared cache); defaults to a GET /versions. */
   versions?: (signal: AbortSignal) => Promise<unknown>;
-  logger?: SyncLogger;
+  logger?: Logger;
 }
 
 /** Whether a versions document advertises simplified sliding sync. */
@@ -52,7 +53,7 @@ export function advertisesSlidingSync(versions: unknown): boolean {
 /** A SyncTransport that delegates to sync v2 or sliding sync. */
 export class SelectingSyncTransport implements SyncTransport {
   private readonly http: HttpApi;
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
   private readonly modeValue = new ObservableValue<ActiveSyncMode | null>(null);
 
   constructor(private readonly options: SelectingSyncTransportOptions) {

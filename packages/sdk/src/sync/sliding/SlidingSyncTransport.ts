@@ -11,12 +11,13 @@
  * the timeline events it already has. Like the v2 transport, nothing is
  * retried by the HTTP layer: the loop owns failures.
  */
+import type { Logger } from "../../util/logger";
 import { getVersions } from "../../api/versions";
 import { SLIDING_SYNC_PREFIX } from "../../api/unstable";
 import type { SyncResponse } from "../../api/types/sync";
 import { MatrixError, ResponseFormatError } from "../../http/errors";
 import type { HttpApi } from "../../http/types";
-import type { SyncLogger, SyncRequest, SyncTransport } from "../SyncLoop";
+import type { SyncRequest, SyncTransport } from "../SyncLoop";
 import { withoutRetries } from "../transport";
 import { toSyncResponse } from "./convert";
 import {
@@ -46,7 +47,7 @@ export interface SlidingSyncTransportOptions {
   /** Rooms added to the list per request until it covers every room; defaults to 100. */
   pageSize?: number;
   connId?: string;
-  logger?: SyncLogger;
+  logger?: Logger;
   /** The syncing user: tells the room's section from their own member event when the server omits `membership`. */
   userId?: string;
 }
@@ -59,7 +60,7 @@ export function isUnknownPosError(error: unknown): boolean {
 /** A SyncTransport speaking MSC4186. */
 export class SlidingSyncTransport implements SyncTransport {
   private readonly http: HttpApi;
-  private readonly logger: SyncLogger;
+  private readonly logger: Logger;
   private readonly pageSize: number;
   private readonly state: RequiredStateTuple[];
   /** The last list index asked for; grows a page per answer until it covers the list. */

@@ -9,6 +9,7 @@
  * therefore share them instead of copying them; whoever needs a changed
  * event (decryption, redaction) builds a new one.
  */
+import type { Logger } from "../../util/logger";
 import type {
   BasicEvent,
   ClientEventWithoutRoomId,
@@ -20,11 +21,6 @@ import { intern } from "./intern";
 import type { ValidationLimits } from "./limits";
 import { MAX_DROP_LOG_LINES } from "./limits";
 
-/** Where drop lines go (SyncLogger fits). */
-export interface DropLogger {
-  warn(message: string, ...data: unknown[]): void;
-}
-
 /**
  * Collects the items one batch dropped and logs each with its reason, up to
  * a bound, so a hostile server cannot flood the log.
@@ -33,7 +29,7 @@ export class DropLog {
   private dropped = 0;
 
   constructor(
-    private readonly logger: DropLogger,
+    private readonly logger: Pick<Logger, "warn">,
     private readonly maxLines = MAX_DROP_LOG_LINES,
   ) {}
 

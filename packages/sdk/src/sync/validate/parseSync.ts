@@ -6,8 +6,9 @@
  * fetches it again; or, as SyncProtocolError, when its next_batch would not
  * survive a round trip (tokens.ts), which stops the loop.
  */
+import type { Logger } from "../../util/logger";
 import type { BasicEvent, ClientEventWithoutRoomId, StrippedStateEvent } from "../../api/types/events";
-import type { DropLogger, ParseContext } from "./events";
+import type { ParseContext } from "./events";
 import {
   DropLog,
   parseBasicEvent,
@@ -54,7 +55,7 @@ export class SyncProtocolError extends SyncParseError {
 }
 
 export interface ParseSyncOptions {
-  logger: DropLogger;
+  logger: Pick<Logger, "warn">;
   limits?: ValidationLimits;
 }
 

@@ -10,7 +10,7 @@
  * CallMedia; renegotiation is perfect negotiation with the inbound side
  * polite (negotiation.ts).
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import type { CallFeed } from "../feed";
@@ -155,7 +155,6 @@ export class Call implements CallPeerHost {
       this.fail("local_offer_failed", LOCAL_OFFER_FAILED_MESSAGE, cause, false);
       return;
     }
-    await this.gathering.wait(this.requirePeer().iceGatheringState);
     if (this.ended) return;
     try {
       await this.sendEvent(CallEventType.Invite, {

@@ -5,11 +5,11 @@
  * failure with 500·2ⁿ ms back-off. Incoming ones wait, per sending party,
  * until the remote description is set and the opponent party is chosen.
  *
- * The invite and the answer wait briefly for the first candidates
- * (InitialGathering) so their SDP already carries them; those are then
- * dropped from the batch. This saves the batching delays (2000 ms, 500 ms)
- * at set-up: each side can check the other's candidates as soon as it has
- * the other's description.
+ * The answer waits briefly for the answerer's first candidates
+ * (InitialGathering) so its SDP already carries them; those are then
+ * dropped from the batch. This saves the 500 ms inbound batch at set-up:
+ * the caller checks the answerer's candidates as soon as the answer
+ * arrives (the answerer learns the caller's address from those checks).
  */
 import type { IceCandidate } from "../platform";
 import type { OwnedTimers } from "../timers";

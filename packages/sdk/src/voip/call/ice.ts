@@ -5,7 +5,7 @@
  * the platform or the peer (version 0) cannot. Once connected, the call
  * length ticks every second.
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import type { IceConnectionState, PeerConnection } from "../platform";

@@ -9,7 +9,7 @@
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { CallFeed } from "../feed";
-import type { MediaStream, MediaTrack, RtpSender } from "../platform";
+import type { MediaStream, MediaTrack, RtpSender, Transceiver, TransceiverDirection } from "../platform";
 import type { CallPeerHost } from "./negotiation";
 import { CallError, CallEventType } from "./types";
 import type { FeedPurpose, SdpStreamMetadata } from "./types";
@@ -26,6 +26,8 @@ export class CallMedia {
   private readonly hold = new ObservableValue<HoldState>({ remoteOnHold: false, localOnHold: false });
   private readonly senders = new Map<string, RtpSender>();
   private remoteMetadata: SdpStreamMetadata = {};
+  /** Each transceiver's direction before a hold, restored on resume. */
+  private readonly heldDirections = new Map<Transceiver, TransceiverDirection>();
 
   constructor(private readonly call: CallPeerHost) {}
 
@@ -94,7 +96,13 @@ export class CallMedia {
   onRemoteTrack(track: MediaTrack, streams: readonly MediaStream[]): void {
     const stream = streams[0];
     if (!stream || this.call.ended) return;
-    if (this.feedList.getSnapshot().some((f) => !f.isLocal && f.stream.id === stream.id)) return;
+    const known = this.feedList.getSnapshot().find((f) => !f.isLocal && f.stream.id === stream.id);
+    if (known) {
+      // A track coming back (after a hold, the platform took it out of its stream, and may hand it
+      // back in a new stream object of the same id): the feed's stream gets it again.
+      if (!known.stream.getTracks().some((t) => t.id === track.id)) known.stream.addTrack(track);
+      return;
+    }
     const meta = this.remoteMetadata[stream.id];
     const feed = new CallFeed({
       stream,
@@ -111,11 +119,17 @@ export class CallMedia {
 
   onRemoteMetadata(metadata: SdpStreamMetadata): void {
     this.remoteMetadata = metadata;
+    const gone: CallFeed[] = [];
     for (const feed of this.feedList.getSnapshot()) {
+      if (feed.isLocal) continue;
       const meta = metadata[feed.stream.id];
-      if (!feed.isLocal && meta)
-        feed.setMuted({ audioMuted: !!meta.audio_muted, videoMuted: !!meta.video_muted });
+      if (meta) feed.setMuted({ audioMuted: !!meta.audio_muted, videoMuted: !!meta.video_muted });
+      // The metadata lists every stream the opponent sends: one it no longer names has stopped (a screen share ended).
+      else if (Object.keys(metadata).length > 0) gone.push(feed);
     }
+    if (gone.length === 0) return;
+    this.feedList.set(this.feedList.getSnapshot().filter((f) => !gone.includes(f)));
+    for (const feed of gone) feed.dispose();
   }
 
   /** Mutes or unmutes the microphone and tells the opponent. */
@@ -169,7 +183,13 @@ export class CallMedia {
   setRemoteOnHold(onHold: boolean): void {
     if (this.hold.getSnapshot().remoteOnHold === onHold) return;
     if (!this.call.canRenegotiate) throw new CallError("not_supported", "The other party cannot be held");
-    for (const t of this.call.peer?.getTransceivers() ?? []) t.direction = onHold ? "inactive" : "sendrecv";
+    // Resuming restores each direction: a transceiver whose track was removed (a stopped screen
+    // share) stays receive-only rather than announcing an empty stream the other side would show.
+    for (const t of this.call.peer?.getTransceivers() ?? []) {
+      if (onHold) this.heldDirections.set(t, t.direction);
+      t.direction = onHold ? "inactive" : (this.heldDirections.get(t) ?? "sendrecv");
+    }
+    if (!onHold) this.heldDirections.clear();
     this.hold.set({ ...this.hold.getSnapshot(), remoteOnHold: onHold });
   }
 

@@ -8,7 +8,7 @@
  */
 import type { ReadonlyObservable } from "../../util/observable";
 import type { IceServer, MediaPlatform, PeerConnection } from "../platform";
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import type { OwnedTimers } from "../timers";
 import type { CallMedia } from "./media";
 import { CALL_TIMINGS, CallEventType } from "./types";

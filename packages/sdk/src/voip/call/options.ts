@@ -3,7 +3,7 @@
  * 1:1 calls, one device for group calls), what it runs on, and what it
  * reports besides its observable state.
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import type { IceServer, MediaPlatform } from "../platform";
 import type { Call } from "./Call";
 import type { CallContent, CallError, CallEventTypeName } from "./types";

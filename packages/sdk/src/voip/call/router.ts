@@ -8,7 +8,7 @@
  * call with the lower id wins; our losing outgoing call hands its media to
  * the incoming one, or the losing incoming one is hung up as replaced.
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import type { IceServer, MediaPlatform } from "../platform";

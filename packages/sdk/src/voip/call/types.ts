@@ -164,10 +164,12 @@ export const CALL_TIMINGS = {
   candidateBatchInboundMs: 500,
   candidateBatchOutboundMs: 2_000,
   /**
-   * The invite and the answer wait for the first candidates, so their SDP
-   * carries them: until gathering completes, or this long after the first
-   * candidate, at most initialGatheringMaxMs (matrix-js-sdk always waits
-   * 200 ms).
+   * The answer waits for the answerer's first candidates, so its SDP
+   * carries them and the caller can check them at once: until gathering
+   * completes, or this long after the first candidate, at most
+   * initialGatheringMaxMs. The invite does not wait (ringing comes first;
+   * the caller's candidates follow in its batch, and the callee learns the
+   * caller's address from its checks meanwhile).
    */
   initialCandidatesSettleMs: 20,
   initialGatheringMaxMs: 200,

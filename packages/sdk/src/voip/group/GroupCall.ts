@@ -13,7 +13,7 @@
  * valid membership (CVE-2023-29529): invites from one are ignored, and the
  * call to a device whose membership lapses is hung up.
  */
-import type { Scheduler } from "../../sync/scheduler";
+import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import { Call } from "../call/Call";

@@ -12,7 +12,7 @@ import { ThreadTimeline } from "../../../src/models/threads/ThreadTimeline";
 import type { TimelineWindow } from "../../../src/models/timeline/TimelineWindow";
 import { MemoryStore } from "../../../src/store/MemoryStore";
 import { SyncProcessor } from "../../../src/sync/processor/SyncProcessor";
-import { realScheduler } from "../../../src/sync/scheduler";
+import { realScheduler } from "../../../src/util/scheduler";
 import { SyncService } from "../../../src/sync/SyncService";
 import {
   call,

@@ -143,6 +143,38 @@ describe("room list membership changes", () => {
     expect(ids(list)).not.toContain("!dm:hs");
     expect(ids(list)).toContain("!new:hs");
   });
+
+  it("rebuilds on a new filter, and back to every room without one", () => {
+    const list = new RoomListService(world());
+    const all = ids(list);
+    expect(all).toHaveLength(7);
+    list.setFilter(favouritesFilter);
+    expect(ids(list)).toEqual(["!fav:hs"]);
+    list.setFilter(undefined);
+    expect(ids(list)).toEqual(all);
+  });
+
+  it("lists a room a space gains as its child in that space's list", () => {
+    const rooms = world();
+    const list = new RoomListService(rooms, { filter: spaceFilter("!space:hs") });
+    expect(ids(list)).toEqual(["!fav:hs"]);
+    // Only the space changes in this batch: the list must look at the other rooms again.
+    rooms.handle(
+      batch({ "!space:hs": joined({ events: [state("m.space.child", "!dm:hs", { via: ["hs"] })] }) }),
+    );
+    expect([...ids(list)].sort()).toEqual(["!dm:hs", "!fav:hs"]);
+  });
+
+  it("stops following the rooms once disposed", () => {
+    const rooms = world();
+    const list = new RoomListService(rooms);
+    const before = ids(list);
+    list.dispose();
+    rooms.handle(batch({ "!late:hs": joined({ events: [msg("$late", 500)] }) }));
+    // The room reached the model (a new list shows it); the disposed list did not move.
+    expect(ids(new RoomListService(rooms))).toContain("!late:hs");
+    expect(ids(list)).toEqual(before);
+  });
 });
 
 describe("room list at scale", () => {

@@ -86,6 +86,23 @@ describe("room upgrades in the room list", () => {
     expect(ids(list)).toEqual(["!old:hs"]);
   });
 
+  it("moves the old room out and back in without a rebuild, when only the successor changed", () => {
+    const rooms = upgraded();
+    // Never rebuild: each batch changes one room, and the list must revisit the old room by itself.
+    const list = new RoomListService(rooms, { rebuildRatio: 1 });
+    const resets: number[] = [];
+    list.items.subscribe((_snapshot, diffs) => {
+      if (diffs.some((d) => d.type === "reset")) resets.push(1);
+    });
+    joinNew(rooms, { room_version: "11", predecessor: { room_id: "!old:hs" } });
+    expect(ids(list)).toEqual(["!new:hs"]);
+    const left = emptyParsedSync("s9");
+    left.rooms.leave.set("!new:hs", { state: [], timeline: { events: [], limited: false }, accountData: [] });
+    rooms.handle({ ...left, fromCache: false, catchingUp: false });
+    expect(ids(list)).toEqual(["!old:hs"]);
+    expect(resets).toEqual([]);
+  });
+
   it("reads a predecessor without event_id (room versions that dropped it)", () => {
     const rooms = upgraded();
     joinNew(rooms, { room_version: "12", predecessor: { room_id: "!old:hs" } });

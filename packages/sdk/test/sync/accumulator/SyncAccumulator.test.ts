@@ -225,6 +225,20 @@ describe("SyncAccumulator", () => {
     expect(JSON.stringify(acc.serialise())).toBe(once);
   });
 
+  it("serialises a room again after each batch that changes it (the stored copy is not stale)", () => {
+    const acc = new SyncAccumulator();
+    const a = message("a");
+    const b = message("b");
+    acc.accumulate(joined({ timeline: { events: [a], prev_batch: "p1" } }), undefined);
+    const first = acc.serialise().join.find((r) => r.room_id === R);
+    expect(first?.timeline.events.map((e) => e.event_id)).toEqual([a.event_id]);
+    // An unchanged room is served from the cached copy; a changed one is built again.
+    expect(acc.serialise().join.find((r) => r.room_id === R)).toBe(first);
+    acc.accumulate(joined({ timeline: { events: [b] } }), "s1");
+    const second = acc.serialise().join.find((r) => r.room_id === R);
+    expect(second?.timeline.events.map((e) => e.event_id)).toEqual([a.event_id, b.event_id]);
+  });
+
   it("round-trips through the serialised shape", () => {
     const acc = new SyncAccumulator();
     acc.accumulate(

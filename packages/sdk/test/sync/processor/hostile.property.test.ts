@@ -11,7 +11,7 @@ import type { SyncResponse } from "../../../src/api/types/sync";
 import { MemoryStore } from "../../../src/store/MemoryStore";
 import { SyncLoop } from "../../../src/sync/SyncLoop";
 import type { SyncRequest, SyncTransport } from "../../../src/sync/SyncLoop";
-import type { Scheduler } from "../../../src/sync/scheduler";
+import type { Scheduler } from "../../../src/util/scheduler";
 import { SyncProcessor } from "../../../src/sync/processor/SyncProcessor";
 import { recordingLogger } from "./fixtures";
 

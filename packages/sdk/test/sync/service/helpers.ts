@@ -5,6 +5,7 @@
  * the homeserver answers over real sockets), a recording processor standing
  * in for sync/processor, and a condition poller.
  */
+import type { Logger } from "../../../src/util/logger";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import type { SyncResponse } from "../../../src/api/types/sync";
@@ -12,9 +13,9 @@ import { createHttpClient } from "../../../src/http/client";
 import type { HttpClient } from "../../../src/http/client";
 import type { HttpApi, RequestOptions } from "../../../src/http/types";
 import type { Store } from "../../../src/store/Store";
-import type { Scheduler } from "../../../src/sync/scheduler";
+import type { Scheduler } from "../../../src/util/scheduler";
 import type { SyncProcessorLike } from "../../../src/sync/SyncService";
-import type { SyncBatchMeta, SyncLogger } from "../../../src/sync/SyncLoop";
+import type { SyncBatchMeta } from "../../../src/sync/SyncLoop";
 
 export type { TestServerHandle };
 
@@ -146,7 +147,7 @@ export function fastScheduler(factor = 100, random = 0): Scheduler & { sleeps: n
 }
 
 /** A logger that records lines instead of printing them. */
-export function quietLogger(): SyncLogger & { lines: string[] } {
+export function quietLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const log = (message: string): void => {
     lines.push(message);

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MemoryStore } from "../../../src/store/MemoryStore";
 import type { PlatformAdapter, PlatformHandlers } from "../../../src/sync/platform";
-import type { Scheduler } from "../../../src/sync/scheduler";
+import type { Scheduler } from "../../../src/util/scheduler";
 import { SyncService } from "../../../src/sync/SyncService";
 import type { SyncState } from "../../../src/sync/SyncLoop";
 import {

@@ -14,7 +14,7 @@ import type { ProcessedSync } from "../../../src/sync/processor/types";
 import type { SyncMode } from "../../../src/sync/sliding/SelectingSyncTransport";
 import { SyncService } from "../../../src/sync/SyncService";
 import type { PlatformAdapter } from "../../../src/sync/platform";
-import type { Scheduler } from "../../../src/sync/scheduler";
+import type { Scheduler } from "../../../src/util/scheduler";
 import type { SyncState } from "../../../src/sync/SyncLoop";
 import { call, clientFor, fastScheduler, quietLogger, recording } from "../service/helpers";
 import type { TestServerHandle, TestUser } from "../service/helpers";

@@ -21,7 +21,7 @@ import { DialpadIcon, HangUpIcon, MicIcon, PauseIcon, ScreenIcon, VideoIcon } fr
 import { PreCallCheck } from "./PreCallCheck";
 
 /** "m:ss" or "h:mm:ss". */
-export function formatLength(ms: number): string {
+function formatLength(ms: number): string {
   const total = Math.floor(ms / 1000);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);

@@ -29,8 +29,8 @@ export interface IncomingCallView {
 
 /** The browser's side of call announcements. */
 export interface CallsHost {
-  /** Shows a desktop notification while the tab is hidden; `onClick` brings the call forward. */
-  notify?(title: string, body: string, onClick: () => void): void;
+  /** Announces a ringing call with a desktop notification while the tab is hidden. */
+  notify?(call: IncomingCallView): void;
   /** Opens a room (returning to the call's room). */
   openRoom(roomId: string): void;
 }
@@ -190,9 +190,7 @@ export class CallsViewModel {
       stop();
       this.forget(call.callId);
     });
-    this.host.notify?.(view.callerName, view.video ? "video" : "voice", () =>
-      this.host.openRoom(call.roomId),
-    );
+    this.host.notify?.(view);
   }
 
   private forget(id: string): void {

@@ -1,11 +1,13 @@
 /**
  * The calls view model of a signed-in client: one per ClientViewModel (a
  * WeakMap, so StrictMode's double render reaches the same instance), with
- * the browser's side: desktop notifications while the tab is hidden, and
+ * the browser's side: desktop notifications while the tab is hidden
+ * (through the app's notifier, which clicks through to the room), and
  * the room list's selection for "return to call".
  */
 import { t } from "../../i18n/i18n";
 import type { ClientViewModel } from "../ClientViewModel";
+import { notifierOf } from "../notifications/notifier";
 import { CallsViewModel } from "./CallsViewModel";
 import type { CallsHost } from "./CallsViewModel";
 
@@ -14,23 +16,16 @@ const models = new WeakMap<ClientViewModel, CallsViewModel>();
 function browserHost(client: ClientViewModel): CallsHost {
   return {
     openRoom: (roomId) => client.roomList.select(roomId),
-    notify(title, _body, onClick) {
-      const N = (globalThis as { Notification?: typeof Notification }).Notification;
-      if (N === undefined || N.permission !== "granted" || document.visibilityState === "visible") return;
-      try {
-        const n = new N(t("calls", "notificationTitle", { name: title }), {
-          body: t("calls", "notificationBody"),
-          tag: "lattice-call",
-          requireInteraction: true,
-        });
-        n.onclick = () => {
-          window.focus();
-          onClick();
-          n.close();
-        };
-      } catch {
-        // Some browsers only show notifications from a service worker: the toast and ringtone remain.
-      }
+    notify(call) {
+      // Only while the tab is hidden: otherwise the toast and the ringtone are on screen.
+      if (typeof document === "undefined" || document.visibilityState === "visible") return;
+      notifierOf(client).announce({
+        roomId: call.roomId,
+        eventId: call.id,
+        title: t("calls", "notificationTitle", { name: call.callerName }),
+        body: t("calls", call.video ? "incomingVideo" : "incomingVoice"),
+        sound: false,
+      });
     },
   };
 }

@@ -123,6 +123,11 @@ export class NotificationsViewModel {
     }
   }
 
+  /** Shows a notification not tied to a message (an incoming call), with the same permission and click handling. */
+  announce(n: NotifiedEvent): void {
+    this.show(n);
+  }
+
   private show(n: NotifiedEvent): void {
     const { host } = this.options;
     this.last.set(n);

@@ -10,6 +10,7 @@
  * and the virtualiser keeps its measured heights.
  */
 import type { PendingEvent, TimelineItem } from "../../sdk";
+import { CallIndex, callSummary, isCallLineType } from "../calls/timeline";
 import { groupSummary, stateSummary } from "./summaries";
 import type { NameOf } from "./summaries";
 
@@ -183,6 +184,15 @@ export class RowBuilder {
       const kept = old !== undefined && sameRow(old, row) ? old : row;
       out.push(kept);
     };
+    // Call lines (started, ended, missed, declined) read the call's other events: indexed once, when any.
+    let calls: CallIndex | undefined;
+    const summaryOf = (item: TimelineItem): string | null => {
+      if (isCallLineType(item.type)) {
+        calls ??= new CallIndex(input.items);
+        return callSummary(item, input.nameOf, calls);
+      }
+      return item.stateKey !== undefined ? stateSummary(item, input.nameOf) : null;
+    };
     let day = "";
     const days = new DayCursor();
     // The last message's sender and time (null: none, e.g. after a state row or at a new day).
@@ -195,8 +205,7 @@ export class RowBuilder {
       run = [];
       const first = items[0] as TimelineItem;
       const readers = items.flatMap((i) => input.readersOf(i.eventId));
-      const text =
-        items.length === 1 ? (stateSummary(first, input.nameOf) ?? "") : groupSummary(items, input.nameOf);
+      const text = items.length === 1 ? (summaryOf(first) ?? "") : groupSummary(items, input.nameOf);
       push({ kind: "state", key: `state-${first.eventId}`, items, text, readers });
     };
     const newDay = (ts: number): void => {
@@ -223,11 +232,7 @@ export class RowBuilder {
     for (let index = 0; index < input.items.length; index++) {
       const item = input.items[index] as TimelineItem;
       const isMessage = MESSAGE_TYPES.has(item.type);
-      const summary = isMessage
-        ? null
-        : item.stateKey !== undefined
-          ? stateSummary(item, input.nameOf)
-          : null;
+      const summary = isMessage ? null : summaryOf(item);
       if (!isMessage && summary === null) {
         if (item.eventId === input.fullyRead) marker(index);
         continue;

@@ -1,0 +1,290 @@
+/**
+ * One connection to one LiveKit SFU (a focus): join with a token from the
+ * focus's token service, publish the tracks the platform hands us, and
+ * encrypt and decrypt every frame with LiveKit's frame encryption, keyed by
+ * the MatrixRTC encryption manager through the key feed (keys.ts) and an
+ * external key provider. It publishes what the call view needs as
+ * observables: the status and error, and the participants with their
+ * tracks, speaking, mute, connection quality and encryption state.
+ *
+ * livekit-client resumes by itself after a short network loss
+ * (`reconnecting` → `reconnected`). When the SFU drops us for good (a
+ * restart, a longer loss), we join again with a new token, backing off
+ * 500·2ⁿ ms, at most RECONNECT_ATTEMPTS times, and publish our tracks again.
+ *
+ * The media edge stays outside: the platform gives the tracks to publish
+ * and makes the encryption worker; the SDK never touches `navigator`.
+ */
+import { ObservableValue } from "../../util/observable";
+import type { ReadonlyObservable } from "../../util/observable";
+import type { MediaTrack } from "../../voip/platform";
+import type { LiveKitModule, LkKeyProvider, LkParticipant, LkRoom } from "./api";
+import { LK_EVENTS, loadLiveKit } from "./api";
+import type { LiveKitFocus } from "./focus";
+import { KeyFeed } from "./keys";
+import type { KeySink, KeySource } from "./keys";
+import { SfuTokenError } from "./token";
+import type { SfuToken } from "./token";
+
+export const RECONNECT_ATTEMPTS = 6;
+export const RECONNECT_BASE_MS = 500;
+/** LiveKit's key ring holds this many indexes: our key indexes wrap at 256 too. */
+export const KEYRING_SIZE = 256;
+
+export type ConnectionStatus =
+  "idle" | "connecting" | "connected" | "reconnecting" | "disconnected" | "failed";
+
+/** Whether a participant's media can be read. */
+export type EncryptionState = "encrypted" | "waiting_for_keys" | "decryption_failed" | "unencrypted";
+
+export type ConnectionQualityLevel = "excellent" | "good" | "poor" | "lost" | "unknown";
+
+/** One participant on the SFU as the call view shows them. */
+export interface MediaParticipant {
+  readonly identity: string;
+  readonly isLocal: boolean;
+  readonly audio: MediaTrack | undefined;
+  readonly video: MediaTrack | undefined;
+  readonly audioMuted: boolean;
+  readonly videoMuted: boolean;
+  readonly speaking: boolean;
+  readonly connectionQuality: ConnectionQualityLevel;
+  readonly encryption: EncryptionState;
+}
+
+/** The SFU could not be joined or was lost for good, in words. */
+export class LiveKitConnectionError extends Error {
+  constructor(
+    readonly code: "unreachable" | "lost",
+    readonly sfuUrl: string,
+    override readonly cause?: unknown,
+  ) {
+    super(
+      code === "unreachable"
+        ? `The call's media server cannot be reached (${sfuUrl})`
+        : `The connection to the call's media server was lost (${sfuUrl})`,
+    );
+    this.name = "LiveKitConnectionError";
+  }
+}
+
+export interface LiveKitConnectionOptions {
+  focus: LiveKitFocus;
+  /** A fresh join token from the focus's token service (called on every join and re-join). */
+  token: () => Promise<SfuToken>;
+  /** The encryption manager's keys. */
+  keys: KeySource;
+  /** Makes livekit-client's encryption worker (the platform's edge: `new Worker(...)`). */
+  e2eeWorker: () => unknown;
+  /** Our tracks to publish; none to only watch. */
+  tracks?: () => Promise<readonly MediaTrack[]>;
+  load?: () => Promise<LiveKitModule>;
+  /** Timers, injectable for tests. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const QUALITIES: readonly string[] = ["excellent", "good", "poor", "lost"];
+
+function keyProviderFor(lk: LiveKitModule): LkKeyProvider & KeySink {
+  class MatrixKeyProvider extends lk.BaseKeyProvider implements KeySink {
+    private chain: Promise<void> = Promise.resolve();
+    setKey(identity: string, index: number, key: Uint8Array): void {
+      const bytes = key.slice().buffer;
+      // In order: the last key set for an identity is the one its frames are encrypted with.
+      this.chain = this.chain
+        .then(() => lk.createKeyMaterialFromBuffer(bytes))
+        .then((material) => this.onSetEncryptionKey(material, identity, index))
+        .catch(() => undefined);
+    }
+  }
+  return new MatrixKeyProvider({
+    sharedKey: false,
+    ratchetWindowSize: 0,
+    // Never give a key up after failures: a key that arrives late must still work.
+    failureTolerance: -1,
+    keyringSize: KEYRING_SIZE,
+  });
+}
+
+export class LiveKitConnection {
+  private readonly statusValue = new ObservableValue<ConnectionStatus>("idle");
+  private readonly errorValue = new ObservableValue<Error | undefined>(undefined);
+  private readonly participantsValue = new ObservableValue<readonly MediaParticipant[]>([]);
+  private readonly decryptionFailures = new Set<string>();
+  private room: LkRoom | undefined;
+  private feed: KeyFeed | undefined;
+  private published: readonly MediaTrack[] = [];
+  private leaving = false;
+  private readonly unsubscribes: Array<() => void> = [];
+
+  constructor(private readonly options: LiveKitConnectionOptions) {}
+
+  get status(): ReadonlyObservable<ConnectionStatus> {
+    return this.statusValue;
+  }
+
+  /** The last failure, in words; cleared on a successful (re)join. */
+  get error(): ReadonlyObservable<Error | undefined> {
+    return this.errorValue;
+  }
+
+  get participants(): ReadonlyObservable<readonly MediaParticipant[]> {
+    return this.participantsValue;
+  }
+
+  get focus(): LiveKitFocus {
+    return this.options.focus;
+  }
+
+  /** Loads livekit-client, joins the SFU with encryption on, publishes our tracks. Rejects with the error in words. */
+  async connect(): Promise<void> {
+    this.statusValue.set("connecting");
+    const lk = await (this.options.load ?? loadLiveKit)();
+    const keyProvider = keyProviderFor(lk);
+    this.feed = new KeyFeed(this.options.keys, keyProvider);
+    const room = new lk.Room({
+      e2ee: { keyProvider, worker: this.options.e2eeWorker() },
+      adaptiveStream: false,
+      dynacast: true,
+    });
+    this.room = room;
+    this.listen(room);
+    this.unsubscribes.push(this.feed.keyedIdentities.subscribe(() => this.refresh()));
+    await room.setE2EEEnabled(true);
+    try {
+      await this.join(room);
+    } catch (error) {
+      this.fail(error);
+      throw this.errorValue.getSnapshot() ?? error;
+    }
+    this.published = (await this.options.tracks?.()) ?? [];
+    for (const track of this.published) await room.localParticipant.publishTrack(track);
+    this.refresh();
+  }
+
+  private async join(room: LkRoom): Promise<void> {
+    const token = await this.options.token();
+    this.feed?.setLocalIdentity(token.identity);
+    try {
+      await room.connect(token.url, token.jwt);
+    } catch (error) {
+      throw new LiveKitConnectionError("unreachable", token.url, error);
+    }
+    this.errorValue.set(undefined);
+    this.statusValue.set("connected");
+  }
+
+  private fail(error: unknown): void {
+    this.errorValue.set(error instanceof Error ? error : new Error(String(error)));
+    this.statusValue.set("failed");
+  }
+
+  private listen(room: LkRoom): void {
+    const on = (event: string, listener: (...args: unknown[]) => void): void => {
+      room.on(event, listener);
+      this.unsubscribes.push(() => room.off(event, listener));
+    };
+    const refresh = (): void => this.refresh();
+    for (const event of [
+      LK_EVENTS.participantConnected,
+      LK_EVENTS.participantDisconnected,
+      LK_EVENTS.trackSubscribed,
+      LK_EVENTS.trackUnsubscribed,
+      LK_EVENTS.trackMuted,
+      LK_EVENTS.trackUnmuted,
+      LK_EVENTS.localTrackPublished,
+      LK_EVENTS.activeSpeakersChanged,
+      LK_EVENTS.connectionQualityChanged,
+      LK_EVENTS.encryptionStatusChanged,
+    ])
+      on(event, refresh);
+    on(LK_EVENTS.encryptionError, (_error, participant) => {
+      const identity = (participant as LkParticipant | undefined)?.identity;
+      if (identity !== undefined) this.decryptionFailures.add(identity);
+      this.refresh();
+    });
+    on(LK_EVENTS.reconnecting, () => this.statusValue.set("reconnecting"));
+    on(LK_EVENTS.reconnected, () => this.statusValue.set("connected"));
+    on(LK_EVENTS.disconnected, () => {
+      if (!this.leaving) void this.rejoin(room);
+    });
+  }
+
+  /** The SFU dropped us (restart, long loss): join again with a new token, backing off. */
+  private async rejoin(room: LkRoom): Promise<void> {
+    this.statusValue.set("reconnecting");
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    let last: unknown;
+    for (let attempt = 0; attempt < RECONNECT_ATTEMPTS && !this.leaving; attempt++) {
+      await sleep(RECONNECT_BASE_MS * 2 ** attempt);
+      if (this.leaving) return;
+      try {
+        await this.join(room);
+        for (const track of this.published) await room.localParticipant.publishTrack(track);
+        this.decryptionFailures.clear();
+        this.refresh();
+        return;
+      } catch (error) {
+        last = error;
+        // Told in words while we keep trying.
+        this.errorValue.set(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    if (this.leaving) return;
+    this.fail(
+      last instanceof SfuTokenError ? last : new LiveKitConnectionError("lost", this.focus.serviceUrl, last),
+    );
+  }
+
+  private describe(p: LkParticipant, isLocal: boolean): MediaParticipant {
+    let audio: MediaTrack | undefined;
+    let video: MediaTrack | undefined;
+    let audioMuted = true;
+    let videoMuted = true;
+    for (const pub of p.trackPublications.values()) {
+      if (pub.kind === "audio" && pub.source !== "screen_share_audio") {
+        audio = pub.track?.mediaStreamTrack;
+        audioMuted = pub.isMuted;
+      } else if (pub.kind === "video" && pub.source !== "screen_share") {
+        video = pub.track?.mediaStreamTrack;
+        videoMuted = pub.isMuted;
+      }
+    }
+    const quality = QUALITIES.includes(p.connectionQuality) ? p.connectionQuality : "unknown";
+    let encryption: EncryptionState;
+    if (isLocal) encryption = p.isEncrypted ? "encrypted" : "unencrypted";
+    else if (this.feed?.keyState(p.identity) !== "has_keys") encryption = "waiting_for_keys";
+    else if (this.decryptionFailures.has(p.identity)) encryption = "decryption_failed";
+    else encryption = "encrypted";
+    return {
+      identity: p.identity,
+      isLocal,
+      audio,
+      video,
+      audioMuted,
+      videoMuted,
+      speaking: p.isSpeaking,
+      connectionQuality: quality as ConnectionQualityLevel,
+      encryption,
+    };
+  }
+
+  private refresh(): void {
+    const room = this.room;
+    if (!room) return;
+    const list = [this.describe(room.localParticipant, true)];
+    for (const p of room.remoteParticipants.values()) list.push(this.describe(p, false));
+    this.participantsValue.set(list);
+  }
+
+  /** Leaves the SFU and releases everything; our tracks are unpublished, not stopped (the platform owns them). */
+  async disconnect(): Promise<void> {
+    this.leaving = true;
+    for (const u of this.unsubscribes.splice(0)) u();
+    this.feed?.dispose();
+    await this.room?.disconnect(false);
+    this.room = undefined;
+    this.participantsValue.set([]);
+    this.statusValue.set("disconnected");
+  }
+}

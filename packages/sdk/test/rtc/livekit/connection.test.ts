@@ -1,0 +1,229 @@
+/**
+ * The LiveKit connection over a fake livekit-client module: it joins with
+ * encryption on and a fresh token, publishes the platform's tracks, feeds
+ * keys to the key provider under our token identity, shows participants
+ * with their encryption state, joins again with a new token after the SFU
+ * drops it, and says in words when it cannot.
+ */
+import { describe, expect, it } from "vitest";
+import { ObservableValue } from "../../../src/util/observable";
+import type { OwnKey, ParticipantKeys, RtcParticipant } from "../../../src/rtc/keys/EncryptionManager";
+import type {
+  LiveKitModule,
+  LkParticipant,
+  LkRoomOptions,
+  LkTrackPublication,
+} from "../../../src/rtc/livekit/api";
+import {
+  LiveKitConnection,
+  LiveKitConnectionError,
+  RECONNECT_ATTEMPTS,
+} from "../../../src/rtc/livekit/connection";
+import { SfuTokenError, type SfuToken } from "../../../src/rtc/livekit/token";
+import type { MediaTrack } from "../../../src/voip/platform";
+
+const track = (kind: "audio" | "video"): MediaTrack => ({
+  id: `${kind}-1`,
+  kind,
+  enabled: true,
+  stop: () => {},
+});
+
+class FakeRoom {
+  static last: FakeRoom | undefined;
+  static failConnect = false;
+  readonly listeners = new Map<string, Set<(...args: unknown[]) => void>>();
+  readonly connects: string[] = [];
+  readonly published: MediaTrack[] = [];
+  e2ee = false;
+  state = "disconnected";
+  readonly remoteParticipants = new Map<string, LkParticipant>();
+  readonly localParticipant = {
+    identity: "",
+    isSpeaking: false,
+    connectionQuality: "excellent",
+    isEncrypted: true,
+    trackPublications: new Map<string, LkTrackPublication>(),
+    publishTrack: (t: MediaTrack) => {
+      this.published.push(t);
+      return Promise.resolve();
+    },
+    unpublishTrack: () => Promise.resolve(),
+  };
+  constructor(readonly options: LkRoomOptions) {
+    FakeRoom.last = this;
+  }
+  on(event: string, listener: (...args: unknown[]) => void): void {
+    const set = this.listeners.get(event) ?? new Set();
+    set.add(listener);
+    this.listeners.set(event, set);
+  }
+  off(event: string, listener: (...args: unknown[]) => void): void {
+    this.listeners.get(event)?.delete(listener);
+  }
+  emit(event: string, ...args: unknown[]): void {
+    for (const l of this.listeners.get(event) ?? []) l(...args);
+  }
+  connect(url: string, jwt: string): Promise<void> {
+    this.connects.push(`${url} ${jwt}`);
+    if (FakeRoom.failConnect) return Promise.reject(new Error("ws failed"));
+    this.state = "connected";
+    return Promise.resolve();
+  }
+  disconnect(): Promise<void> {
+    this.state = "disconnected";
+    return Promise.resolve();
+  }
+  setE2EEEnabled(on: boolean): Promise<void> {
+    this.e2ee = on;
+    return Promise.resolve();
+  }
+}
+
+const keysSet: Array<[string | undefined, number | undefined, number]> = [];
+const fakeModule: LiveKitModule = {
+  Room: FakeRoom,
+  BaseKeyProvider: class {
+    onSetEncryptionKey(key: unknown, identity?: string, index?: number): void {
+      keysSet.push([identity, index, (key as Uint8Array)[0] ?? -1]);
+    }
+  },
+  createKeyMaterialFromBuffer: (buffer) => Promise.resolve(new Uint8Array(buffer)),
+};
+
+function setup(tokens: Array<SfuToken | Error>) {
+  const ownKey = new ObservableValue<OwnKey | undefined>({ index: 0, key: new Uint8Array(16).fill(5) });
+  const participants = new ObservableValue<readonly RtcParticipant[]>([]);
+  let asked = 0;
+  const connection = new LiveKitConnection({
+    focus: { serviceUrl: "https://focus/jwt" },
+    token: () => {
+      const next = tokens[Math.min(asked++, tokens.length - 1)] as SfuToken | Error;
+      return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
+    },
+    keys: { ownKey, participants },
+    e2eeWorker: () => "worker",
+    tracks: () => Promise.resolve([track("audio"), track("video")]),
+    load: () => Promise.resolve(fakeModule),
+    sleep: () => Promise.resolve(),
+  });
+  return { connection, ownKey, participants, asked: () => asked };
+}
+
+const token = (jwt: string): SfuToken => ({
+  url: "ws://sfu",
+  jwt,
+  endpoint: "get_token",
+  identity: "me-id",
+  room: "R",
+  expiresAt: undefined,
+});
+
+const flush = async (): Promise<void> => {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+};
+
+describe("LiveKitConnection", () => {
+  it("joins encrypted, publishes, keys our identity, shows participants waiting for keys then encrypted", async () => {
+    keysSet.length = 0;
+    FakeRoom.failConnect = false;
+    const { connection, participants } = setup([token("j1")]);
+    await connection.connect();
+    const room = FakeRoom.last as FakeRoom;
+    expect(room.e2ee).toBe(true);
+    expect(room.options.e2ee?.worker).toBe("worker");
+    expect(room.connects).toEqual(["ws://sfu j1"]);
+    expect(room.published.map((t) => t.kind)).toEqual(["audio", "video"]);
+    await flush();
+    expect(keysSet).toEqual([["me-id", 0, 5]]);
+    expect(connection.status.getSnapshot()).toBe("connected");
+
+    room.remoteParticipants.set("bob", {
+      identity: "@bob:hs:B",
+      isSpeaking: true,
+      connectionQuality: "good",
+      isEncrypted: true,
+      trackPublications: new Map([
+        ["v", { kind: "video", source: "camera", isMuted: false, track: undefined }],
+      ]),
+    });
+    room.emit("participantConnected");
+    const bob = () => connection.participants.getSnapshot().find((p) => !p.isLocal);
+    expect(bob()).toMatchObject({
+      identity: "@bob:hs:B",
+      speaking: true,
+      connectionQuality: "good",
+      videoMuted: false,
+    });
+    expect(bob()?.encryption).toBe("waiting_for_keys");
+
+    const keys = new ObservableValue<ParticipantKeys>({
+      latestIndex: 0,
+      keys: new Map([[0, new Uint8Array(16).fill(7)]]),
+    });
+    participants.set([
+      {
+        userId: "@bob:hs",
+        deviceId: "B",
+        memberId: "@bob:hs:B",
+        identity: "@bob:hs:B",
+        membership: {} as RtcParticipant["membership"],
+        keys,
+      },
+    ]);
+    await flush();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(bob()?.encryption).toBe("encrypted");
+    room.emit("encryptionError", new Error("decrypt"), { identity: "@bob:hs:B" });
+    expect(bob()?.encryption).toBe("decryption_failed");
+    await connection.disconnect();
+    expect(connection.status.getSnapshot()).toBe("disconnected");
+  });
+
+  it("joins again with a new token after the SFU drops it, and republishes", async () => {
+    FakeRoom.failConnect = false;
+    const { connection, asked } = setup([token("j1"), token("j2")]);
+    await connection.connect();
+    const room = FakeRoom.last as FakeRoom;
+    room.emit("reconnecting");
+    expect(connection.status.getSnapshot()).toBe("reconnecting");
+    room.emit("reconnected");
+    expect(connection.status.getSnapshot()).toBe("connected");
+    room.emit("disconnected");
+    await flush();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(asked()).toBe(2);
+    expect(room.connects).toEqual(["ws://sfu j1", "ws://sfu j2"]);
+    expect(room.published.length).toBe(4);
+    expect(connection.status.getSnapshot()).toBe("connected");
+    await connection.disconnect();
+  });
+
+  it("says in words when the token service or the SFU cannot be reached", async () => {
+    FakeRoom.failConnect = false;
+    const down = new SfuTokenError("unreachable", "https://focus/jwt");
+    const first = setup([down]);
+    await expect(first.connection.connect()).rejects.toThrow(
+      "The call service cannot be reached (https://focus/jwt)",
+    );
+    expect(first.connection.status.getSnapshot()).toBe("failed");
+
+    FakeRoom.failConnect = true;
+    const second = setup([token("j1")]);
+    const error = await second.connection.connect().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LiveKitConnectionError);
+    expect((error as Error).message).toBe("The call's media server cannot be reached (ws://sfu)");
+
+    // Lost for good: every re-join fails, then the connection fails with the reason.
+    FakeRoom.failConnect = false;
+    const third = setup([token("j1"), down]);
+    await third.connection.connect();
+    (FakeRoom.last as FakeRoom).emit("disconnected");
+    for (let i = 0; i < 20; i++) await flush();
+    expect(third.asked()).toBe(1 + RECONNECT_ATTEMPTS);
+    expect(third.connection.status.getSnapshot()).toBe("failed");
+    expect(third.connection.error.getSnapshot()?.message).toBe(
+      "The call service cannot be reached (https://focus/jwt)",
+    );
+  });
+});
