@@ -80,7 +80,8 @@ export function sessionDataFrom(
 /** The homeserver URL an HttpApi talks to, when it tells (the HttpClient does). */
 export function homeserverUrlOf(http: HttpApi): string {
   const url = (http as { baseUrl?: unknown }).baseUrl;
-  if (typeof url !== "string") throw new Error("This HttpApi has no baseUrl: pass an HttpClient");
+  if (typeof url !== "string")
+    throw new AuthError("BAD_RESPONSE", "This HttpApi has no baseUrl: pass an HttpClient");
   return url;
 }
 

@@ -10,6 +10,7 @@
  * the homeserver: media URLs are built without it (downloads send the
  * header), and the header helper refuses any other origin.
  */
+import { AuthError } from "./errors";
 import { mxcToHttp } from "../api/media";
 import type { MxcToHttpOptions } from "../api/media";
 import { createHttpClient } from "../http/client";
@@ -215,7 +216,7 @@ export class Session {
    * `authorizationFor`), never in the query string.
    */
   mediaUrl(mxc: string, options: MxcToHttpOptions = {}): string {
-    if (this.data === null) throw new Error("No session: sign in first");
+    if (this.data === null) throw new AuthError("NOT_SIGNED_IN", "No session: sign in first");
     return mxcToHttp(this.data.homeserverUrl, mxc, options);
   }
 
@@ -239,7 +240,7 @@ export class Session {
 
   /** An HTTP client for this session's homeserver that reads the current token on every request. */
   createHttpClient(options: Omit<HttpClientOptions, "baseUrl" | "accessToken"> = {}): HttpClient {
-    if (this.data === null) throw new Error("No session: sign in first");
+    if (this.data === null) throw new AuthError("NOT_SIGNED_IN", "No session: sign in first");
     return createHttpClient({
       ...options,
       baseUrl: this.data.homeserverUrl,

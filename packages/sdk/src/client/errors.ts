@@ -14,6 +14,8 @@ export type ClientServiceErrorCode =
   | "FORBIDDEN_LOCALLY"
   /** A search has no next batch. */
   | "SEARCH_EXHAUSTED"
+  /** An event the client sent for a feature (a call event, a file message) ended not sent. */
+  | "NOT_SENT"
   /** createClient was given neither a session nor a token with its user and device. */
   | "INVALID_OPTIONS";
 

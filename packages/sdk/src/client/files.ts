@@ -5,6 +5,7 @@
  * events fetched and decrypted on demand, encrypted attachments from the
  * crypto service, and what sync knows from the room model.
  */
+import { ClientServiceError } from "./errors";
 import type { Logger } from "../util/logger";
 import { inviteUser, joinRoom, kickUser, leaveRoom } from "../api/membership";
 import { getCapabilities } from "../api/capabilities";
@@ -72,7 +73,10 @@ export function createFiles(w: FilesWiring): FilesService {
       const pending = w.sendQueue.send(roomId, "m.room.message", content);
       const settled = await w.sendQueue.whenSettled(pending.txnId);
       if (settled?.eventId === undefined) {
-        throw new Error(settled?.failure?.message ?? "The file message was not sent");
+        throw new ClientServiceError(
+          "NOT_SENT",
+          settled?.failure?.message ?? "The file message was not sent",
+        );
       }
       return settled.eventId;
     },

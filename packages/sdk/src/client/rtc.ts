@@ -6,6 +6,7 @@
  * no local echo, not persisted; awaited until settled), and Olm-encrypted to-device keys through the crypto
  * service when crypto is on. Kept here so the facade stays one line.
  */
+import { ClientServiceError } from "./errors";
 import type { Logger } from "../util/logger";
 import type { ToDeviceEvent } from "../api/types/events";
 import type { EventDecryptor } from "../models/timeline/decryptor";
@@ -51,7 +52,7 @@ export function createRtc(w: RtcWiring): RtcService {
       if (settled?.status === "not_sent") {
         // A failed hidden event would block the room's later messages unseen: drop it, the caller retries.
         sendQueue.cancel(settled.txnId);
-        throw new Error(`${type} was not sent: ${settled.failure?.message ?? ""}`);
+        throw new ClientServiceError("NOT_SENT", `${type} was not sent: ${settled.failure?.message ?? ""}`);
       }
       return settled?.eventId;
     },

@@ -6,6 +6,7 @@
  * state events go through the state service, and room state is read from
  * the room model. Kept here so the facade stays one line.
  */
+import { ClientServiceError } from "./errors";
 import { getTurnServer } from "../api/voip";
 import type { ToDeviceQueue } from "../send/ToDeviceQueue";
 import { GroupCallError, unknownDeviceMessage } from "../voip/group/types";
@@ -48,7 +49,7 @@ export function createVoip(w: VoipWiring): VoipService {
         const pending = w.sendQueue.send(roomId, type, content);
         const settled = await w.sendQueue.whenSettled(pending.txnId);
         if (settled && (settled.status === "not_sent" || settled.status === "cancelled"))
-          throw new Error(`${type} was not sent`);
+          throw new ClientServiceError("NOT_SENT", `${type} was not sent`);
       },
       async sendToDevice(userId, deviceId, type, content) {
         if (w.crypto.enabled) {

@@ -22,6 +22,7 @@
  * again. Sliding sync positions are no /keys/changes tokens: there every
  * tracked user is marked for a new query instead.
  */
+import { CryptoError } from "./errors";
 import type { Logger } from "../util/logger";
 import { silentLogger } from "../util/logger";
 import type { ClientEventWithoutRoomId } from "../api/types/events";
@@ -127,7 +128,7 @@ export class LazyCrypto {
         if (this.closed) {
           // Disposed while loading: nothing may keep running against the server.
           await machine.close();
-          throw new Error("Crypto is closed");
+          throw new CryptoError("crypto_disabled", "Crypto is closed");
         }
         this.machine = machine;
         for (const listener of [...this.createdListeners]) listener(machine);

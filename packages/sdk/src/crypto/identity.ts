@@ -15,6 +15,7 @@
  * the user's identity or devices (after a key query). One watcher per
  * CryptoMachine: it takes the engine's identity and device callbacks.
  */
+import { CryptoError } from "./errors";
 import type {
   Device,
   OtherUserIdentity,
@@ -177,7 +178,7 @@ export class IdentityWarnings {
     const identity = id ? ((await machine.getIdentity(id)) as AnyIdentity | undefined) : undefined;
     if (!identity || !(identity instanceof engine.OtherUserIdentity)) {
       identity?.free();
-      throw new Error(`No cross-signing identity of another user ${userId}`);
+      throw new CryptoError("unknown_device", `No cross-signing identity of another user ${userId}`);
     }
     try {
       await outgoing.send((await identity.verify()) as OutgoingRequest);

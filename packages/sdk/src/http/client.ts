@@ -199,9 +199,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       { prefix: opts.prefix ?? Prefix.ClientV3, path: opts.path },
       ...(opts.fallback ?? []).map((f) => ({ prefix: f.prefix, path: f.path ?? opts.path })),
     ];
-    for (let i = 0; ; i++) {
-      const candidate = candidates[i];
-      if (!candidate) throw new Error("unreachable: no request candidate");
+    for (const [i, candidate] of candidates.entries()) {
       try {
         return (await withRetries(opts, candidate.prefix, candidate.path)) as T;
       } catch (err) {
@@ -214,6 +212,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         throw err;
       }
     }
+    // The loop returns or throws on its last candidate; there is always at least one.
+    throw new ConnectionError("network", `${opts.method} ${opts.path}: no request candidate`);
   }
 
   return {

@@ -6,6 +6,7 @@
  * value only hides or shows a settings control for a while. A failed fetch
  * keeps the last good value, logged, and the next refresh tries again.
  */
+import { ResponseFormatError } from "../http/errors";
 import type { Logger } from "../util/logger";
 import { getCapabilities } from "../api/capabilities";
 import type { Capabilities } from "../api/types/server";
@@ -94,7 +95,7 @@ export class CapabilitiesService {
       const response: unknown = await getCapabilities(this.options.http, this.stopper?.signal);
       const capabilities = (response as { capabilities?: unknown } | null)?.capabilities;
       if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
-        throw new Error("Capabilities answer without a capabilities object");
+        throw new ResponseFormatError("Capabilities answer without a capabilities object", 200);
       }
       this.current.set(capabilities as Capabilities);
       this.fetchedAt.set(this.scheduler.now());

@@ -89,7 +89,7 @@ export class VoipService {
         },
         createAudioAnalyser: (stream, o) => {
           const p = this.platform;
-          if (!p.createAudioAnalyser) throw new Error("No audio analyser");
+          if (!p.createAudioAnalyser) throw new CallError("not_supported", "No audio analyser");
           return p.createAudioAnalyser(stream, o);
         },
       },

@@ -198,9 +198,9 @@ export async function discoverProvider(
         algorithm: "oidc",
         ...oauthHttpOptions(issuer, options, signal),
       });
-      if (response.status !== 200) throw new Error(`openid-configuration answered ${response.status}`);
+      if (response.status !== 200) throw new OidcError("General", { status: response.status });
       const body = await readJson(response);
-      if (body === undefined) throw new Error("openid-configuration is not JSON");
+      if (body === undefined) throw new OidcError("General", { cause: "openid-configuration is not JSON" });
       return body;
     });
   } catch (err) {

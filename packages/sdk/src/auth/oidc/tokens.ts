@@ -51,12 +51,12 @@ export async function verifyIdToken(
       response,
       oauthHttpOptions(options.jwksUri, options, options.signal),
     );
-    if (!claims) throw new Error("no validated ID token claims");
+    if (!claims) throw new OidcError("InvalidIdToken", { cause: "no validated ID token claims" });
     const nowS = Math.floor(options.now / 1000);
     if (typeof claims.iat !== "number" || claims.iat > nowS + ID_TOKEN_CLOCK_SKEW_S) {
-      throw new Error(
-        `iat ${String(claims.iat)} is more than ${ID_TOKEN_CLOCK_SKEW_S} s after now (${nowS})`,
-      );
+      throw new OidcError("InvalidIdToken", {
+        cause: `iat ${String(claims.iat)} is more than ${ID_TOKEN_CLOCK_SKEW_S} s after now (${nowS})`,
+      });
     }
     return claims;
   } catch (err) {

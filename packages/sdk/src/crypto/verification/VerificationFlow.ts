@@ -13,6 +13,7 @@
  * change, as the spec's "no response within 10 minutes") cancels itself
  * with m.timeout.
  */
+import { CryptoError } from "../errors";
 import type {
   CancelInfo,
   OutgoingRequest,
@@ -132,7 +133,11 @@ export class VerificationFlow {
       return;
     }
     const started = (await this.request.startSas()) as [Sas, OutgoingRequest] | undefined;
-    if (!started) throw new Error(`The verification cannot start SAS in phase ${this.current.phase}`);
+    if (!started)
+      throw new CryptoError(
+        "engine_failure",
+        `The verification cannot start SAS in phase ${this.current.phase}`,
+      );
     const [sas, request] = started;
     this.adoptSas(sas);
     await this.send(request);
@@ -140,7 +145,7 @@ export class VerificationFlow {
 
   /** The user says the emojis match (showing_sas → confirmed, then done when the other side agrees). */
   async confirm(): Promise<void> {
-    if (!this.sas) throw new Error("No SAS to confirm");
+    if (!this.sas) throw new CryptoError("engine_failure", "No SAS to confirm");
     const requests = (await this.sas.confirm()) as OutgoingRequest[];
     for (const request of requests) await this.send(request);
     // Marking the other side verified may queue signature uploads in the engine.

@@ -188,7 +188,7 @@ export class Call implements CallPeerHost {
     this.applyRemoteMetadata(content);
     if (!this.createPeer()) return;
     try {
-      if (!content.offer) throw new Error("The invite has no offer");
+      if (!content.offer) throw new CallError("set_remote_description", "The invite has no offer");
       await this.requirePeer().setRemoteDescription(content.offer);
     } catch (cause) {
       this.fail("set_remote_description", "Failed to set the remote offer", cause, true);
@@ -351,7 +351,8 @@ export class Call implements CallPeerHost {
 
   localDescriptionContent(): { type: "offer" | "answer"; sdp: string } {
     const d = this.requirePeer().localDescription;
-    if (!d || (d.type !== "offer" && d.type !== "answer")) throw new Error("No local description");
+    if (!d || (d.type !== "offer" && d.type !== "answer"))
+      throw new CallError("set_local_description", "No local description");
     return { type: d.type, sdp: d.sdp ?? "" };
   }
 

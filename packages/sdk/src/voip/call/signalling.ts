@@ -7,6 +7,7 @@
  * sdp_stream_metadata_changed, replaces and asserted_identity. Events of
  * parties other than the chosen opponent are dropped.
  */
+import { CallError } from "./types";
 import { ObservableValue } from "../../util/observable";
 import type { Call } from "./Call";
 import { IncomingCandidates, NO_PARTY } from "./candidates";
@@ -84,7 +85,7 @@ export class InboundSignalling {
         .sendEvent(CallEventType.SelectAnswer, { selected_party_id: call.opponentPartyId })
         .catch(() => undefined);
     try {
-      if (!c.answer) throw new Error("The answer has no description");
+      if (!c.answer) throw new CallError("set_remote_description", "The answer has no description");
       await call.requirePeer().setRemoteDescription(c.answer);
     } catch (cause) {
       call.fail("set_remote_description", "Failed to set the remote answer", cause, true);
