@@ -63,8 +63,8 @@ export const SUITES = [
         id: "S7",
         file: SYNC_LOOP,
         why: "refusal backoff doubles one step early",
-        from: "SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS * 2 ** (this.failures - 1)",
-        to: "SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS * 2 ** this.failures",
+        from: "const backoff = backoffDelay(this.failures, REFUSED_BACKOFF);",
+        to: "const backoff = backoffDelay(this.failures + 1, REFUSED_BACKOFF);",
       },
       {
         id: "S8",

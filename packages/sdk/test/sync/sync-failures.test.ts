@@ -10,7 +10,7 @@ import type { SyncResponse } from "../../src/api/types/sync";
 import { ConnectionError, MatrixError, ResponseFormatError } from "../../src/http/errors";
 import { classifySyncFailure } from "../../src/sync/errors";
 import type { SyncFailure } from "../../src/sync/errors";
-import { SYNC_CONSTANTS, SyncLoop } from "../../src/sync/SyncLoop";
+import { SyncLoop } from "../../src/sync/SyncLoop";
 import type { SyncRequest, SyncState, SyncTransport } from "../../src/sync/SyncLoop";
 import { FakeScheduler, flush } from "../support/fake-scheduler";
 
@@ -110,11 +110,12 @@ describe("SyncLoop failures", () => {
     await flush();
     expect(states).toEqual(["reconnecting"]);
     expect(failures.at(-1)).toMatchObject({ kind: "refused", errcode: "M_UNKNOWN", permanent: false });
-    expect(scheduler.pending()).toEqual([SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS]);
-    await scheduler.advance(SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS);
+    // 2 s after the first refusal, then 4 s: the backoff doubles.
+    expect(scheduler.pending()).toEqual([2_000]);
+    await scheduler.advance(2_000);
     expect(transport.requests).toHaveLength(2);
-    expect(scheduler.pending()).toEqual([SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS * 2]);
-    await scheduler.advance(SYNC_CONSTANTS.REFUSED_RETRY_BASE_MS * 2);
+    expect(scheduler.pending()).toEqual([4_000]);
+    await scheduler.advance(4_000);
     // The third refusal reaches the threshold: state error, the loop has given up.
     expect(transport.requests).toHaveLength(3);
     expect(states).toEqual(["reconnecting", "error"]);
