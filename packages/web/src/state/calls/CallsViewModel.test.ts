@@ -9,10 +9,10 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
-import { api } from "../../../../sdk/src";
-import type { Client } from "../../../../sdk/src";
-import { startClient, waitFor, waitForMembership } from "../../../../sdk/test/client/helpers";
-import { FakeNetwork } from "../../../../sdk/test/voip/fakes";
+import { api } from "@lattice/sdk";
+import type { Client } from "@lattice/sdk";
+import { startClient, waitFor, waitForMembership } from "@lattice/sdk/test/client/helpers";
+import { FakeNetwork } from "@lattice/sdk/test/voip/fakes";
 import { CallSettings } from "./CallSettings";
 import { CallsViewModel } from "./CallsViewModel";
 import type { IncomingCallView } from "./CallsViewModel";
