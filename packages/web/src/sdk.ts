@@ -79,6 +79,11 @@ export type { JoinTarget } from "../../sdk/src/models/permalink";
 
 // The client facade and what the timeline reads (ClientViewModel, RoomViewModel, TimelineViewModel).
 export { createClient } from "../../sdk/src/client";
+export { FileTreeError, FILE_TREE_MESSAGES } from "../../sdk/src/files/errors";
+export type { FilesService, FolderListing, FolderMember, FolderRef } from "../../sdk/src/files/FilesService";
+export type { FileEntry, FileDetails } from "../../sdk/src/files/entries";
+export type { FileVersion } from "../../sdk/src/files/file-ops";
+export type { TreeRole } from "../../sdk/src/files/roles";
 export type { Client } from "../../sdk/src/client";
 export type { TimelineItem } from "../../sdk/src/models/timeline/TimelineItem";
 export type { TimelineWindow } from "../../sdk/src/models/timeline/TimelineWindow";

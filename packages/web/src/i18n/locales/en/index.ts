@@ -6,6 +6,7 @@ import { auth } from "./auth";
 import { account } from "./account";
 import { common } from "./common";
 import { composer } from "./composer";
+import { files } from "./files";
 import { navigation } from "./navigation";
 import { notifications } from "./notifications";
 import { people } from "./people";
@@ -23,6 +24,7 @@ export const en = {
   account,
   common,
   composer,
+  files,
   navigation,
   notifications,
   people,
