@@ -26,6 +26,7 @@ function formatSize(size: number | undefined): string {
 
 export function FilesView({ client }: { client: ClientViewModel }): React.JSX.Element {
   const files = useMemo(() => new FilesViewModel(client.client), [client]);
+  useEffect(() => files.attach(), [files]);
   useEffect(() => () => files.dispose(), [files]);
   const t = useT("files");
   const trees = useObservable(files.trees);

@@ -96,11 +96,19 @@ export class FilesViewModel {
   readonly error = new ObservableValue<string | null>(null);
   private readonly aborts = new Map<number, AbortController>();
   private nextUpload = 1;
-  private stopWatching: () => void;
 
   constructor(private readonly client: FilesClient) {
     this.refreshTrees();
-    this.stopWatching = client.files.onChange(() => this.refreshTrees());
+  }
+
+  /**
+   * Follows sync (new trees, invites) until the returned function is
+   * called; the view calls it from an effect, so React's double-run of
+   * effects in development re-attaches instead of leaving it detached.
+   */
+  attach(): () => void {
+    this.refreshTrees();
+    return this.client.files.onChange(() => this.refreshTrees());
   }
 
   /** Re-reads the trees and invites (sync changed rooms). */
@@ -272,8 +280,8 @@ export class FilesViewModel {
     }
   }
 
+  /** Cancels the uploads still running. */
   dispose(): void {
-    this.stopWatching();
     for (const abort of this.aborts.values()) abort.abort();
   }
 
