@@ -77,6 +77,11 @@ export type { JoinTarget } from "@lattice/sdk/models/permalink";
 
 // The client facade and what the timeline reads (ClientViewModel, RoomViewModel, TimelineViewModel).
 export { createClient } from "@lattice/sdk/client";
+export { FileTreeError, FILE_TREE_MESSAGES } from "@lattice/sdk/files/errors";
+export type { FilesService, FolderListing, FolderMember, FolderRef } from "@lattice/sdk/files/FilesService";
+export type { FileEntry, FileDetails } from "@lattice/sdk/files/entries";
+export type { FileVersion } from "@lattice/sdk/files/file-ops";
+export type { TreeRole } from "@lattice/sdk/files/roles";
 export type { Client } from "@lattice/sdk/client";
 export type { TimelineItem } from "@lattice/sdk/models/timeline/TimelineItem";
 export type { PendingEvent } from "@lattice/sdk/send/types";

@@ -31,6 +31,30 @@ const VerificationDialog = lazy(() =>
   import("../verification/VerificationDialog").then((m) => ({ default: m.VerificationDialog })),
 );
 
+// The Files view is its own chunk, fetched when it is first opened.
+const FilesView = lazy(() => import("../files/FilesView").then((m) => ({ default: m.FilesView })));
+
+/** The Files view over the shell, with its close button. */
+function FilesOverlay({
+  client,
+  onClose,
+}: {
+  client: ClientViewModel;
+  onClose: () => void;
+}): React.JSX.Element {
+  const t = useT("files");
+  return (
+    <div className={styles.filesOverlay} role="dialog" aria-label={t("title")}>
+      <Button variant="ghost" size="sm" onClick={onClose}>
+        {t("close")}
+      </Button>
+      <Suspense fallback={null}>
+        <FilesView client={client} />
+      </Suspense>
+    </div>
+  );
+}
+
 /** The verification dialog, fetched when a verification starts. */
 function Verification({ client }: { client: ClientViewModel }): React.JSX.Element | null {
   const active = useObservable(client.verification.active);
@@ -64,6 +88,8 @@ export function ClientShell({
   const [confirmLogout, setConfirmLogout] = useState(false);
   const calls = callsOf(client);
   const [leaving, setLeaving] = useState(false);
+  const [filesOpen, setFilesOpen] = useState(false);
+  const f = useT("files");
 
   // The URL hash follows the open room, and back/forward or a pasted link opens one.
   useEffect(() => client.router.attach(browserHashLocation(window)), [client]);
@@ -92,6 +118,9 @@ export function ClientShell({
                 <span className={styles.displayName}>{displayName ?? localpartOf(client.userId)}</span>
                 <span className={styles.userId}>{client.userId}</span>
               </div>
+              <Button variant="ghost" size="sm" data-testid="open-files" onClick={() => setFilesOpen(true)}>
+                {f("button")}
+              </Button>
               <ThemeToggle theme={theme} />
               <SettingsButton client={client} theme={theme} />
               <Button
@@ -114,6 +143,7 @@ export function ClientShell({
         </div>
         <Verification client={client} />
         <IncomingCalls calls={calls} />
+        {filesOpen && <FilesOverlay client={client} onClose={() => setFilesOpen(false)} />}
         <Dialog
           open={confirmLogout}
           title={t("sign_out_title")}

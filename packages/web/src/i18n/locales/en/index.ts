@@ -7,6 +7,7 @@ import { account } from "./account";
 import { calls } from "./calls";
 import { common } from "./common";
 import { composer } from "./composer";
+import { files } from "./files";
 import { navigation } from "./navigation";
 import { notifications } from "./notifications";
 import { people } from "./people";
@@ -25,6 +26,7 @@ export const en = {
   calls,
   common,
   composer,
+  files,
   navigation,
   notifications,
   people,

@@ -1,0 +1,104 @@
+/**
+ * The Files view model over a real FilesService on the SDK's in-memory
+ * test server: sort and search, uploads with progress rows, a viewer's
+ * refusal shown as the error line, sharing, history and download.
+ */
+import { describe, expect, it } from "vitest";
+import { FilesService } from "../../../../sdk/src/files/FilesService";
+import { FakeIo, FakeServer } from "../../../../sdk/test/files/fake-io";
+import { FilesViewModel, ROLE_DESCRIPTIONS, visibleRows } from "./FilesViewModel";
+import type { FileRow } from "./FilesViewModel";
+
+function user(server: FakeServer, name: string): FilesViewModel {
+  return new FilesViewModel({ files: new FilesService(new FakeIo(server, `@${name}:test`)) });
+}
+
+const file = (name: string, text: string, type = "text/plain") => ({
+  name,
+  type,
+  bytes: () => Promise.resolve(new TextEncoder().encode(text).buffer),
+});
+
+describe("FilesViewModel", () => {
+  it("creates a tree, uploads with progress rows, lists with details, downloads and reads history", async () => {
+    const server = new FakeServer();
+    const vm = user(server, "alice");
+    await vm.createTree("Team");
+    server.catchUp();
+    await vm.upload([file("b.txt", "bee"), file("a.txt", "a")]);
+    expect(vm.uploads.getSnapshot().map((u) => [u.name, u.status, u.sent])).toEqual([
+      ["b.txt", "done", 3],
+      ["a.txt", "done", 1],
+    ]);
+    const folder = vm.folder.getSnapshot();
+    if (folder.kind !== "ready") throw new Error(folder.kind);
+    expect(folder.rows.map((r) => [r.entry.name, r.details?.size, r.details?.mimetype])).toEqual([
+      ["a.txt", 1, "text/plain"],
+      ["b.txt", 3, "text/plain"],
+    ]);
+    const b = folder.rows[1]!.entry;
+    await vm.newVersion(b.roomId, b.eventId, file("b.txt", "bee 2"));
+    const after = vm.folder.getSnapshot();
+    if (after.kind !== "ready") throw new Error(after.kind);
+    const current = after.rows.find((r) => r.entry.name === "b.txt")!.entry;
+    const history = await vm.history(current.roomId, current.eventId);
+    expect(history.map((v) => v.version)).toEqual([2, 1]);
+    const old = await vm.download(current.roomId, history[1]!.eventId);
+    expect(new TextDecoder().decode(old!)).toBe("bee");
+  });
+
+  it("shows a refusal as the error line: a viewer cannot upload, owners cannot be demoted", async () => {
+    const server = new FakeServer();
+    const alice = user(server, "alice");
+    const bob = user(server, "bob");
+    await alice.createTree("Team");
+    server.catchUp();
+    const folder = alice.folder.getSnapshot();
+    if (folder.kind !== "ready") throw new Error(folder.kind);
+    const roomId = folder.listing.roomId;
+    expect(await alice.share(roomId, "@bob:test", "viewer", false)).toBe(true);
+    bob.refreshTrees();
+    expect(bob.invites.getSnapshot().map((i) => i.roomId)).toEqual([roomId]);
+    await bob.accept(roomId);
+    await bob.upload([file("x.txt", "x")]);
+    expect(bob.uploads.getSnapshot()[0]).toMatchObject({
+      status: "failed",
+      error: "Viewers cannot upload, rename, move or delete files",
+    });
+    expect(await alice.share(roomId, "@alice:test", "viewer", false)).toBe(false);
+    expect(alice.error.getSnapshot()).toBe("Owners cannot be demoted");
+    expect(ROLE_DESCRIPTIONS.viewer).toBe("Can see and download files");
+  });
+
+  it("sorts and searches rows by name", () => {
+    const row = (name: string, size: number, ts: number): FileRow => ({
+      entry: {
+        roomId: "!r",
+        eventId: `$${name}`,
+        name,
+        version: 1,
+        locked: false,
+        updatedBy: "@a:test",
+        updatedTs: ts,
+      },
+      details: { eventId: `$${name}`, sender: "@a:test", ts, body: name, size, file: {} },
+    });
+    const rows = [row("Beta.txt", 5, 1), row("alpha.txt", 50, 3), row("gamma.pdf", 1, 2)];
+    expect(visibleRows(rows, "name", "").map((r) => r.entry.name)).toEqual([
+      "alpha.txt",
+      "Beta.txt",
+      "gamma.pdf",
+    ]);
+    expect(visibleRows(rows, "size", "").map((r) => r.entry.name)).toEqual([
+      "alpha.txt",
+      "Beta.txt",
+      "gamma.pdf",
+    ]);
+    expect(visibleRows(rows, "date", "").map((r) => r.entry.name)).toEqual([
+      "alpha.txt",
+      "gamma.pdf",
+      "Beta.txt",
+    ]);
+    expect(visibleRows(rows, "name", "TXT").map((r) => r.entry.name)).toEqual(["alpha.txt", "Beta.txt"]);
+  });
+});
