@@ -67,7 +67,7 @@ export interface WatchedProcess {
   readonly child: ChildProcess;
   /** The last lines the process printed. */
   tail(): string;
-  /** Ends the process (SIGTERM, then SIGKILL after a grace period) and waits for it. */
+  /** Ends the process and the server under it at once (SIGKILL to its process group) and waits for it. */
   kill(): Promise<void>;
 }
 
@@ -93,6 +93,8 @@ export function spawnWatched(
     // stdin stays open as long as we live: the watchdog's lifeline.
     stdio: ["pipe", "pipe", "pipe"],
     env,
+    // Its own process group, so kill() reaches the server too, not only the watchdog.
+    detached: true,
   });
   const lines: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
@@ -104,11 +106,15 @@ export function spawnWatched(
   }
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const kill = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-    await exited;
-    clearTimeout(timer);
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      // SIGKILL to the group: a graceful SFU shutdown waits for its rooms to drain, which tests need not wait for.
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+      await exited;
+    }
     child.stdin?.destroy();
   };
   return { child, tail: () => lines.slice(-80).join("\n"), kill };

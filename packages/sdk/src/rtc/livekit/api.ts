@@ -64,6 +64,8 @@ export interface LkRoomOptions {
   e2ee?: { keyProvider: LkKeyProvider; worker: unknown };
   adaptiveStream?: boolean;
   dynacast?: boolean;
+  /** false: the platform owns the tracks; an unpublish (also on a drop) must not stop them. */
+  stopLocalTrackOnUnpublish?: boolean;
 }
 
 /** What the SDK takes from the livekit-client module. */

@@ -146,6 +146,8 @@ export class LiveKitConnection {
       e2ee: { keyProvider, worker: this.options.e2eeWorker() },
       adaptiveStream: false,
       dynacast: true,
+      // Our tracks are the platform's: republished after a re-join, so never stopped by an unpublish.
+      stopLocalTrackOnUnpublish: false,
     });
     this.room = room;
     this.listen(room);
