@@ -23,11 +23,15 @@ describe("1:1 call media", () => {
   });
 
   it("adds video to a voice call by m.call.negotiate", async () => {
-    const { alice, outbound, inbound } = await connectedPair();
+    const { alice, bob, outbound, inbound } = await connectedPair();
     await outbound.media.setVideoMuted(false);
     await flush();
     const negotiate = alice.sentOf("m.call.negotiate")[0];
     expect(negotiate?.content.description?.type).toBe("offer");
+    // Offer and answer both carry the lifetime the spec requires.
+    const answer = bob.sentOf("m.call.negotiate")[0];
+    expect(answer?.content.description?.type).toBe("answer");
+    expect([negotiate?.content.lifetime, answer?.content.lifetime]).toEqual([60_000, 60_000]);
     expect(inbound.media.remoteFeed()?.stream.getVideoTracks()).toHaveLength(1);
     expect(inbound.media.remoteFeed()?.videoMuted).toBe(false);
     expect(outbound.state.getSnapshot()).toBe("connected");

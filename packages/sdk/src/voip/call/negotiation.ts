@@ -81,8 +81,10 @@ export class Negotiator {
       if (description.type === "offer") {
         await peer.setLocalDescription();
         if (call.ended) return;
+        // The spec requires lifetime on every m.call.negotiate, the answer included.
         await call.sendEvent(CallEventType.Negotiate, {
           description: call.localDescriptionContent(),
+          lifetime: CALL_TIMINGS.inviteLifetimeMs,
           ...call.media.metadataFields(),
         });
       }
