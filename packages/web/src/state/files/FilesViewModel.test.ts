@@ -4,8 +4,8 @@
  * refusal shown as the error line, sharing, history and download.
  */
 import { describe, expect, it } from "vitest";
-import { FilesService } from "../../../../sdk/src/files/FilesService";
-import { FakeIo, FakeServer } from "../../../../sdk/test/files/fake-io";
+import { FilesService } from "@lattice/sdk/files/FilesService";
+import { FakeIo, FakeServer } from "@lattice/sdk/test/files/fake-io";
 import { FilesViewModel, ROLE_DESCRIPTIONS, visibleRows } from "./FilesViewModel";
 import type { FileRow } from "./FilesViewModel";
 
