@@ -108,7 +108,12 @@ export class FilesViewModel {
    */
   attach(): () => void {
     this.refreshTrees();
-    return this.client.files.onChange(() => this.refreshTrees());
+    return this.client.files.onChange((changed) => {
+      this.refreshTrees();
+      // Someone else's upload, rename or role change in the open folder shows without a click.
+      const id = this.openId;
+      if (id !== undefined && changed.has(id) && this.folder.getSnapshot().kind === "ready") void this.open(id);
+    });
   }
 
   /** Re-reads the trees and invites (sync changed rooms). */
