@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { startSynapse, type SynapseHandle, type SynapseUser } from "../../testserver/src/synapse/index";
+import { startSynapse, type SynapseHandle, type SynapseUser } from "@lattice/testserver/synapse";
 import { launchChromium, MEDIA_ARGS, openSignedIn, serveWebApp } from "./browser";
 import { meshCallSurvivesReload, oneToOneCall } from "./calls-scenarios";
 import { callAs } from "./harness";

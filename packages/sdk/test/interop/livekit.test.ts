@@ -22,7 +22,7 @@ import {
 import { startSynapse } from "@lattice/testserver/synapse";
 import { requestSfuToken, SfuTokenError, type SfuToken } from "../../src/rtc/livekit/token";
 import type { OpenIdToken } from "../../src/api/types/server";
-import { registerUser } from "../../../testserver/test/helpers";
+import { registerUser } from "@lattice/testserver/test/helpers";
 
 function unpaddedBase64Sha256(text: string): string {
   return createHash("sha256").update(text).digest("base64").replace(/=+$/, "");

@@ -6,7 +6,7 @@
  * the pre-call check's words.
  */
 import { describe, expect, it } from "vitest";
-import { connectedPair, flush } from "../../../../sdk/test/voip/harness";
+import { connectedPair, flush } from "@lattice/sdk/test/voip/harness";
 import type { PreCallCheckResult, TimelineItem } from "../../sdk";
 import { OneToOneCallViewModel } from "./ActiveCall";
 import { CallSettings } from "./CallSettings";
