@@ -19,9 +19,9 @@
 import { randomFillSync } from "node:crypto";
 import { parseArgs } from "node:util";
 import { startTestServer } from "@lattice/testserver";
-import { createClient } from "../../packages/sdk/src/client";
-import type { Client } from "../../packages/sdk/src/client";
-import { registerUser } from "../../packages/testserver/test/helpers";
+import { createClient } from "@lattice/sdk/client";
+import type { Client } from "@lattice/sdk/client";
+import { registerUser } from "@lattice/testserver/test/helpers";
 import { median, megabytesPerSecond, percentOfRaw } from "./report";
 
 const { values } = parseArgs({

@@ -8,8 +8,7 @@ import { useEffect, useState } from "react";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import { useT } from "../../i18n/useT";
-import type { FileVersion } from "../../sdk";
-import type { FileRow, FilesViewModel } from "../../state/files/FilesViewModel";
+import type { FileRow, FilesViewModel, FileVersion } from "../../state/files/FilesViewModel";
 import styles from "./Files.module.css";
 
 function save(data: Uint8Array, name: string, type: string): void {

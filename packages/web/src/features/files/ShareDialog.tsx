@@ -8,9 +8,8 @@ import { useEffect, useState } from "react";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import { useT } from "../../i18n/useT";
-import type { FolderMember, TreeRole } from "../../sdk";
 import { ROLE_DESCRIPTIONS } from "../../state/files/FilesViewModel";
-import type { FilesViewModel } from "../../state/files/FilesViewModel";
+import type { FilesViewModel, FolderMember, TreeRole } from "../../state/files/FilesViewModel";
 import { useObservable } from "../../state/useObservable";
 import styles from "./Files.module.css";
 

@@ -18,6 +18,9 @@ import type {
 } from "../../sdk";
 import { ObservableValue } from "../observables";
 
+// The SDK types the Files view shows; features read them from here, not from the SDK.
+export type { FileVersion, FolderMember, TreeRole } from "../../sdk";
+
 /** The client part the Files view uses. */
 export interface FilesClient {
   readonly files: FilesService;
@@ -112,7 +115,8 @@ export class FilesViewModel {
       this.refreshTrees();
       // Someone else's upload, rename or role change in the open folder shows without a click.
       const id = this.openId;
-      if (id !== undefined && changed.has(id) && this.folder.getSnapshot().kind === "ready") void this.open(id);
+      if (id !== undefined && changed.has(id) && this.folder.getSnapshot().kind === "ready")
+        void this.open(id);
     });
   }
 
