@@ -77,8 +77,8 @@ export type { JoinTarget } from "@lattice/sdk/models/permalink";
 
 // The client facade and what the timeline reads (ClientViewModel, RoomViewModel, TimelineViewModel).
 export { createClient } from "@lattice/sdk/client";
-export { FileTreeError, FILE_TREE_MESSAGES } from "@lattice/sdk/files/errors";
-export type { FilesService, FolderListing, FolderMember, FolderRef } from "@lattice/sdk/files/FilesService";
+export { FileTreeError } from "@lattice/sdk/files/errors";
+export type { FilesService, FolderListing, FolderMember } from "@lattice/sdk/files/FilesService";
 export type { FileEntry, FileDetails } from "@lattice/sdk/files/entries";
 export type { FileVersion } from "@lattice/sdk/files/file-ops";
 export type { TreeRole } from "@lattice/sdk/files/roles";
