@@ -88,237 +88,249 @@ describeEachServer("file trees", (ctx) => {
     for (const client of js.splice(0)) client.stopClient();
   });
 
-  it("two users share a folder; a viewer cannot upload, locally or on the server", async () => {
-    const [alice, bob, carol] = await Promise.all([
-      start("alice", { crypto: true }),
-      start("bob", { crypto: true }),
-      start("carol", { crypto: true }),
-    ]);
-    const tree = await alice.files.createTree("Shared");
-    const docs = await alice.files.createFolder(tree, "Docs");
-    await alice.files.share(tree, bob.userId, "editor", { subfolders: true });
-    await alice.files.share(tree, carol.userId, "viewer", { subfolders: true });
-    await acceptWhenInvited(bob, tree);
-    await acceptWhenInvited(carol, tree);
-    await waitForMembership(alice, docs, bob.userId, "join", SYNC_WAIT_MS);
-    await waitForMembership(alice, docs, carol.userId, "join", SYNC_WAIT_MS);
-    await knowsDevices(alice, bob.userId);
-    await knowsDevices(alice, carol.userId);
+  it(
+    "two users share a folder; a viewer cannot upload, locally or on the server",
+    async () => {
+      const [alice, bob, carol] = await Promise.all([
+        start("alice", { crypto: true }),
+        start("bob", { crypto: true }),
+        start("carol", { crypto: true }),
+      ]);
+      const tree = await alice.files.createTree("Shared");
+      const docs = await alice.files.createFolder(tree, "Docs");
+      await alice.files.share(tree, bob.userId, "editor", { subfolders: true });
+      await alice.files.share(tree, carol.userId, "viewer", { subfolders: true });
+      await acceptWhenInvited(bob, tree);
+      await acceptWhenInvited(carol, tree);
+      await waitForMembership(alice, docs, bob.userId, "join", SYNC_WAIT_MS);
+      await waitForMembership(alice, docs, carol.userId, "join", SYNC_WAIT_MS);
+      await knowsDevices(alice, bob.userId);
+      await knowsDevices(alice, carol.userId);
 
-    const v1 = await alice.files.fileOps.upload(docs, "plan.txt", bytes("plan v1"), {
-      mimetype: "text/plain",
-    });
-    expect((await bob.files.open(tree)).folders.map((f) => f.name)).toEqual(["Docs"]);
-    const listing = await eventually(
-      async () => {
-        const l = await bob.files.open(docs);
-        return l.files.length === 1 ? l : undefined;
-      },
-      "bob lists plan.txt",
-      SYNC_WAIT_MS,
-    );
-    expect(listing.myRole).toBe("editor");
-    expect(listing.files[0]).toMatchObject({ name: "plan.txt", version: 1, updatedBy: alice.userId });
-    expect(await downloadWhenReadable(bob, docs, v1)).toBe("plan v1");
-
-    // The editor adds a version; the owner reads both from the history.
-    await knowsDevices(bob, alice.userId);
-    const v2 = await bob.files.fileOps.newVersion(docs, v1, bytes("plan v2"));
-    const history = await eventually(
-      async () => {
-        const h = await alice.files.fileOps.history(docs, v2).catch(() => []);
-        return h.length === 2 && h.every((v) => v.problem === undefined) ? h : undefined;
-      },
-      "alice reads the history",
-      SYNC_WAIT_MS,
-    );
-    expect(history.map((h) => h.version)).toEqual([2, 1]);
-    expect(await downloadWhenReadable(alice, docs, v2)).toBe("plan v2");
-
-    // The viewer: refused before any request, and by the server when the check is skipped.
-    expect(await carol.files.roleOf(docs, carol.userId)).toBe("viewer");
-    await expect(carol.files.fileOps.upload(docs, "x.txt", bytes("x"))).rejects.toThrow(
-      new FileTreeError("forbidden", "Viewers cannot upload, rename, move or delete files"),
-    );
-    const forced = await sendEvent(carol.http, docs, "m.room.message", `t${Date.now()}`, {
-      msgtype: "m.file",
-      body: "x.txt",
-    }).catch((error: unknown) => error);
-    expect(forced).toBeInstanceOf(MatrixError);
-    expect((forced as MatrixError).errcode).toBe("M_FORBIDDEN");
-  }, SCENARIO_TIMEOUT_MS);
-
-  it("a tree made by matrix-js-sdk opens in Lattice with its folders, files and versions; the roles agree", async () => {
-    const lattice = await start("lat", { crypto: true });
-    const jsUser = await ctx.user("jsowner");
-    const owner = await startJsClient(ctx.server, jsUser);
-    js.push(owner);
-    // matrix-js-sdk's race: unstableCreateFileTree reads the new room from its sync store at once and
-    // throws 'Unknown room' when sync has not caught up; its createRoom is made to wait for sync here.
-    // It also lists the creator in `users`, which room version 12 (current Synapse's default) refuses,
-    // so its rooms are pinned to version 10.
-    const createRoom = owner.createRoom.bind(owner);
-    owner.createRoom = async (options) => {
-      const created = await createRoom({ room_version: "10", ...options });
-      await waitFor(() => owner.getRoom(created.room_id), "js-sdk syncs its new room", SYNC_WAIT_MS);
-      return created;
-    };
-    const tree = await owner.unstableCreateFileTree("From js-sdk");
-    const sub = await tree.createDirectory("Sub");
-    await tree.invite(lattice.userId, true);
-    await tree.setPermissions(lattice.userId, "editor" as never);
-    await acceptWhenInvited(lattice, tree.roomId);
-    await waitFor(
-      () => owner.getRoom(sub.roomId)?.getMember(lattice.userId)?.membership === "join",
-      "js-sdk sees Lattice in Sub",
-      SYNC_WAIT_MS,
-    );
-    // Files go out only once the js-sdk has Lattice's device, so the room key reaches it.
-    await eventually(
-      async () =>
-        ((await owner.getCrypto()?.getUserDeviceInfo([lattice.userId], true))?.get(lattice.userId)?.size ??
-          0) > 0 || undefined,
-      "js-sdk knows Lattice's device",
-      SYNC_WAIT_MS,
-    );
-    const encrypted = async (body: string): Promise<[Uint8Array, EncryptedFile]> => {
-      const e = await encryptAttachment(bytes(body));
-      return [e.data, { url: "", ...e.file }];
-    };
-    const [c1, f1] = await encrypted("js v1");
-    const { event_id: v1 } = await sub.createFile("report.txt", c1, f1, {
-      info: { size: 5, mimetype: "text/plain" },
-    });
-    const branch = await waitFor(() => sub.getFile(v1) ?? undefined, "js-sdk's branch", SYNC_WAIT_MS);
-    const [c2, f2] = await encrypted("js v2");
-    const { event_id: v2 } = await branch.createNewVersion("report.txt", c2, f2);
-
-    const root = await lattice.files.open(tree.roomId);
-    expect(root.folders.map((f) => [f.roomId, f.name])).toEqual([[sub.roomId, "Sub"]]);
-    const listing = await eventually(
-      async () => {
-        const l = await lattice.files.open(sub.roomId);
-        return l.files.length === 1 && l.files[0]?.version === 2 ? l : undefined;
-      },
-      "Lattice lists version 2",
-      SYNC_WAIT_MS,
-    );
-    expect(listing.files[0]).toMatchObject({
-      eventId: v2,
-      name: "report.txt",
-      version: 2,
-      updatedBy: jsUser.userId,
-    });
-    const history = await eventually(
-      async () => {
-        const h = await lattice.files.fileOps.history(sub.roomId, v2);
-        return h.length === 2 && h.every((v) => v.problem === undefined) ? h : undefined;
-      },
-      "Lattice reads the js-sdk history",
-      SYNC_WAIT_MS,
-    );
-    expect(history.map((h) => [h.eventId, h.version])).toEqual([
-      [v2, 2],
-      [v1, 1],
-    ]);
-    expect(await downloadWhenReadable(lattice, sub.roomId, v2)).toBe("js v2");
-    expect(await downloadWhenReadable(lattice, sub.roomId, v1)).toBe("js v1");
-
-    // Roles: the js-sdk's editor is Lattice's editor; its owner is Lattice's owner.
-    expect(await lattice.files.roleOf(tree.roomId, lattice.userId)).toBe("editor");
-    expect(await lattice.files.roleOf(tree.roomId, jsUser.userId)).toBe("owner");
-    expect(tree.getPermissions(lattice.userId)).toBe("editor");
-    expect(tree.getPermissions(jsUser.userId)).toBe("owner");
-  }, SCENARIO_TIMEOUT_MS);
-
-  it("a file Lattice uploads, and a new version of it, are read by matrix-js-sdk; the roles agree", async () => {
-    const alice = await start("alice", { crypto: true });
-    const jsUser = await ctx.user("jsreader");
-    const reader = await startJsClient(ctx.server, jsUser);
-    js.push(reader);
-    const tree = await alice.files.createTree("From Lattice");
-    await alice.files.share(tree, jsUser.userId, "editor");
-    await waitFor(
-      () => reader.getRoom(tree)?.getMyMembership() === "invite",
-      "js-sdk's invite",
-      SYNC_WAIT_MS,
-    );
-    await reader.joinRoom(tree);
-    await waitForMembership(alice, tree, jsUser.userId, "join", SYNC_WAIT_MS);
-    await knowsDevices(alice, jsUser.userId);
-
-    const v1 = await alice.files.fileOps.upload(tree, "photo.bin", bytes("lattice v1"));
-    const v2 = await alice.files.fileOps.newVersion(tree, v1, bytes("lattice v2"));
-    const jsTree = await waitFor(
-      () => reader.unstableGetFileTreeSpace(tree) ?? undefined,
-      "js-sdk sees the tree",
-      SYNC_WAIT_MS,
-    );
-    const active = await waitFor(
-      () => {
-        const files = jsTree.listFiles();
-        return files.length === 1 && files[0]!.id === v2 && files[0]!.version === 2 ? files[0] : undefined;
-      },
-      "js-sdk lists version 2",
-      SYNC_WAIT_MS,
-    );
-    expect(active.getName()).toBe("photo.bin");
-    expect(jsTree.listAllFiles().find((b) => b.id === v1)?.isActive).toBe(false);
-
-    // The js-sdk decrypts the event; the bytes are fetched and decrypted with Node's own Web Crypto.
-    const read = async (branchId: string): Promise<string> => {
-      const branch = jsTree.getFile(branchId)!;
-      const info = await eventually(
+      const v1 = await alice.files.fileOps.upload(docs, "plan.txt", bytes("plan v1"), {
+        mimetype: "text/plain",
+      });
+      expect((await bob.files.open(tree)).folders.map((f) => f.name)).toEqual(["Docs"]);
+      const listing = await eventually(
         async () => {
-          const event = await branch.getFileEvent();
-          return event.isDecryptionFailure() || event.getType() !== "m.room.message"
-            ? undefined
-            : branch.getFileInfo();
+          const l = await bob.files.open(docs);
+          return l.files.length === 1 ? l : undefined;
         },
-        `js-sdk decrypts ${branchId}`,
+        "bob lists plan.txt",
         SYNC_WAIT_MS,
       );
-      const { serverName, mediaId } = /^mxc:\/\/(?<serverName>[^/]+)\/(?<mediaId>.+)$/.exec(
-        info.info.url,
-      )!.groups!;
-      const response = await fetch(
-        `${ctx.server.url}/_matrix/client/v1/media/download/${serverName}/${mediaId}`,
-        {
-          headers: { Authorization: `Bearer ${jsUser.accessToken}` },
-        },
-      );
-      const cipher = new Uint8Array(await response.arrayBuffer());
-      const digest = Buffer.from(await crypto.subtle.digest("SHA-256", cipher))
-        .toString("base64")
-        .replace(/=+$/, "");
-      expect(digest).toBe(info.info.hashes["sha256"]);
-      const key = await crypto.subtle.importKey(
-        "raw",
-        Buffer.from(info.info.key.k, "base64url"),
-        "AES-CTR",
-        false,
-        ["decrypt"],
-      );
-      const counter = Buffer.from(info.info.iv, "base64");
-      return text(
-        new Uint8Array(await crypto.subtle.decrypt({ name: "AES-CTR", counter, length: 64 }, key, cipher)),
-      );
-    };
-    expect(await read(v2)).toBe("lattice v2");
-    expect(await read(v1)).toBe("lattice v1");
+      expect(listing.myRole).toBe("editor");
+      expect(listing.files[0]).toMatchObject({ name: "plan.txt", version: 1, updatedBy: alice.userId });
+      expect(await downloadWhenReadable(bob, docs, v1)).toBe("plan v1");
 
-    // Roles: Lattice's editor is the js-sdk's editor, and back.
-    expect(jsTree.getPermissions(jsUser.userId)).toBe("editor");
-    // From room version 12 the creator is an owner by infinite power, not by `users`, which
-    // matrix-js-sdk's mapping does not read: it agrees on the creator only before version 12.
-    const v12 = alice.rooms.get(tree).getSnapshot().state.rules.creatorsHaveInfinitePower;
-    expect(await alice.files.roleOf(tree, alice.userId)).toBe("owner");
-    if (!v12) expect(jsTree.getPermissions(alice.userId)).toBe("owner");
-    await alice.files.setRole(tree, jsUser.userId, "viewer");
-    await waitFor(
-      () => String(jsTree.getPermissions(jsUser.userId)) === "viewer",
-      "js-sdk reads viewer",
-      SYNC_WAIT_MS,
-    );
-  }, SCENARIO_TIMEOUT_MS);
+      // The editor adds a version; the owner reads both from the history.
+      await knowsDevices(bob, alice.userId);
+      const v2 = await bob.files.fileOps.newVersion(docs, v1, bytes("plan v2"));
+      const history = await eventually(
+        async () => {
+          const h = await alice.files.fileOps.history(docs, v2).catch(() => []);
+          return h.length === 2 && h.every((v) => v.problem === undefined) ? h : undefined;
+        },
+        "alice reads the history",
+        SYNC_WAIT_MS,
+      );
+      expect(history.map((h) => h.version)).toEqual([2, 1]);
+      expect(await downloadWhenReadable(alice, docs, v2)).toBe("plan v2");
+
+      // The viewer: refused before any request, and by the server when the check is skipped.
+      expect(await carol.files.roleOf(docs, carol.userId)).toBe("viewer");
+      await expect(carol.files.fileOps.upload(docs, "x.txt", bytes("x"))).rejects.toThrow(
+        new FileTreeError("forbidden", "Viewers cannot upload, rename, move or delete files"),
+      );
+      const forced = await sendEvent(carol.http, docs, "m.room.message", `t${Date.now()}`, {
+        msgtype: "m.file",
+        body: "x.txt",
+      }).catch((error: unknown) => error);
+      expect(forced).toBeInstanceOf(MatrixError);
+      expect((forced as MatrixError).errcode).toBe("M_FORBIDDEN");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    "a tree made by matrix-js-sdk opens in Lattice with its folders, files and versions; the roles agree",
+    async () => {
+      const lattice = await start("lat", { crypto: true });
+      const jsUser = await ctx.user("jsowner");
+      const owner = await startJsClient(ctx.server, jsUser);
+      js.push(owner);
+      // matrix-js-sdk's race: unstableCreateFileTree reads the new room from its sync store at once and
+      // throws 'Unknown room' when sync has not caught up; its createRoom is made to wait for sync here.
+      // It also lists the creator in `users`, which room version 12 (current Synapse's default) refuses,
+      // so its rooms are pinned to version 10.
+      const createRoom = owner.createRoom.bind(owner);
+      owner.createRoom = async (options) => {
+        const created = await createRoom({ room_version: "10", ...options });
+        await waitFor(() => owner.getRoom(created.room_id), "js-sdk syncs its new room", SYNC_WAIT_MS);
+        return created;
+      };
+      const tree = await owner.unstableCreateFileTree("From js-sdk");
+      const sub = await tree.createDirectory("Sub");
+      await tree.invite(lattice.userId, true);
+      await tree.setPermissions(lattice.userId, "editor" as never);
+      await acceptWhenInvited(lattice, tree.roomId);
+      await waitFor(
+        () => owner.getRoom(sub.roomId)?.getMember(lattice.userId)?.membership === "join",
+        "js-sdk sees Lattice in Sub",
+        SYNC_WAIT_MS,
+      );
+      // Files go out only once the js-sdk has Lattice's device, so the room key reaches it.
+      await eventually(
+        async () =>
+          ((await owner.getCrypto()?.getUserDeviceInfo([lattice.userId], true))?.get(lattice.userId)?.size ??
+            0) > 0 || undefined,
+        "js-sdk knows Lattice's device",
+        SYNC_WAIT_MS,
+      );
+      const encrypted = async (body: string): Promise<[Uint8Array, EncryptedFile]> => {
+        const e = await encryptAttachment(bytes(body));
+        return [e.data, { url: "", ...e.file }];
+      };
+      const [c1, f1] = await encrypted("js v1");
+      const { event_id: v1 } = await sub.createFile("report.txt", c1, f1, {
+        info: { size: 5, mimetype: "text/plain" },
+      });
+      const branch = await waitFor(() => sub.getFile(v1) ?? undefined, "js-sdk's branch", SYNC_WAIT_MS);
+      const [c2, f2] = await encrypted("js v2");
+      const { event_id: v2 } = await branch.createNewVersion("report.txt", c2, f2);
+
+      const root = await lattice.files.open(tree.roomId);
+      expect(root.folders.map((f) => [f.roomId, f.name])).toEqual([[sub.roomId, "Sub"]]);
+      const listing = await eventually(
+        async () => {
+          const l = await lattice.files.open(sub.roomId);
+          return l.files.length === 1 && l.files[0]?.version === 2 ? l : undefined;
+        },
+        "Lattice lists version 2",
+        SYNC_WAIT_MS,
+      );
+      expect(listing.files[0]).toMatchObject({
+        eventId: v2,
+        name: "report.txt",
+        version: 2,
+        updatedBy: jsUser.userId,
+      });
+      const history = await eventually(
+        async () => {
+          const h = await lattice.files.fileOps.history(sub.roomId, v2);
+          return h.length === 2 && h.every((v) => v.problem === undefined) ? h : undefined;
+        },
+        "Lattice reads the js-sdk history",
+        SYNC_WAIT_MS,
+      );
+      expect(history.map((h) => [h.eventId, h.version])).toEqual([
+        [v2, 2],
+        [v1, 1],
+      ]);
+      expect(await downloadWhenReadable(lattice, sub.roomId, v2)).toBe("js v2");
+      expect(await downloadWhenReadable(lattice, sub.roomId, v1)).toBe("js v1");
+
+      // Roles: the js-sdk's editor is Lattice's editor; its owner is Lattice's owner.
+      expect(await lattice.files.roleOf(tree.roomId, lattice.userId)).toBe("editor");
+      expect(await lattice.files.roleOf(tree.roomId, jsUser.userId)).toBe("owner");
+      expect(tree.getPermissions(lattice.userId)).toBe("editor");
+      expect(tree.getPermissions(jsUser.userId)).toBe("owner");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    "a file Lattice uploads, and a new version of it, are read by matrix-js-sdk; the roles agree",
+    async () => {
+      const alice = await start("alice", { crypto: true });
+      const jsUser = await ctx.user("jsreader");
+      const reader = await startJsClient(ctx.server, jsUser);
+      js.push(reader);
+      const tree = await alice.files.createTree("From Lattice");
+      await alice.files.share(tree, jsUser.userId, "editor");
+      await waitFor(
+        () => reader.getRoom(tree)?.getMyMembership() === "invite",
+        "js-sdk's invite",
+        SYNC_WAIT_MS,
+      );
+      await reader.joinRoom(tree);
+      await waitForMembership(alice, tree, jsUser.userId, "join", SYNC_WAIT_MS);
+      await knowsDevices(alice, jsUser.userId);
+
+      const v1 = await alice.files.fileOps.upload(tree, "photo.bin", bytes("lattice v1"));
+      const v2 = await alice.files.fileOps.newVersion(tree, v1, bytes("lattice v2"));
+      const jsTree = await waitFor(
+        () => reader.unstableGetFileTreeSpace(tree) ?? undefined,
+        "js-sdk sees the tree",
+        SYNC_WAIT_MS,
+      );
+      const active = await waitFor(
+        () => {
+          const files = jsTree.listFiles();
+          return files.length === 1 && files[0]!.id === v2 && files[0]!.version === 2 ? files[0] : undefined;
+        },
+        "js-sdk lists version 2",
+        SYNC_WAIT_MS,
+      );
+      expect(active.getName()).toBe("photo.bin");
+      expect(jsTree.listAllFiles().find((b) => b.id === v1)?.isActive).toBe(false);
+
+      // The js-sdk decrypts the event; the bytes are fetched and decrypted with Node's own Web Crypto.
+      const read = async (branchId: string): Promise<string> => {
+        const branch = jsTree.getFile(branchId)!;
+        const info = await eventually(
+          async () => {
+            const event = await branch.getFileEvent();
+            return event.isDecryptionFailure() || event.getType() !== "m.room.message"
+              ? undefined
+              : branch.getFileInfo();
+          },
+          `js-sdk decrypts ${branchId}`,
+          SYNC_WAIT_MS,
+        );
+        const { serverName, mediaId } = /^mxc:\/\/(?<serverName>[^/]+)\/(?<mediaId>.+)$/.exec(
+          info.info.url,
+        )!.groups!;
+        const response = await fetch(
+          `${ctx.server.url}/_matrix/client/v1/media/download/${serverName}/${mediaId}`,
+          {
+            headers: { Authorization: `Bearer ${jsUser.accessToken}` },
+          },
+        );
+        const cipher = new Uint8Array(await response.arrayBuffer());
+        const digest = Buffer.from(await crypto.subtle.digest("SHA-256", cipher))
+          .toString("base64")
+          .replace(/=+$/, "");
+        expect(digest).toBe(info.info.hashes["sha256"]);
+        const key = await crypto.subtle.importKey(
+          "raw",
+          Buffer.from(info.info.key.k, "base64url"),
+          "AES-CTR",
+          false,
+          ["decrypt"],
+        );
+        const counter = Buffer.from(info.info.iv, "base64");
+        return text(
+          new Uint8Array(await crypto.subtle.decrypt({ name: "AES-CTR", counter, length: 64 }, key, cipher)),
+        );
+      };
+      expect(await read(v2)).toBe("lattice v2");
+      expect(await read(v1)).toBe("lattice v1");
+
+      // Roles: Lattice's editor is the js-sdk's editor, and back.
+      expect(jsTree.getPermissions(jsUser.userId)).toBe("editor");
+      // From room version 12 the creator is an owner by infinite power, not by `users`, which
+      // matrix-js-sdk's mapping does not read: it agrees on the creator only before version 12.
+      const v12 = alice.rooms.get(tree).getSnapshot().state.rules.creatorsHaveInfinitePower;
+      expect(await alice.files.roleOf(tree, alice.userId)).toBe("owner");
+      if (!v12) expect(jsTree.getPermissions(alice.userId)).toBe("owner");
+      await alice.files.setRole(tree, jsUser.userId, "viewer");
+      await waitFor(
+        () => String(jsTree.getPermissions(jsUser.userId)) === "viewer",
+        "js-sdk reads viewer",
+        SYNC_WAIT_MS,
+      );
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
 });
