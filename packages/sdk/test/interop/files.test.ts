@@ -291,12 +291,14 @@ describeEachServer("file trees", (ctx) => {
         const { serverName, mediaId } = /^mxc:\/\/(?<serverName>[^/]+)\/(?<mediaId>.+)$/.exec(
           info.info.url,
         )!.groups!;
-        const response = await fetch(
-          `${ctx.server.url}/_matrix/client/v1/media/download/${serverName}/${mediaId}`,
-          {
-            headers: { Authorization: `Bearer ${jsUser.accessToken}` },
-          },
-        );
+        // Authenticated media (v1.11) is detected from /versions: Synapse 1.67 serves only /_matrix/media/v3.
+        const versions = (await (await fetch(`${ctx.server.url}/_matrix/client/versions`)).json()) as {
+          versions: string[];
+        };
+        const path = versions.versions.includes("v1.11") ? "_matrix/client/v1/media" : "_matrix/media/v3";
+        const response = await fetch(`${ctx.server.url}/${path}/download/${serverName}/${mediaId}`, {
+          headers: { Authorization: `Bearer ${jsUser.accessToken}` },
+        });
         const cipher = new Uint8Array(await response.arrayBuffer());
         const digest = Buffer.from(await crypto.subtle.digest("SHA-256", cipher))
           .toString("base64")
