@@ -8,7 +8,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
-import { SignOutIcon } from "../../components/icons";
+import { FolderIcon, SignOutIcon } from "../../components/icons";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import { browserHashLocation } from "../../state/routing/Router";
@@ -118,9 +118,6 @@ export function ClientShell({
                 <span className={styles.displayName}>{displayName ?? localpartOf(client.userId)}</span>
                 <span className={styles.userId}>{client.userId}</span>
               </div>
-              <Button variant="ghost" size="sm" data-testid="open-files" onClick={() => setFilesOpen(true)}>
-                {f("button")}
-              </Button>
               <ThemeToggle theme={theme} />
               <SettingsButton client={client} theme={theme} />
               <Button
@@ -131,6 +128,12 @@ export function ClientShell({
                 onClick={() => setConfirmLogout(true)}
               >
                 <SignOutIcon />
+              </Button>
+            </div>
+            <div className={styles.places}>
+              <Button variant="ghost" size="sm" data-testid="open-files" onClick={() => setFilesOpen(true)}>
+                <FolderIcon />
+                {f("button")}
               </Button>
             </div>
             <ConnectionBanner client={client} />
