@@ -69,13 +69,12 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A 1:1 call. */
-export class OneToOneCallViewModel implements ActiveCallViewModel {
-  readonly kind = "one_to_one";
-  readonly id: string;
-  readonly roomId: string;
-  readonly opponentUserId: string;
-  readonly status: ObservableValue<CallStatus>;
+/**
+ * The observables both kinds of call publish, and the scope that owns their
+ * subscriptions (ended by each kind's dispose).
+ */
+abstract class CallObservables {
+  /** Milliseconds since the call connected (ticks each second). */
   readonly length = new ObservableValue(0);
   readonly feeds = new ObservableValue<readonly FeedView[]>([]);
   readonly microphoneMuted = new ObservableValue(false);
@@ -83,12 +82,22 @@ export class OneToOneCallViewModel implements ActiveCallViewModel {
   readonly screensharing = new ObservableValue(false);
   readonly hold = new ObservableValue<HoldView>({ remoteOnHold: false, localOnHold: false });
   readonly error = new ObservableValue<string | null>(null);
+  protected readonly scope = new Scope();
+}
+
+/** A 1:1 call. */
+export class OneToOneCallViewModel extends CallObservables implements ActiveCallViewModel {
+  readonly kind = "one_to_one";
+  readonly id: string;
+  readonly roomId: string;
+  readonly opponentUserId: string;
+  readonly status: ObservableValue<CallStatus>;
   readonly canHold = true;
   readonly canScreenshare = true;
-  private readonly scope = new Scope();
   private watchedLocal: unknown;
 
   constructor(readonly call: Call) {
+    super();
     this.id = call.callId;
     this.roomId = call.roomId;
     this.opponentUserId = call.opponentUserId;
@@ -169,22 +178,14 @@ function groupStatus(group: GroupCall): CallStatus {
 }
 
 /** A mesh group call: our feed and one 1:1 call per participant device. */
-export class MeshCallViewModel implements ActiveCallViewModel {
+export class MeshCallViewModel extends CallObservables implements ActiveCallViewModel {
   readonly kind = "group";
   readonly id: string;
   readonly roomId: string;
   readonly opponentUserId = undefined;
   readonly status: ObservableValue<CallStatus>;
-  readonly length = new ObservableValue(0);
-  readonly feeds = new ObservableValue<readonly FeedView[]>([]);
-  readonly microphoneMuted = new ObservableValue(false);
-  readonly cameraOff = new ObservableValue(true);
-  readonly screensharing = new ObservableValue(false);
-  readonly hold = new ObservableValue<HoldView>({ remoteOnHold: false, localOnHold: false });
-  readonly error = new ObservableValue<string | null>(null);
   readonly canHold = false;
   readonly canScreenshare = false;
-  private readonly scope = new Scope();
   private callScope = this.scope.child();
   private connectedAt: number | undefined;
 
@@ -192,6 +193,7 @@ export class MeshCallViewModel implements ActiveCallViewModel {
     readonly group: GroupCall,
     private readonly now: () => number = Date.now,
   ) {
+    super();
     this.id = group.groupCallId;
     this.roomId = group.roomId;
     this.status = new ObservableValue(groupStatus(group));
