@@ -15,6 +15,8 @@
  * The media edge stays outside: the platform gives the tracks to publish
  * and makes the encryption worker; the SDK never touches `navigator`.
  */
+import { backoffDelay } from "../../util/backoff";
+import type { BackoffPolicy } from "../../util/backoff";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import type { MediaTrack } from "../../voip/platform";
@@ -28,6 +30,12 @@ import type { SfuToken } from "./token";
 
 export const RECONNECT_ATTEMPTS = 6;
 export const RECONNECT_BASE_MS = 500;
+/** The rejoin waits: 500, 1000, 2000… ms, without jitter. */
+const RECONNECT_BACKOFF: BackoffPolicy = {
+  baseDelayMs: RECONNECT_BASE_MS,
+  maxDelayMs: Infinity,
+  jitter: "none",
+};
 /** LiveKit's key ring holds this many indexes: our key indexes wrap at 256 too. */
 export const KEYRING_SIZE = 256;
 
@@ -218,7 +226,7 @@ export class LiveKitConnection {
     const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     let last: unknown;
     for (let attempt = 0; attempt < RECONNECT_ATTEMPTS && !this.leaving; attempt++) {
-      await sleep(RECONNECT_BASE_MS * 2 ** attempt);
+      await sleep(backoffDelay(attempt + 1, RECONNECT_BACKOFF));
       if (this.leaving) return;
       try {
         await this.join(room);
