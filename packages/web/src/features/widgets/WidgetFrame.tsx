@@ -39,7 +39,12 @@ export function WidgetFrame({
       const win = el?.contentWindow;
       if (win === null || win === undefined || attached.has(session)) return;
       attached.add(session);
-      session.attach(win, session.origin);
+      try {
+        session.attach(win, session.origin);
+      } catch (e) {
+        // A session that cannot start leaves the frame unanswered; the rest of the app goes on.
+        console.error("widget: attach failed", e);
+      }
     },
     [session],
   );
@@ -53,7 +58,13 @@ export function WidgetFrame({
       allow={allowOf(isCall)}
       referrerPolicy="no-referrer"
       data-widget-id={widgetId}
-      onLoad={() => session.onIframeLoad()}
+      onLoad={() => {
+        try {
+          session.onIframeLoad();
+        } catch (e) {
+          console.error("widget: load handling failed", e);
+        }
+      }}
     />
   );
 }
