@@ -263,6 +263,11 @@ export class ClientViewModel {
     );
   }
 
+  /** The homeserver's base URL (widgets' `$org.matrix.msc4039.matrix_base_url`). */
+  get homeserverUrl(): string | undefined {
+    return this.options.session.homeserverUrl;
+  }
+
   /** Runs `cleanup` when this client ends (view models made beside it, like the calls'). */
   onDispose(cleanup: () => void): void {
     this.scope.add(cleanup);

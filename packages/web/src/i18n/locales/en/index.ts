@@ -19,6 +19,7 @@ import { shell } from "./shell";
 import { threads } from "./threads";
 import { timeline } from "./timeline";
 import { verification } from "./verification";
+import { widgets } from "./widgets";
 
 export const en = {
   auth,
@@ -38,4 +39,5 @@ export const en = {
   threads,
   timeline,
   verification,
+  widgets,
 };
