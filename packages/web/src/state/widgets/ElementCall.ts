@@ -37,7 +37,7 @@ export interface ElementCallWidgetHost {
 }
 
 /** What the host hands a custom action to; the returned object is the reply (undefined: not ours). */
-export type CustomActionHandler = (
+export type ElementCallActionHandler = (
   action: string,
   data: Readonly<Record<string, unknown>>,
 ) => Record<string, unknown> | undefined;
@@ -89,7 +89,7 @@ export class ElementCall {
   }
 
   /** Element Call's custom actions; each one is acknowledged with {}. */
-  readonly onAction: CustomActionHandler = (action, data) => {
+  readonly onAction: ElementCallActionHandler = (action, data) => {
     switch (action) {
       case ElementCallAction.Join:
         if (this.state.getSnapshot() !== "ended") this.state.set("joined");

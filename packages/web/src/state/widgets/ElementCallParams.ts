@@ -13,6 +13,12 @@ import {
   toDeviceCapability,
 } from "@lattice/widget-api";
 
+/**
+ * Where the app serves Element Call, under its own base URL (elementCallHosting.ts
+ * serves and copies the package there; its test checks the two agree).
+ */
+export const ELEMENT_CALL_BASE_PATH = "element-call/";
+
 /** Element Call's widget type (a virtual widget: no state event names it). */
 export const ELEMENT_CALL_WIDGET_TYPE = "m.call";
 
