@@ -31,6 +31,7 @@ function Frame({
   const t = useT("elementCall");
   const frame = useRef<HTMLIFrameElement>(null);
   const state = useObservable(call.state);
+  const error = useObservable(call.error);
   useEffect(() => {
     // Bind before the page loads: Element Call speaks first (waitForIframeLoad false),
     // and the frame's window object stays the same across its navigation.
@@ -48,6 +49,11 @@ function Frame({
     >
       <div className={styles.bar}>
         <span className={styles.title}>{roomName}</span>
+        {error !== null && (
+          <span role="alert" className={styles.error}>
+            {t("failed", { message: error })}
+          </span>
+        )}
         {!inRoom && (
           <Button size="sm" onClick={onReturn} data-testid="element-call-return">
             {t("returnToCall")}

@@ -53,6 +53,8 @@ export class ElementCall {
     audioEnabled: true,
     videoEnabled: true,
   });
+  /** Why the widget channel could not start (shown above the frame), or null. */
+  readonly error = new ObservableValue<string | null>(null);
   private host: ElementCallWidgetHost | null = null;
   private closeTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly endedListeners = new Set<() => void>();
@@ -84,7 +86,12 @@ export class ElementCall {
   /** The frame loaded its window: connect the channel; Element Call shows its lobby. */
   attach(frame: Window): void {
     if (this.host === null || this.state.getSnapshot() === "ended") return;
-    this.host.attach(frame, this.origin);
+    try {
+      this.host.attach(frame, this.origin);
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+      return;
+    }
     if (this.state.getSnapshot() === "loading") this.state.set("lobby");
   }
 

@@ -10,5 +10,5 @@ export const elementCall = {
   region: "Element Call",
   returnToCall: "Return to call",
   leave: "Leave call",
-  loading: "Loading Element Call…",
+  failed: "Element Call could not start: {{message}}",
 };
