@@ -5,8 +5,7 @@
  * validated each request and checked the approved capabilities; this class
  * does the Matrix side and asks the session (WidgetDriverHooks) wherever
  * the user decides: capabilities, OpenID, navigation, always-on-screen and
- * modals. The work itself lives in driver/*.ts, one file per family, so
- * each stays small.
+ * modals. The work itself lives in driver/*.ts, one file per family.
  *
  * The access token never crosses: nothing here returns a request, a URL
  * with a token or an HTTP client to the widget, only event data, mxc URIs,
@@ -26,25 +25,14 @@ import type {
   WidgetDefinition,
   WidgetDriver,
 } from "@lattice/widget-api";
-import type { Client } from "../../sdk";
-import { notYet } from "./errors";
+import { createTxnIdGenerator } from "../../sdk";
+import type { DriverContext, WidgetClient } from "./driver/context";
+import * as reads from "./driver/reads";
+import * as sends from "./driver/sends";
+import * as services from "./driver/services";
+import { sendToDevice } from "./driver/toDevice";
 
-/** The parts of the SDK client a widget driver uses. */
-export type WidgetClient = Pick<
-  Client,
-  | "userId"
-  | "deviceId"
-  | "http"
-  | "rooms"
-  | "sendQueue"
-  | "crypto"
-  | "accountData"
-  | "voip"
-  | "rtc"
-  | "onToDevice"
-  | "versions"
-  | "serverFeatures"
->;
+export type { WidgetClient } from "./driver/context";
 
 /** Where the driver asks the user (the WidgetSession implements these). */
 export interface WidgetDriverHooks {
@@ -55,7 +43,7 @@ export interface WidgetDriverHooks {
    * `pending` is called first when the user must be asked.
    */
   askOpenId(pending: () => void): Promise<"allowed" | "blocked">;
-  /** Opens a matrix.to link in the app (already checked to start with https://matrix.to/#/). */
+  /** Opens a matrix.to link in the app (the host checked it starts with https://matrix.to/#/). */
   navigate(uri: string): Promise<void>;
   /** Pins or unpins the widget; returns whether it was applied. */
   setAlwaysOnScreen(value: boolean): boolean;
@@ -65,6 +53,8 @@ export interface WidgetDriverHooks {
   closeModal(data: Record<string, unknown>): void;
   /** This (modal) widget enables or disables one of its buttons. */
   setModalButtonEnabled(button: string, enabled: boolean): void;
+  /** The room the user views now (account widgets act there). */
+  viewedRoomId(): string | null;
 }
 
 /** How to build a driver. */
@@ -78,130 +68,167 @@ export interface SdkWidgetDriverOptions {
 
 /** The WidgetDriver of the web app. */
 export class SdkWidgetDriver implements WidgetDriver {
-  constructor(private readonly options: SdkWidgetDriverOptions) {}
+  private readonly ctx: DriverContext;
+  private readonly hooks: WidgetDriverHooks;
+
+  constructor(options: SdkWidgetDriverOptions) {
+    this.hooks = options.hooks;
+    const txn = createTxnIdGenerator();
+    this.ctx = {
+      client: options.client,
+      roomId: options.roomId,
+      viewedRoomId: () => options.hooks.viewedRoomId(),
+      txnId: () => `widget.${txn()}`,
+    };
+  }
 
   /** The room this widget lives in (null for account widgets). */
   get roomId(): string | null {
-    return this.options.roomId;
+    return this.ctx.roomId;
   }
 
   validateCapabilities(requested: ReadonlySet<string>): Promise<ReadonlySet<string>> {
-    return this.options.hooks.approveCapabilities(requested);
+    return this.hooks.approveCapabilities(requested);
   }
 
   sendEvent(
-    _type: string,
-    _content: Record<string, unknown>,
-    _stateKey: string | null,
-    _options: SendEventOptions,
+    type: string,
+    content: Record<string, unknown>,
+    stateKey: string | null,
+    options: SendEventOptions,
   ): Promise<SentEvent> {
-    return Promise.reject(notYet("sendEvent"));
+    return sends.sendEvent(this.ctx, type, content, stateKey, options);
   }
 
-  updateDelayedEvent(_delayId: string, _action: UpdateDelayedEventActionKind): Promise<void> {
-    return Promise.reject(notYet("updateDelayedEvent"));
+  updateDelayedEvent(delayId: string, action: UpdateDelayedEventActionKind): Promise<void> {
+    return sends.updateDelayedEvent(this.ctx, delayId, action);
   }
 
   sendToDevice(
-    _type: string,
-    _encrypted: boolean,
-    _messages: Record<string, Record<string, Record<string, unknown>>>,
+    type: string,
+    encrypted: boolean,
+    messages: Record<string, Record<string, Record<string, unknown>>>,
   ): Promise<void> {
-    return Promise.reject(notYet("sendToDevice"));
+    return sendToDevice(this.ctx, type, encrypted, messages);
   }
 
+  /** Asks the session; reports "request" while the user decides, then allowed (with a token) or blocked. */
   askOpenId(observer: OpenIdObserver): void {
-    observer.update({ state: "blocked" });
+    this.hooks
+      .askOpenId(() => observer.update({ state: "request" }))
+      .then(async (decision) => {
+        if (decision === "blocked") {
+          observer.update({ state: "blocked" });
+          return;
+        }
+        observer.update({ state: "allowed", token: await services.openIdToken(this.ctx) });
+      })
+      .catch(() => observer.update({ state: "blocked" }));
   }
 
   navigate(uri: string): Promise<void> {
-    return this.options.hooks.navigate(uri);
+    return this.hooks.navigate(uri);
   }
 
   readRoomTimeline(
-    _roomId: string,
-    _type: string,
-    _msgtype: string | undefined,
-    _stateKey: string | undefined,
-    _limit: number,
-    _since: string | undefined,
+    roomId: string,
+    type: string,
+    msgtype: string | undefined,
+    stateKey: string | undefined,
+    limit: number,
+    since: string | undefined,
   ): Promise<RoomEvent[]> {
-    return Promise.reject(notYet("readRoomTimeline"));
+    return reads.readRoomTimeline(this.ctx, roomId, type, msgtype, stateKey, limit, since);
   }
 
-  readRoomState(_roomId: string, _type: string, _stateKey: string | undefined): Promise<RoomEvent[]> {
-    return Promise.reject(notYet("readRoomState"));
+  readRoomState(roomId: string, type: string, stateKey: string | undefined): Promise<RoomEvent[]> {
+    return reads.readRoomState(this.ctx, roomId, type, stateKey);
   }
 
-  readRoomAccountData(_type: string): Promise<RoomAccountData[]> {
-    return Promise.reject(notYet("readRoomAccountData"));
+  readRoomAccountData(type: string): Promise<RoomAccountData[]> {
+    return reads.readRoomAccountData(this.ctx, type);
   }
 
   readEventRelations(
-    _eventId: string,
-    _roomId: string | undefined,
-    _relType: string | undefined,
-    _eventType: string | undefined,
-    _from: string | undefined,
-    _to: string | undefined,
-    _limit: number | undefined,
-    _direction: "f" | "b" | undefined,
+    eventId: string,
+    roomId: string | undefined,
+    relType: string | undefined,
+    eventType: string | undefined,
+    from: string | undefined,
+    to: string | undefined,
+    limit: number | undefined,
+    direction: "f" | "b" | undefined,
   ): Promise<RelationsResult> {
-    return Promise.reject(notYet("readEventRelations"));
+    return reads.readEventRelations(
+      this.ctx,
+      eventId,
+      roomId,
+      relType,
+      eventType,
+      from,
+      to,
+      limit,
+      direction,
+    );
   }
 
-  searchUserDirectory(_term: string, _limit: number | undefined): Promise<UserDirectorySearchResult> {
-    return Promise.reject(notYet("searchUserDirectory"));
+  searchUserDirectory(term: string, limit: number | undefined): Promise<UserDirectorySearchResult> {
+    return services.searchUserDirectory(this.ctx, term, limit);
   }
 
   getMediaConfig(): Promise<Record<string, unknown>> {
-    return Promise.reject(notYet("getMediaConfig"));
+    return services.getMediaConfig(this.ctx);
   }
 
-  uploadFile(_file: unknown): Promise<{ contentUri: string }> {
-    return Promise.reject(notYet("uploadFile"));
+  uploadFile(file: unknown): Promise<{ contentUri: string }> {
+    return services.uploadFile(this.ctx, file);
   }
 
-  downloadFile(_contentUri: string): Promise<{ file: unknown }> {
-    return Promise.reject(notYet("downloadFile"));
+  downloadFile(contentUri: string): Promise<{ file: unknown }> {
+    return services.downloadFile(this.ctx, contentUri);
   }
 
   getTurnServers(): AsyncGenerator<TurnServer, void, void> {
-    throw notYet("getTurnServers");
+    return services.turnServers(this.ctx);
   }
 
+  /** Joined rooms (for "any room" timeline capabilities). */
   getKnownRooms(): string[] {
-    return [];
+    const out: string[] = [];
+    for (const [roomId, room] of this.ctx.client.rooms.all.getSnapshot()) {
+      if (room.getSnapshot().category === "join") out.push(roomId);
+    }
+    return out;
   }
 
-  processError(_error: unknown): Record<string, unknown> | undefined {
-    return undefined;
+  processError(error: unknown): Record<string, unknown> | undefined {
+    return services.processError(error);
   }
 
-  sendSticker(_content: Record<string, unknown>): Promise<void> {
-    return Promise.reject(notYet("sendSticker"));
+  sendSticker(content: Record<string, unknown>): Promise<void> {
+    return sends.sendSticker(this.ctx, content);
   }
 
   setAlwaysOnScreen(value: boolean): Promise<boolean> {
-    return Promise.resolve(this.options.hooks.setAlwaysOnScreen(value));
+    return Promise.resolve(this.hooks.setAlwaysOnScreen(value));
   }
 
   openModal(request: OpenModalRequestData): Promise<void> {
-    this.options.hooks.openModal(request);
+    this.hooks.openModal(request);
     return Promise.resolve();
   }
 
   closeModal(data: Record<string, unknown>): Promise<void> {
-    this.options.hooks.closeModal(data);
+    this.hooks.closeModal(data);
     return Promise.resolve();
   }
 
   setModalButtonEnabled(button: string, enabled: boolean): Promise<void> {
-    this.options.hooks.setModalButtonEnabled(button, enabled);
+    this.hooks.setModalButtonEnabled(button, enabled);
     return Promise.resolve();
   }
 
   getRtcTransports(): Promise<Record<string, unknown>[]> {
-    return Promise.reject(notYet("getRtcTransports"));
+    return services.rtcTransports(this.ctx);
   }
 }

@@ -19,8 +19,3 @@ export class WidgetHostError extends Error {
     this.name = "WidgetHostError";
   }
 }
-
-/** A part of the driver or session not built yet (the skeleton's bodies). */
-export function notYet(what: string): WidgetHostError {
-  return new WidgetHostError("not_implemented", `Not yet implemented: ${what}`);
-}
