@@ -129,6 +129,11 @@ export class ClientViewModel {
   /** An event to open the next selected room at (a link). */
   private pendingEventId: string | undefined;
 
+  /** The homeserver's base URL (Element Call is told it; it never gets the token). */
+  get homeserverUrl(): string | undefined {
+    return this.options.session.homeserverUrl;
+  }
+
   constructor(private readonly options: ClientOptions) {
     const { session } = options;
     const userId = session.userId;

@@ -7,6 +7,7 @@ import { account } from "./account";
 import { calls } from "./calls";
 import { common } from "./common";
 import { composer } from "./composer";
+import { elementCall } from "./elementCall";
 import { files } from "./files";
 import { navigation } from "./navigation";
 import { notifications } from "./notifications";
@@ -27,6 +28,7 @@ export const en = {
   calls,
   common,
   composer,
+  elementCall,
   files,
   navigation,
   notifications,
