@@ -5,7 +5,9 @@
  * renders; for the call view, the room state MatrixRTC reads, our own call
  * membership (both state-key forms), delayed events for the leave,
  * encryption keys (room event and to-device), rings, TURN and the RTC
- * transports (MSC4515).
+ * transports (MSC4515); and, for the mesh group call the web app runs
+ * today, the group call state, the legacy membership keyed by the user, and
+ * the m.call.* to-device signalling.
  */
 import {
   MatrixCapabilities,
@@ -44,6 +46,20 @@ const CALL_STATE = [
   "m.room.encryption",
 ];
 
+/** To-device signalling of the mesh group call (voip). */
+const MESH_TO_DEVICE = [
+  "m.call.invite",
+  "m.call.answer",
+  "m.call.candidates",
+  "m.call.hangup",
+  "m.call.select_answer",
+  "m.call.negotiate",
+  "m.call.reject",
+] as const;
+
+/** The mesh group call's state event. */
+const GROUP_CALL_EVENT = "org.matrix.msc3401.call";
+
 /** The capability list for `view` in `roomId`, as `userId`'s `deviceId`. */
 export function embeddedCapabilities(
   view: EmbeddedView,
@@ -66,7 +82,12 @@ export function embeddedCapabilities(
   caps.push(
     stateEventCapability("send", CALL_MEMBER_EVENT, own),
     stateEventCapability("send", CALL_MEMBER_EVENT, `_${own}`),
+    stateEventCapability("send", CALL_MEMBER_EVENT, userId),
+    stateEventCapability("receive", GROUP_CALL_EVENT),
+    stateEventCapability("send", GROUP_CALL_EVENT),
   );
+  for (const type of MESH_TO_DEVICE)
+    caps.push(toDeviceCapability("send", type), toDeviceCapability("receive", type));
   for (const type of [ENCRYPTION_KEYS_EVENT, RTC_NOTIFICATION_EVENT])
     caps.push(roomEventCapability("receive", type), roomEventCapability("send", type));
   caps.push(

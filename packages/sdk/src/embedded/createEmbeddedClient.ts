@@ -60,7 +60,10 @@ function feedReads(view: EmbeddedView): { stateTypes: string[]; timelineTypes: s
         stateTypes: [...state, "m.room.topic", "m.room.avatar", "m.room.join_rules"],
         timelineTypes: ["m.room.message", "m.reaction", "m.room.redaction"],
       }
-    : { stateTypes: [...state, "org.matrix.msc3401.call.member"], timelineTypes: [] };
+    : {
+        stateTypes: [...state, "org.matrix.msc3401.call.member", "org.matrix.msc3401.call"],
+        timelineTypes: [],
+      };
 }
 
 /** True when a host error reply says it cannot encrypt to-device (in its message or its extra fields). */

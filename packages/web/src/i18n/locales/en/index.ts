@@ -7,6 +7,7 @@ import { account } from "./account";
 import { calls } from "./calls";
 import { common } from "./common";
 import { composer } from "./composer";
+import { embedded } from "./embedded";
 import { files } from "./files";
 import { navigation } from "./navigation";
 import { notifications } from "./notifications";
@@ -26,6 +27,7 @@ export const en = {
   calls,
   common,
   composer,
+  embedded,
   files,
   navigation,
   notifications,

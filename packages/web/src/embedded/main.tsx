@@ -1,0 +1,28 @@
+/**
+ * Entry point of the embedded page (embedded.html): Lattice inside a host
+ * application as a widget. It loads no sign-in, settings or room list:
+ * only the embedded view model, the room view's timeline and composer,
+ * and the call view.
+ */
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { EmbeddedViewModel } from "../state/embedded/EmbeddedViewModel";
+import { EmbeddedApp } from "./EmbeddedApp";
+import "../styles/global.css";
+
+const app = new EmbeddedViewModel({
+  href: window.location.href,
+  parent: window.parent,
+  self: window,
+  root: document.documentElement,
+  storage: window.localStorage,
+});
+const root = document.getElementById("root");
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <EmbeddedApp app={app} />
+    </StrictMode>,
+  );
+}
+void app.start();
