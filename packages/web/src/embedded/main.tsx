@@ -25,4 +25,6 @@ if (root) {
     </StrictMode>,
   );
 }
+// The view model on the window, for devtools and the browser tests (it holds no secret: the host has the token).
+(window as unknown as { latticeEmbedded: EmbeddedViewModel }).latticeEmbedded = app;
 void app.start();

@@ -118,6 +118,11 @@ export class EmbeddedViewModel {
     }
   }
 
+  /** The embedded client once start() made it (devtools and the browser tests reach it). */
+  get embeddedClient(): EmbeddedClient | null {
+    return this.client;
+  }
+
   /** Joins the room's group call (the lobby's button, or skipLobby). */
   async join(video: boolean): Promise<void> {
     const s = this.status.getSnapshot();
