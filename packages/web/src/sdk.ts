@@ -153,3 +153,6 @@ export { downloadContent, getMediaConfig } from "@lattice/sdk/api/media";
 export { createTxnIdGenerator } from "@lattice/sdk/http/txn";
 export type { ProcessedSync } from "@lattice/sdk/sync/processor/types";
 export type { ToDeviceEvent } from "@lattice/sdk/api/types/events";
+
+export { createEmbeddedClient } from "@lattice/sdk/embedded/createEmbeddedClient";
+export type { EmbeddedClient } from "@lattice/sdk/embedded/createEmbeddedClient";

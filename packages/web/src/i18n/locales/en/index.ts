@@ -8,6 +8,7 @@ import { calls } from "./calls";
 import { common } from "./common";
 import { composer } from "./composer";
 import { elementCall } from "./elementCall";
+import { embedded } from "./embedded";
 import { files } from "./files";
 import { navigation } from "./navigation";
 import { notifications } from "./notifications";
@@ -29,6 +30,7 @@ export const en = {
   common,
   composer,
   elementCall,
+  embedded,
   files,
   navigation,
   notifications,
