@@ -138,3 +138,6 @@ export type { Call, CallFeed, CallState, GroupCall } from "@lattice/sdk/voip/ind
 export type { PreCallCheckResult } from "@lattice/sdk/voip/precall";
 export type { VoipService } from "@lattice/sdk/voip/VoipService";
 export { GROUP_CALL_EVENT } from "@lattice/sdk/voip/group/types";
+// Group calls on LiveKit (loaded with the call chunk only).
+export { LiveKitCall, offersLiveKit } from "@lattice/sdk/rtc/livekit/call";
+export type { CallParticipant } from "@lattice/sdk/rtc/livekit/call";

@@ -4,3 +4,4 @@ export * from "./focus";
 export * from "./keys";
 export * from "./connection";
 export type { LiveKitModule } from "./api";
+export * from "./call";

@@ -44,6 +44,8 @@ export const calls = {
   speaking: "speaking",
   muted: "microphone muted",
   videoOff: "camera off",
+  waitingForKeys: "waiting for keys",
+  decryptionFailed: "cannot be decrypted",
   tileLabel: "{{name}}",
   pipLabel: "Ongoing call",
   returnToCall: "Return to call",
