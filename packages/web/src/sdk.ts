@@ -141,3 +141,6 @@ export { GROUP_CALL_EVENT } from "@lattice/sdk/voip/group/types";
 // Group calls on LiveKit (loaded with the call chunk only).
 export { LiveKitCall, offersLiveKit } from "@lattice/sdk/rtc/livekit/call";
 export type { CallParticipant } from "@lattice/sdk/rtc/livekit/call";
+export { checkLiveKitFocus } from "@lattice/sdk/rtc/livekit/precall";
+export type { LiveKitCheckResult } from "@lattice/sdk/rtc/livekit/precall";
+export { requestSfuToken } from "@lattice/sdk/rtc/livekit/token";

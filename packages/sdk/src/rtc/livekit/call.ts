@@ -55,6 +55,8 @@ export class LiveKitCallError extends Error {
 export interface CallParticipant extends MediaParticipant {
   readonly userId: string;
   readonly deviceId: string;
+  /** The index of the key their frames use now (ours: the key we encrypt with); rotations raise it. */
+  readonly keyIndex: number | undefined;
 }
 
 export interface LiveKitCallOptions {
@@ -84,6 +86,7 @@ export class LiveKitCall {
   private readonly participantsValue = new ObservableValue<readonly CallParticipant[]>([]);
   private readonly connections = new Map<string, LiveKitConnection>();
   private readonly identities = new Map<string, RtcParticipant>();
+  private keyWatches: Array<() => void> = [];
   private readonly unsubscribes: Array<() => void> = [];
   private publishUrl: string | undefined;
   private ended = false;
@@ -128,6 +131,8 @@ export class LiveKitCall {
       this.publishUrl = own.serviceUrl;
       this.unsubscribes.push(
         rtc.participants(roomId).subscribe((list) => void this.mapIdentities(list)),
+        rtc.ownKey(roomId).subscribe(() => this.refresh()),
+        () => this.keyWatches.splice(0).forEach((u) => u()),
         memberships.subscribe(() => this.followFoci(own, others())),
       );
       await this.mapIdentities(rtc.participants(roomId).getSnapshot());
@@ -187,6 +192,9 @@ export class LiveKitCall {
     }
     this.identities.clear();
     for (const [k, v] of next) this.identities.set(k, v);
+    for (const u of this.keyWatches.splice(0)) u();
+    // A rotation (a new index from them) shows on their tile.
+    this.keyWatches = list.map((p) => p.keys.subscribe(() => this.refresh()));
     this.refresh();
   }
 
@@ -197,7 +205,8 @@ export class LiveKitCall {
     for (const [url, connection] of this.connections) {
       for (const p of connection.participants.getSnapshot()) {
         if (p.isLocal) {
-          if (url === this.publishUrl) out.unshift({ ...p, userId, deviceId });
+          const keyIndex = this.options.rtc.ownKey(this.options.roomId).getSnapshot()?.index;
+          if (url === this.publishUrl) out.unshift({ ...p, userId, deviceId, keyIndex });
           continue;
         }
         const member = this.identities.get(p.identity);
@@ -206,7 +215,8 @@ export class LiveKitCall {
         const key = `${member.userId}|${member.deviceId}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        out.push({ ...p, userId: member.userId, deviceId: member.deviceId });
+        const keyIndex = member.keys.getSnapshot().latestIndex;
+        out.push({ ...p, userId: member.userId, deviceId: member.deviceId, keyIndex });
       }
     }
     this.participantsValue.set(out);

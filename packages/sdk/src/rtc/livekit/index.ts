@@ -5,3 +5,4 @@ export * from "./keys";
 export * from "./connection";
 export type { LiveKitModule } from "./api";
 export * from "./call";
+export * from "./precall";

@@ -23,6 +23,7 @@ export function CallButtons({
 }): React.JSX.Element | null {
   const t = useT("calls");
   useObservable(room);
+  useObservable(calls.rtcSessions);
   const active = useObservable(calls.active);
   if (!calls.supported) return null;
   const kind = calls.kindFor(roomId);

@@ -86,7 +86,7 @@ function AudioOnly({ feed, devices }: { feed: FeedView; devices: DevicesViewMode
 }
 
 /** Peer-to-peer tiles have no per-participant media encryption state. */
-const NO_ENCRYPTION: Subscribable<TileEncryption | undefined> = {
+const NONE: Subscribable<undefined> = {
   getSnapshot: () => undefined,
   subscribe: () => () => undefined,
 };
@@ -104,7 +104,8 @@ function Tile({
   const ref = useRef<HTMLVideoElement>(null);
   const mute = useObservable(feed.mute);
   const speaking = useObservable(feed.speaking);
-  const encryption = useObservable(feed.encryption ?? NO_ENCRYPTION);
+  const encryption = useObservable<TileEncryption | undefined>(feed.encryption ?? NONE);
+  const keyIndex = useObservable<number | undefined>(feed.keyIndex ?? NONE);
   useStream(ref, feed.stream, devices, !feed.isLocal);
   // A member whose key has not come (or does not decrypt) is said so, never a silent black tile.
   const keyState =
@@ -137,6 +138,7 @@ function Tile({
       data-speaking={speaking}
       data-user={feed.userId}
       data-encryption={encryption}
+      data-key-index={keyIndex}
     >
       <video
         ref={ref}

@@ -15,6 +15,7 @@ import type { CallSettings } from "./CallSettings";
 import { DevicesViewModel } from "./DevicesViewModel";
 import { PreCallViewModel } from "./PreCallViewModel";
 import type { BrowserMediaPlatform } from "../../platform";
+import type { Subscribable } from "../useObservable";
 
 export interface IncomingCallView {
   readonly id: string;
@@ -58,7 +59,13 @@ export class CallsViewModel {
   ) {
     this.scope = scope ?? new Scope();
     this.devices = new DevicesViewModel(platform, settings);
-    this.preCall = new PreCallViewModel(client.voip);
+    this.preCall = new PreCallViewModel(client.voip, async () => {
+      const { checkLiveKit } = await import("./LiveKitCall");
+      // A token for the call's room, or for a check-only room when no call is on.
+      const roomId =
+        this.active.getSnapshot()?.roomId ?? `!precall:${client.userId.split(":").slice(1).join(":")}`;
+      return checkLiveKit(client, roomId);
+    });
     this.scope.add(() => this.devices.dispose());
     this.scope.add(client.voip.onIncoming((call) => this.onIncoming(call)));
     this.scope.add(() => this.active.getSnapshot()?.dispose());
@@ -114,6 +121,11 @@ export class CallsViewModel {
     } catch (e) {
       this.error.set(e instanceof Error ? e.message : String(e));
     }
+  }
+
+  /** MatrixRTC sessions with members, by room: the header's buttons follow it (join a running call). */
+  get rtcSessions(): Subscribable<unknown> {
+    return this.client.rtc.active;
   }
 
   /** Whether a group call is running in the room, mesh or MatrixRTC (the header offers to join it). */

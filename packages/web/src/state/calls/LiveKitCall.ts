@@ -10,14 +10,42 @@
  */
 import { createE2eeWorker } from "../../platform/livekit";
 import type { BrowserMediaPlatform } from "../../platform";
-import { LiveKitCall, offersLiveKit, requestOpenIdToken } from "../../sdk";
-import type { CallParticipant, Client, MediaTrack } from "../../sdk";
+import {
+  checkLiveKitFocus,
+  LiveKitCall,
+  offersLiveKit,
+  requestOpenIdToken,
+  requestSfuToken,
+} from "../../sdk";
+import type { CallParticipant, Client, LiveKitCheckResult, MediaTrack } from "../../sdk";
 import { ObservableValue } from "../observables";
 import { Scope } from "../Scope";
 import type { ActiveCallViewModel, CallStatus, HoldView } from "./ActiveCall";
 import type { FeedMute, FeedView, TileEncryption } from "./feeds";
 
 export { offersLiveKit };
+
+/**
+ * The pre-call check's LiveKit part: the server's first LiveKit focus, a
+ * token for `roomId` from its token service (the OpenID flow a join
+ * takes), then the SFU it names; undefined when the server offers none.
+ */
+export async function checkLiveKit(client: Client, roomId: string): Promise<LiveKitCheckResult | undefined> {
+  const { transports } = await client.rtc.discovery.get();
+  const serviceUrl = transports.find((t) => t.type === "livekit" && t.livekitServiceUrl)?.livekitServiceUrl;
+  if (serviceUrl === undefined) return undefined;
+  const deviceId = client.deviceId ?? "";
+  return checkLiveKitFocus({
+    serviceUrl,
+    token: async () =>
+      requestSfuToken({
+        serviceUrl,
+        roomId,
+        openIdToken: await requestOpenIdToken(client.http, client.userId),
+        member: { id: `${client.userId}:${deviceId}`, userId: client.userId, deviceId },
+      }),
+  });
+}
 
 interface TileState {
   view: FeedView;
@@ -26,6 +54,7 @@ interface TileState {
   mute: ObservableValue<FeedMute>;
   speaking: ObservableValue<boolean>;
   encryption: ObservableValue<TileEncryption>;
+  keyIndex: ObservableValue<number | undefined>;
 }
 
 function asDom(track: MediaTrack): MediaStreamTrack {
@@ -73,6 +102,10 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     this.scope.subscribe(this.call.participants, (list) => this.update(list));
     this.scope.subscribe(this.call.status, () => this.update(this.call.participants.getSnapshot()));
     this.scope.subscribe(this.call.error, (e) => this.error.set(e ? e.message : null));
+    // A closed tab leaves at once (the delayed leave is sent now); only a crash waits for its delay.
+    const onPageHide = (): void => client.rtc.unload();
+    globalThis.addEventListener?.("pagehide", onPageHide);
+    this.scope.add(() => globalThis.removeEventListener?.("pagehide", onPageHide));
     const tick = setInterval(() => {
       if (this.connectedAt !== undefined) this.length.set(this.now() - this.connectedAt);
     }, 1000);
@@ -120,12 +153,14 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
       const muteValue = t?.mute ?? new ObservableValue<FeedMute>(mute);
       const speaking = t?.speaking ?? new ObservableValue(false);
       const encryption = t?.encryption ?? new ObservableValue<TileEncryption>(p.encryption);
+      const keyIndex = t?.keyIndex ?? new ObservableValue<number | undefined>(p.keyIndex);
       t = {
         audio: p.audio,
         video: p.video,
         mute: muteValue,
         speaking,
         encryption,
+        keyIndex,
         view: {
           key,
           userId: p.userId,
@@ -135,6 +170,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
           mute: muteValue,
           speaking,
           encryption,
+          keyIndex,
         },
       };
       this.tiles.set(key, t);
@@ -143,6 +179,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     if (before.audioMuted !== mute.audioMuted || before.videoMuted !== mute.videoMuted) t.mute.set(mute);
     t.speaking.set(p.speaking);
     t.encryption.set(p.encryption);
+    t.keyIndex.set(p.keyIndex);
     return t;
   }
 

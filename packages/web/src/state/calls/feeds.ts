@@ -28,6 +28,8 @@ export interface FeedView {
   readonly speaking: Subscribable<boolean>;
   /** End-to-end media encryption per participant (LiveKit calls; absent for peer-to-peer calls). */
   readonly encryption?: Subscribable<TileEncryption>;
+  /** The index of the media key in use (LiveKit calls): a rotation raises it. Shown to tests and bug reports only. */
+  readonly keyIndex?: Subscribable<number | undefined>;
 }
 
 const views = new WeakMap<CallFeed, FeedView>();
