@@ -156,3 +156,10 @@ export type { ToDeviceEvent } from "@lattice/sdk/api/types/events";
 
 export { createEmbeddedClient } from "@lattice/sdk/embedded/createEmbeddedClient";
 export type { EmbeddedClient } from "@lattice/sdk/embedded/createEmbeddedClient";
+
+// Group calls on LiveKit (loaded with the call chunk only).
+export { LiveKitCall, offersLiveKit } from "@lattice/sdk/rtc/livekit/call";
+export type { CallParticipant } from "@lattice/sdk/rtc/livekit/call";
+export { checkLiveKitFocus } from "@lattice/sdk/rtc/livekit/precall";
+export type { LiveKitCheckResult } from "@lattice/sdk/rtc/livekit/precall";
+export { requestSfuToken } from "@lattice/sdk/rtc/livekit/token";
