@@ -19,6 +19,8 @@ import type { ReadonlyObservable } from "../../util/observable";
 import { Call } from "../call/Call";
 import { CallEventType } from "../call/types";
 import type { CallContent, CallEventTypeName } from "../call/types";
+import { captureInputTrack, inputTrack } from "../devices";
+import type { InputKind } from "../devices";
 import { CallFeed } from "../feed";
 import type { IceServer, MediaPlatform, MediaStream } from "../platform";
 import type { CallStatsSummary } from "../stats";
@@ -211,6 +213,27 @@ export class GroupCall {
     this.setMuted(muted);
     for (const call of this.callMap.getSnapshot().values())
       void call.media.setMicrophoneMuted(muted).catch(() => undefined);
+  }
+
+  /**
+   * Switches our microphone or camera to `deviceId` mid-call: one capture,
+   * swapped into the shared stream and onto every call's sender
+   * (replaceTrack), so no peer renegotiates.
+   */
+  async switchInputDevice(kind: InputKind, deviceId: string | undefined): Promise<void> {
+    const feed = this.feed;
+    const old = feed && inputTrack(feed.stream, kind);
+    if (!feed || !old) return;
+    const next = await captureInputTrack(this.options.platform, kind, deviceId);
+    if (this.feed !== feed || !feed.stream.getTracks().includes(old)) {
+      next.stop();
+      return;
+    }
+    feed.replaceTrack(old, next);
+    await Promise.all(
+      [...this.callMap.getSnapshot().values()].map((c) => c.media.replaceSenderTrack(old, next)),
+    );
+    old.stop();
   }
 
   private setMuted(muted: boolean): void {

@@ -45,6 +45,8 @@ export interface ActiveCallViewModel {
   setCameraOff(off: boolean): Promise<void>;
   setScreensharing(on: boolean): Promise<void>;
   setHold(onHold: boolean): void;
+  /** Swaps the microphone or camera mid-call (the picker's choice; undefined: the default), no renegotiation. */
+  switchInput(kind: "audio" | "video", deviceId: string | undefined): Promise<void>;
   sendDtmf(digit: string): void;
   hangup(): Promise<void>;
   dispose(): void;
@@ -150,6 +152,9 @@ export class OneToOneCallViewModel extends CallObservables implements ActiveCall
   }
   setHold(onHold: boolean): void {
     void this.attempt(() => this.call.media.setRemoteOnHold(onHold));
+  }
+  switchInput(kind: "audio" | "video", deviceId: string | undefined): Promise<void> {
+    return this.attempt(() => this.call.media.switchInputDevice(kind, deviceId));
   }
   sendDtmf(digit: string): void {
     void this.attempt(() => this.call.media.sendDtmf(digit));
@@ -265,6 +270,9 @@ export class MeshCallViewModel extends CallObservables implements ActiveCallView
   }
   setHold(): void {
     // Hold is a 1:1 feature (canHold is false).
+  }
+  switchInput(kind: "audio" | "video", deviceId: string | undefined): Promise<void> {
+    return this.attempt(() => this.group.switchInputDevice(kind, deviceId));
   }
   sendDtmf(): void {
     // DTMF is a 1:1 feature (canDtmf is false).

@@ -57,7 +57,10 @@ export class CallsViewModel {
     scope?: Scope,
   ) {
     this.scope = scope ?? new Scope();
-    this.devices = new DevicesViewModel(platform, settings);
+    // A device chosen mid-call is swapped onto the running call's senders.
+    this.devices = new DevicesViewModel(platform, settings, (kind, id) => {
+      void this.active.getSnapshot()?.switchInput(kind, id);
+    });
     this.preCall = new PreCallViewModel(client.voip);
     this.scope.add(() => this.devices.dispose());
     this.scope.add(client.voip.onIncoming((call) => this.onIncoming(call)));
