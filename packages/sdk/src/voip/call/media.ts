@@ -186,16 +186,20 @@ export class CallMedia {
     if (this.call.ownsLocalMedia) old.stop();
   }
 
-  /** Starts or stops sharing the screen as a second stream (renegotiated). */
-  async setScreensharing(enabled: boolean): Promise<void> {
+  /**
+   * Starts or stops sharing the screen as a second stream (renegotiated).
+   * A mesh group call passes the one screen stream it shares with every
+   * peer (`shared`); otherwise the screen is captured here.
+   */
+  async setScreensharing(enabled: boolean, shared?: MediaStream): Promise<void> {
     const existing = this.localFeed("m.screenshare");
     if (enabled === !!existing) return;
     if (enabled) {
       if (!this.call.canRenegotiate)
         throw new CallError("not_supported", "The other party cannot receive a screen");
-      const stream = await this.call.platform.mediaDevices.getDisplayMedia();
+      const stream = shared ?? (await this.call.platform.mediaDevices.getDisplayMedia());
       if (this.call.ended) {
-        for (const track of stream.getTracks()) track.stop();
+        if (!shared) for (const track of stream.getTracks()) track.stop();
         return;
       }
       this.addLocalFeed(stream, "m.screenshare");

@@ -190,7 +190,7 @@ export class MeshCallViewModel extends CallObservables implements ActiveCallView
   readonly opponentUserId = undefined;
   readonly status: ObservableValue<CallStatus>;
   readonly canHold = false;
-  readonly canScreenshare = false;
+  readonly canScreenshare = true;
   private callScope = this.scope.child();
   private connectedAt: number | undefined;
 
@@ -205,6 +205,7 @@ export class MeshCallViewModel extends CallObservables implements ActiveCallView
     this.scope.subscribe(group.state, () => this.update());
     this.scope.subscribe(group.calls, () => this.watchCalls());
     this.scope.subscribe(group.microphoneMuted, (m) => this.microphoneMuted.set(m));
+    this.scope.subscribe(group.localScreenshareFeed, () => this.update());
     this.scope.add(group.events.on("error", (e) => this.error.set(e.message)));
     const tick = setInterval(() => {
       if (this.connectedAt !== undefined) this.length.set(this.now() - this.connectedAt);
@@ -231,8 +232,10 @@ export class MeshCallViewModel extends CallObservables implements ActiveCallView
     const remote = [...this.group.calls.getSnapshot().values()].flatMap((c) =>
       c.state.getSnapshot() === "ended" ? [] : c.feeds.getSnapshot().filter((f) => !f.isLocal),
     );
-    this.feeds.set([...(local ? [local] : []), ...remote].map(feedView));
+    const screen = this.group.localScreenshareFeed.getSnapshot();
+    this.feeds.set([...(local ? [local] : []), ...(screen ? [screen] : []), ...remote].map(feedView));
     if (local) this.cameraOff.set(local.videoMuted);
+    this.screensharing.set(screen !== undefined);
   }
 
   canDtmf(): boolean {
@@ -265,8 +268,9 @@ export class MeshCallViewModel extends CallObservables implements ActiveCallView
       await Promise.all([...this.group.calls.getSnapshot().values()].map((c) => c.media.setVideoMuted(off)));
     });
   }
-  setScreensharing(): Promise<void> {
-    return Promise.resolve(); // mesh screen sharing is not offered (canScreenshare is false)
+  /** Shares the screen with every peer of the mesh, or stops. */
+  setScreensharing(on: boolean): Promise<void> {
+    return this.attempt(() => this.group.setScreensharing(on));
   }
   setHold(): void {
     // Hold is a 1:1 feature (canHold is false).
