@@ -100,7 +100,9 @@ function turnserverArgs(o: {
 /** Starts coturn on loopback and resolves once it answers STUN. */
 export async function startCoturn(options: StartCoturnOptions = {}): Promise<CoturnHandle> {
   if (!existsSync(TURNSERVER_PATH))
-    throw new Error(`${TURNSERVER_PATH} is missing: run scripts/setup.mjs (it installs Debian's coturn)`);
+    throw new CoturnStartError(
+      `${TURNSERVER_PATH} is missing: run scripts/setup.mjs (it installs Debian's coturn)`,
+    );
   const realm = options.realm ?? "lattice.test";
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   for (let attempt = 1; ; attempt++) {
@@ -162,6 +164,16 @@ export async function startCoturn(options: StartCoturnOptions = {}): Promise<Cot
     await stop();
     // Another process may have taken the port between freePort() and coturn's bind.
     if (attempt < 3 && /Address already in use|Cannot bind/i.test(tail)) continue;
-    throw new Error(`coturn did not answer STUN on 127.0.0.1:${port} within ${timeoutMs} ms\n${tail}`);
+    throw new CoturnStartError(
+      `coturn did not answer STUN on 127.0.0.1:${port} within ${timeoutMs} ms\n${tail}`,
+    );
+  }
+}
+
+/** coturn is not installed, or did not answer STUN in time. */
+export class CoturnStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CoturnStartError";
   }
 }

@@ -32,7 +32,9 @@ export function sfuInstall(): Promise<SfuInstall> {
         { maxBuffer: 16 * 1024 * 1024 },
         (err, stdout, stderr) => {
           if (err) {
-            reject(new Error(`building the SFU failed: ${err.message}\n${stderr.slice(-4000)}`));
+            reject(
+              new SfuStartError(`building the SFU failed: ${err.message}\n${stderr.slice(-4000)}`, false),
+            );
             return;
           }
           const line = stdout
@@ -40,7 +42,8 @@ export function sfuInstall(): Promise<SfuInstall> {
             .split("\n")
             .reverse()
             .find((l) => l.startsWith("{"));
-          if (!line) reject(new Error(`setup-livekit.mjs printed no install record:\n${stdout}`));
+          if (!line)
+            reject(new SfuStartError(`setup-livekit.mjs printed no install record:\n${stdout}`, false));
           else resolve(JSON.parse(line) as SfuInstall);
         },
       );

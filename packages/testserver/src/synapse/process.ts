@@ -36,7 +36,12 @@ export function synapseInstall(profile: SynapseProfile): Promise<SynapseInstall>
         { maxBuffer: 16 * 1024 * 1024 },
         (err, stdout, stderr) => {
           if (err) {
-            reject(new Error(`installing Synapse ${profile} failed: ${err.message}\n${stderr.slice(-4000)}`));
+            reject(
+              new SynapseStartError(
+                `installing Synapse ${profile} failed: ${err.message}\n${stderr.slice(-4000)}`,
+                false,
+              ),
+            );
             return;
           }
           const line = stdout
@@ -44,7 +49,8 @@ export function synapseInstall(profile: SynapseProfile): Promise<SynapseInstall>
             .split("\n")
             .reverse()
             .find((l) => l.startsWith("{"));
-          if (!line) reject(new Error(`setup-synapse.mjs printed no install record:\n${stdout}`));
+          if (!line)
+            reject(new SynapseStartError(`setup-synapse.mjs printed no install record:\n${stdout}`, false));
           else resolve(JSON.parse(line) as SynapseInstall);
         },
       );

@@ -29,6 +29,7 @@ import { VerificationCenter } from "./verification/VerificationCenter";
 import { createBrowserMediaPlatform } from "../platform";
 import type { BrowserMediaPlatform } from "../platform";
 import { CallSettings } from "./calls/CallSettings";
+import { AppStateError } from "./errors";
 
 /** The connection status the banner shows. */
 export type ConnectionStatus =
@@ -131,7 +132,7 @@ export class ClientViewModel {
   constructor(private readonly options: ClientOptions) {
     const { session } = options;
     const userId = session.userId;
-    if (userId === undefined) throw new Error("No session: sign in first");
+    if (userId === undefined) throw new AppStateError("No session: sign in first");
     this.userId = userId;
     this.isGuest = session.isGuest;
     const store = new FallbackStore(
