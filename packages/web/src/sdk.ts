@@ -51,7 +51,7 @@ export {
   joinedSuccessorOf,
 } from "@lattice/sdk/models/room-list/filters";
 export type { RoomFilter, RoomSort } from "@lattice/sdk/models/room-list/filters";
-export { roomBadge, threadsBadge } from "@lattice/sdk/models/room-list/badge";
+export { badgeOfCounts, roomBadge, threadsBadge } from "@lattice/sdk/models/room-list/badge";
 export type { Badge, BadgeLevel } from "@lattice/sdk/models/room-list/badge";
 
 // Rooms, people and room settings (room actions, member list, moderation, settings).
@@ -66,6 +66,7 @@ export { ModelError } from "@lattice/sdk/models/errors";
 export { createRoom } from "@lattice/sdk/api/rooms";
 export type { CreateRoomRequest } from "@lattice/sdk/api/types/rooms";
 export type { PublicRoomsChunk } from "@lattice/sdk/api/types/rooms";
+export type { HierarchyRoom } from "@lattice/sdk/api/types/rooms";
 export { uploadContent } from "@lattice/sdk/api/media";
 export { queryKeys } from "@lattice/sdk/api/keys";
 export { requestOpenIdToken } from "@lattice/sdk/api/openid";

@@ -124,7 +124,7 @@ export function ClientShell({
         <WidgetsContext.Provider value={client}>
           <ElementCallContext.Provider value={elementCalls}>
             <div className={`${styles.shell} ${selected !== null || prompt !== null ? styles.roomOpen : ""}`}>
-              <SpacesBar list={client.roomList} />
+              <SpacesBar client={client} />
               <aside className={styles.sidebar} aria-label={t("room_list")}>
                 <div className={styles.account}>
                   <Avatar id={client.userId} name={displayName ?? localpartOf(client.userId)} size={32} />

@@ -18,6 +18,7 @@ import { rooms } from "./rooms";
 import { search } from "./search";
 import { settings } from "./settings";
 import { shell } from "./shell";
+import { spaces } from "./spaces";
 import { threads } from "./threads";
 import { timeline } from "./timeline";
 import { verification } from "./verification";
@@ -40,6 +41,7 @@ export const en = {
   search,
   settings,
   shell,
+  spaces,
   threads,
   timeline,
   verification,
