@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import type { Plugin } from "vite";
 import { contentSecurityPolicy } from "./csp";
+import { elementCallPlugin } from "./elementCallHosting";
 
 function cspPlugin(): Plugin {
   let dev = false;
@@ -38,7 +39,7 @@ export default defineConfig({
   },
   preview: { host: "127.0.0.1", strictPort: true },
   oxc: { jsx: { runtime: "automatic" } },
-  plugins: [cspPlugin()],
+  plugins: [cspPlugin(), elementCallPlugin()],
   // The crypto engine finds its .wasm beside its module (new URL(..., import.meta.url)):
   // pre-bundling would move the module away from the file, so the dev server serves it as is.
   // The build emits the .wasm as an asset of the lazily loaded crypto chunk.

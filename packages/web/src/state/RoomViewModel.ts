@@ -19,6 +19,7 @@ export type RoomPanel =
   | { kind: "members" }
   | { kind: "user"; userId: string }
   | { kind: "settings" }
+  | { kind: "widgets" }
   | null;
 
 /** The kinds of the panel. */
