@@ -294,7 +294,8 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
     Promise.resolve()
       .then(() => handler(this.ctx, request))
       .then(
-        (body): Reply => ({ body }),
+        // A shallow copy: the reply interfaces are plain JSON objects, posted as they are.
+        (body): Reply => ({ body: { ...body } }),
         (e: unknown): Reply => {
           if (e instanceof WidgetActionError) return { error: e.message, extra: e.extra };
           this.logger.error(`widget api: ${request.action} failed`, e);
