@@ -373,7 +373,8 @@ export class WidgetSession {
     return promise;
   }
 
-  private hooks(): WidgetDriverHooks {
+  /** The driver hooks; subclasses (modal widgets, Element Call) may wrap them. */
+  protected hooks(): WidgetDriverHooks {
     return {
       approveCapabilities: (requested) => this.approveCapabilities(requested),
       askOpenId: (pending) => this.askOpenId(pending),
