@@ -10,14 +10,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
-import { WidgetApi, validateWidget } from "@lattice/widget-api";
-import type { WidgetDefinition } from "@lattice/widget-api";
 import type { Client } from "../../sdk";
 import { WidgetConsent } from "./WidgetConsent";
-import type { ConsentStorage } from "./WidgetConsent";
 import { WidgetSession } from "./WidgetSession";
-import type { WidgetSessionOptions } from "./WidgetSession";
 import { FakeWindow, HOST_ORIGIN, WIDGET_ORIGIN, embed, startUser, toWidget, until } from "./testing/harness";
+import { approveAndWait, definition, errorOf, memoryStorage, open, opened } from "./testing/open";
 import { startRefWidget } from "./testing/refWidget";
 
 const SEND_MESSAGE = "org.matrix.msc2762.send.event:m.room.message";
@@ -33,87 +30,8 @@ let aliceToken: string;
 let bobToken: string;
 let plainRoom: string;
 let secretRoom: string;
-/** Every widget window of the run: checked for the access tokens at the end. */
-const widgetWindows: FakeWindow[] = [];
-const sessions: WidgetSession[] = [];
-
-function memoryStorage(): ConsentStorage & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v) };
-}
-
-function definition(id = "w1"): WidgetDefinition {
-  const def = validateWidget(
-    {
-      id,
-      creatorUserId: "@alice:localhost",
-      type: "m.custom",
-      url: `${WIDGET_ORIGIN}/widget.html?x=1`,
-      name: "Test",
-    },
-    "room",
-  );
-  if (!def) throw new Error("bad definition");
-  return def;
-}
-
-interface Opened {
-  session: WidgetSession;
-  widget: WidgetApi;
-  widgetWin: FakeWindow;
-  hostWin: FakeWindow;
-  parent: { postMessage(m: unknown, o: string): void };
-}
-
-/** A session for `client` in `roomId` and Lattice's WidgetApi asking for `caps`, attached and loaded. */
-function open(
-  client: Client,
-  roomId: string | null,
-  caps: string[],
-  consent: WidgetConsent,
-  options: Partial<WidgetSessionOptions> = {},
-  id = "w1",
-): Opened {
-  const hostWin = new FakeWindow(HOST_ORIGIN);
-  const widgetWin = new FakeWindow(WIDGET_ORIGIN);
-  widgetWindows.push(widgetWin);
-  const { frame, parent } = embed(hostWin, widgetWin);
-  const session = new WidgetSession({
-    client,
-    roomId,
-    widget: definition(id),
-    consent,
-    options: { onNavigate: () => undefined, hostWindow: hostWin, ...options },
-  });
-  sessions.push(session);
-  session.attach(frame, WIDGET_ORIGIN);
-  const widget = new WidgetApi({
-    widgetId: id,
-    parentWindow: parent,
-    selfWindow: widgetWin,
-    clientOrigin: HOST_ORIGIN,
-  });
-  widget.requestCapabilities(caps);
-  widget.start();
-  session.onIframeLoad();
-  return { session, widget, widgetWin, hostWin, parent };
-}
-
-/** Approves what the dialog asks with `granted` and waits for the widget to be ready. */
-async function approveAndWait(o: Opened, granted: string[]): Promise<void> {
-  await until(() => o.session.approval.getSnapshot(), "the approval prompt");
-  o.session.approve(granted);
-  await until(() => o.session.state.getSnapshot() === "ready" && o.widget.approvedCapabilities, "ready");
-}
-
-async function errorOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
-  throw new Error("expected a failure");
-}
+const widgetWindows = opened.windows;
+const sessions = opened.sessions;
 
 beforeAll(async () => {
   server = await startTestServer({
