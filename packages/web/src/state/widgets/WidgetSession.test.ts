@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
+import { getEvent } from "../../sdk";
 import type { Client } from "../../sdk";
 import { WidgetConsent } from "./WidgetConsent";
 import { WidgetSession } from "./WidgetSession";
@@ -326,6 +327,32 @@ describe("delayed events", () => {
     expect(await errorOf(o.widget.sendScheduledDelayedEvent(second.delay_id ?? ""))).toBe(
       "Error updating delayed event",
     );
+    o.session.dispose();
+  });
+
+  it("encrypts a delayed message in an encrypted room (it never leaves in the clear)", async () => {
+    const caps = [
+      SEND_MESSAGE,
+      "org.matrix.msc4157.send.delayed_event",
+      "org.matrix.msc4157.update_delayed_event",
+    ];
+    const o = open(alice, secretRoom, caps, new WidgetConsent(undefined, alice.userId), {}, "sealed-later");
+    await approveAndWait(o, caps);
+    const scheduled = await o.widget.sendRoomEvent(
+      "m.room.message",
+      { msgtype: "m.text", body: "sealed and late" },
+      { delay: 60_000 },
+    );
+    await o.widget.sendScheduledDelayedEvent(scheduled.delay_id ?? "");
+    const seen = await until(
+      () => bob.rooms.find(secretRoom)?.recentEvents.find((e) => e.content["body"] === "sealed and late"),
+      "bob decrypts the delayed message",
+    );
+    expect(seen.type).toBe("m.room.message");
+    // On the server it is ciphertext.
+    const raw = await getEvent(bob.http, secretRoom, seen.event_id);
+    expect(raw.type).toBe("m.room.encrypted");
+    expect(JSON.stringify(raw.content)).not.toContain("sealed and late");
     o.session.dispose();
   });
 
