@@ -23,7 +23,6 @@ import {
 } from "@lattice/testserver/livekit";
 import { MEDIA_ARGS } from "./browser";
 import { SHOTS, callAs, registerUser, startWebHarness } from "./harness";
-import { expectVideoFlowing } from "./media-checks";
 
 const started = Date.now();
 function step(what: string): void {
@@ -61,6 +60,10 @@ const h = startWebHarness({
       name: "Element Call room",
       preset: "private_chat",
       invite: NAMES.slice(1).map((n) => `@${n}:${server.serverName}`),
+      // As rooms made for calls are: every member may write its own call membership.
+      power_level_content_override: {
+        events: { "org.matrix.msc3401.call.member": 0, "org.matrix.msc4143.rtc.member": 0 },
+      },
       initial_state: [
         { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
       ],
@@ -114,6 +117,90 @@ async function openElementCall(page: Page): Promise<FrameLocator> {
   return ecFrame(page);
 }
 
+/** One <video> in Element Call's frame: whether it plays a moving, non-black, decoded picture. */
+interface FrameVideo {
+  width: number;
+  decoded: number;
+  changed: number;
+  brightness: number;
+}
+
+/**
+ * Polls every <video> in the frame at once (tiles come and go as Element Call re-renders, so no
+ * element handle is held) until `count` of them play moving, non-black frames whose decoded-frame
+ * counters advance, as media-checks.ts's expectVideoFlowing does for one element.
+ */
+async function expectVideosFlowing(frame: Frame, count: number, timeoutMs: number): Promise<FrameVideo[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const last: FrameVideo[] = await frame.evaluate(async () => {
+      const videos = [...document.querySelectorAll("video")].filter((v) => v.videoWidth > 0 && !v.paused);
+      const canvas = document.createElement("canvas");
+      canvas.width = 160;
+      canvas.height = 120;
+      const ctx = canvas.getContext("2d", { willReadFrequently: true });
+      const grab = (v: HTMLVideoElement): Uint8ClampedArray => {
+        ctx?.drawImage(v, 0, 0, canvas.width, canvas.height);
+        return ctx?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
+      };
+      const first = videos.map((v) => ({
+        data: grab(v),
+        decoded: v.getVideoPlaybackQuality().totalVideoFrames,
+      }));
+      await new Promise((r) => setTimeout(r, 400));
+      return videos.map((v, i) => {
+        const a = first[i]?.data ?? new Uint8ClampedArray();
+        const b = grab(v);
+        let differing = 0;
+        let sum = 0;
+        for (let p = 0; p < b.length; p += 4) {
+          const d =
+            Math.abs((a[p] ?? 0) - (b[p] ?? 0)) +
+            Math.abs((a[p + 1] ?? 0) - (b[p + 1] ?? 0)) +
+            Math.abs((a[p + 2] ?? 0) - (b[p + 2] ?? 0));
+          if (d > 24) differing++;
+          sum += ((b[p] ?? 0) + (b[p + 1] ?? 0) + (b[p + 2] ?? 0)) / 3;
+        }
+        const pixels = Math.max(1, b.length / 4);
+        return {
+          width: v.videoWidth,
+          decoded: v.getVideoPlaybackQuality().totalVideoFrames - (first[i]?.decoded ?? 0),
+          changed: differing / pixels,
+          brightness: sum / pixels,
+        };
+      });
+    });
+    const good = last.filter((v) => v.decoded > 0 && v.changed > 0 && v.brightness > 8);
+    if (good.length >= count) return good;
+    if (Date.now() > deadline) throw new Error(`videos in Element Call: last saw ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Logs the widget channel's to-device traffic (LATTICE_EC_DEBUG=1), both ways. */
+async function traceToDevice(page: Page, name: string): Promise<void> {
+  if (process.env["LATTICE_EC_DEBUG"] !== "1") return;
+  page.on("console", (m) => {
+    if (m.text().startsWith("[ec-trace]")) console.error(`[${name}] ${m.text()}`);
+  });
+  const trace = (): void => {
+    window.addEventListener("message", (e: MessageEvent) => {
+      const d = e.data as {
+        api?: string;
+        action?: string;
+        data?: Record<string, unknown>;
+        response?: Record<string, unknown>;
+      };
+      if (typeof d?.action !== "string" || !/to_device|openid|rtc_transports/.test(d.action)) return;
+      console.log(
+        `[ec-trace] ${d.api} ${d.action} ${typeof d.data?.["type"] === "string" ? d.data["type"] : ""} ${d.response ? `reply ${JSON.stringify(d.response).slice(0, 160)}` : ""}`,
+      );
+    });
+  };
+  await page.evaluate(trace);
+  await elementCallFrameOf(page).evaluate(trace);
+}
+
 function elementCallFrameOf(page: Page): Frame {
   const frame = page.frames().find((f) => f.url().includes("/element-call/"));
   if (frame === undefined) throw new Error("no Element Call frame");
@@ -131,6 +218,7 @@ describe("Element Call hosted by Lattice", () => {
 
       step("alice opens Element Call: its lobby shows in the room view");
       const aliceEc = await openElementCall(alice);
+      await traceToDevice(alice, "alice");
       await aliceEc.getByTestId("lobby_joinCall").waitFor({ timeout: 120_000 });
       await alice.screenshot({ path: `${SHOTS}element-call-lobby.png` });
 
@@ -143,6 +231,7 @@ describe("Element Call hosted by Lattice", () => {
 
       step("bob opens Element Call (join_existing) and joins");
       const bobEc = await openElementCall(bob);
+      await traceToDevice(bob, "bob");
       await bobEc.getByTestId("lobby_joinCall").waitFor({ timeout: 120_000 });
       await bobEc.getByTestId("lobby_joinCall").click();
       await bob
@@ -150,19 +239,16 @@ describe("Element Call hosted by Lattice", () => {
         .and(bob.locator('[data-state="joined"]'))
         .waitFor({ timeout: 120_000 });
 
-      step("each sees two tiles, and the remote one's frames decode and move");
-      for (const [page, ec, other] of [
-        [alice, aliceEc, "bob"],
-        [bob, bobEc, "alice"],
+      step("each sees two tiles playing moving pictures: its own and the other's, decoded");
+      for (const [page, other] of [
+        [alice, "bob"],
+        [bob, "alice"],
       ] as const) {
-        await ec.locator("video").nth(1).waitFor({ state: "attached", timeout: 120_000 });
-        const frame = elementCallFrameOf(page);
-        // The remote tile is the one not mirrored as our own; both must play moving pictures.
-        const videos = frame.locator("video");
-        const samples = [];
-        for (let i = 0; i < (await videos.count()); i++)
-          samples.push(await expectVideoFlowing(videos.nth(i), 120_000));
-        expect(samples.length, `${other}'s tile`).toBeGreaterThanOrEqual(2);
+        const playing = await expectVideosFlowing(elementCallFrameOf(page), 2, 180_000);
+        expect(
+          playing.length,
+          `${other}'s tile on ${page === alice ? "alice" : "bob"}'s page`,
+        ).toBeGreaterThanOrEqual(2);
         await page.screenshot({ path: `${SHOTS}element-call-${other}-seen.png` });
       }
 
