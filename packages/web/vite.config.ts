@@ -4,6 +4,7 @@
  * page served or built gets the Content-Security-Policy meta tag (csp.ts):
  * strict in the build, with inline styles allowed only by the dev server.
  */
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import type { Plugin } from "vite";
 import { contentSecurityPolicy } from "./csp";
@@ -43,6 +44,15 @@ export default defineConfig({
   // pre-bundling would move the module away from the file, so the dev server serves it as is.
   // The build emits the .wasm as an asset of the lazily loaded crypto chunk.
   // Lazily imported dependencies are pre-bundled up front, so their first dynamic import cannot make the dev server reload the page.
+  // Two pages: the app (index.html) and the embedded widget (embedded.html, src/embedded), each with its own chunks.
+  build: {
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL("index.html", import.meta.url)),
+        embedded: fileURLToPath(new URL("embedded.html", import.meta.url)),
+      },
+    },
+  },
   optimizeDeps: {
     exclude: ["@matrix-org/matrix-sdk-crypto-wasm"],
     include: ["marked", "blurhash", "oauth4webapi"],

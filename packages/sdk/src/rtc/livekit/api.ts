@@ -16,6 +16,12 @@ export interface LkTrack {
   readonly mediaStreamTrack: MediaTrack;
 }
 
+/** One of our own tracks: muting it stops its frames and tells the others. */
+export interface LkLocalTrack extends LkTrack {
+  mute(): Promise<unknown>;
+  unmute(): Promise<unknown>;
+}
+
 export interface LkTrackPublication {
   readonly kind: string;
   readonly source: string;

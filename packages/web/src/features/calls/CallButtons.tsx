@@ -27,6 +27,7 @@ export function CallButtons({
 }): React.JSX.Element | null {
   const t = useT("calls");
   useObservable(room);
+  useObservable(calls.rtcSessions);
   const active = useObservable(calls.active);
   const prefs = useObservable(calls.settings.preferences);
   const elementCall = useContext(ElementCallContext);
