@@ -23,6 +23,7 @@ import {
 } from "@lattice/testserver/livekit";
 import { MEDIA_ARGS } from "./browser";
 import { SHOTS, callAs, registerUser, startWebHarness } from "./harness";
+import { expectVideoFlowing } from "./media-checks";
 
 const started = Date.now();
 function step(what: string): void {
@@ -208,12 +209,14 @@ function elementCallFrameOf(page: Page): Frame {
 }
 
 describe("Element Call hosted by Lattice", () => {
+  const pages: Page[] = [];
+
   it(
     "two Lattice users join one Element Call on the real SFU and see each other's video",
     { timeout: 600_000 },
     async () => {
       step("signing in alice and bob");
-      const pages = await Promise.all(NAMES.slice(0, 2).map((n) => signInWithElementCall(n)));
+      pages.push(...(await Promise.all(NAMES.slice(0, 2).map((n) => signInWithElementCall(n)))));
       const [alice, bob] = pages as [Page, Page];
 
       step("alice opens Element Call: its lobby shows in the room view");
@@ -251,10 +254,38 @@ describe("Element Call hosted by Lattice", () => {
         ).toBeGreaterThanOrEqual(2);
         await page.screenshot({ path: `${SHOTS}element-call-${other}-seen.png` });
       }
-
-      step("alice hangs up from Lattice: im.vector.hangup, then the frame goes after io.element.close");
-      await alice.getByTestId("element-call-leave").click();
-      await alice.getByTestId("element-call").waitFor({ state: "detached", timeout: 60_000 });
     },
   );
+
+  it(
+    "a Lattice user in Lattice's own call view joins the same call and sees both Element Call users",
+    { timeout: 300_000 },
+    async () => {
+      const [alice, bob] = pages as [Page, Page];
+      step("carol (group calls with Lattice) joins from the room's call button: LiveKit in the app");
+      const carol = await h.signIn("carol", {
+        onPageError: (e) => console.error(`[carol] page error: ${e.message}`),
+      });
+      await carol.getByRole("option", { name: /Element Call room/ }).click();
+      await carol.getByTestId("video-call-button").click();
+      for (const who of ["alice", "bob"]) {
+        const tile = carol.locator(
+          `[data-testid="call-tile"][data-local="false"][data-user="@${who}:${h.server.serverName}"]`,
+        );
+        await tile.waitFor({ timeout: 120_000 });
+        await expectVideoFlowing(tile.locator("video"), 120_000);
+        await expect.poll(() => tile.getAttribute("data-encryption"), { timeout: 60_000 }).toBe("encrypted");
+      }
+      await carol.screenshot({ path: `${SHOTS}element-call-native-carol.png` });
+      step("alice and bob, in Element Call, each see three moving pictures: theirs, the other's and carol's");
+      for (const page of [alice, bob]) await expectVideosFlowing(elementCallFrameOf(page), 3, 180_000);
+    },
+  );
+
+  it("hanging up from Lattice ends Element Call and removes its frame", { timeout: 120_000 }, async () => {
+    const [alice] = pages as [Page, Page];
+    step("alice hangs up from Lattice: im.vector.hangup, then the frame goes after io.element.close");
+    await alice.getByTestId("element-call-leave").click();
+    await alice.getByTestId("element-call").waitFor({ state: "detached", timeout: 60_000 });
+  });
 });
