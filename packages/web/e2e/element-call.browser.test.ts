@@ -131,7 +131,12 @@ interface FrameVideo {
  * element handle is held) until `count` of them play moving, non-black frames whose decoded-frame
  * counters advance, as media-checks.ts's expectVideoFlowing does for one element.
  */
-async function expectVideosFlowing(frame: Frame, count: number, timeoutMs: number): Promise<FrameVideo[]> {
+async function expectVideosFlowing(
+  frame: Frame,
+  count: number,
+  timeoutMs: number,
+  who = "",
+): Promise<FrameVideo[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const last: FrameVideo[] = await frame.evaluate(async () => {
@@ -173,7 +178,8 @@ async function expectVideosFlowing(frame: Frame, count: number, timeoutMs: numbe
     });
     const good = last.filter((v) => v.decoded > 0 && v.changed > 0 && v.brightness > 8);
     if (good.length >= count) return good;
-    if (Date.now() > deadline) throw new Error(`videos in Element Call: last saw ${JSON.stringify(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(`videos in ${who} Element Call: last saw ${JSON.stringify(last)}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -247,7 +253,8 @@ describe("Element Call hosted by Lattice", () => {
         [alice, "bob"],
         [bob, "alice"],
       ] as const) {
-        const playing = await expectVideosFlowing(elementCallFrameOf(page), 2, 180_000);
+        const viewer = page === alice ? "alice's" : "bob's";
+        const playing = await expectVideosFlowing(elementCallFrameOf(page), 2, 180_000, viewer);
         expect(
           playing.length,
           `${other}'s tile on ${page === alice ? "alice" : "bob"}'s page`,
