@@ -79,7 +79,12 @@ async function oneCall(pair: Pair, callerIsA: boolean): Promise<CallTiming> {
   const connected = Math.max(out?.marks.connected ?? NaN, inc?.marks.connected ?? NaN);
   if (placed === undefined || ringing === undefined || answered === undefined || !Number.isFinite(connected))
     throw new Error(`call ${callId} lacks a mark: ${JSON.stringify({ out, inc })}`);
-  return { ringingMs: ringing - placed, connectedMs: connected - answered };
+  const sent = out?.marks.sent;
+  return {
+    ringingMs: ringing - placed,
+    connectedMs: connected - answered,
+    ...(sent !== undefined ? { sentMs: sent - placed } : {}),
+  };
 }
 
 function fmt(n: number): string {
@@ -123,7 +128,11 @@ async function main(): Promise<void> {
         timings[pair.kind]?.push(t);
         if (args.verbose)
           console.log(
-            `${pair.kind} #${i + 1}: ringing ${t.ringingMs.toFixed(0)} ms, connected ${t.connectedMs.toFixed(0)} ms`,
+            `${pair.kind} #${i + 1}: ringing ${t.ringingMs.toFixed(0)} ms${
+              t.sentMs !== undefined
+                ? ` (invite out after ${t.sentMs.toFixed(0)} ms, delivered ${(t.ringingMs - t.sentMs).toFixed(0)} ms later)`
+                : ""
+            }, connected ${t.connectedMs.toFixed(0)} ms`,
           );
       }
     }

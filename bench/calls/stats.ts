@@ -11,6 +11,8 @@ export interface CallTiming {
   ringingMs: number;
   /** Pressing Accept to both sides connected (ms). */
   connectedMs: number;
+  /** Pressing Call to the invite's send resolving on the caller (ms), where the peer reports it. */
+  sentMs?: number;
 }
 
 export interface Spread {

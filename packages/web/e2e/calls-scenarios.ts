@@ -117,9 +117,20 @@ export async function oneToOneCall(
 }
 
 /**
+ * Joins the group call of `room` from the page's incoming group-call toast
+ * ("Group voice call": who is in it, Join / Dismiss).
+ */
+export async function joinFromToast(page: Page, room: string): Promise<void> {
+  const toast = page.getByRole("alertdialog", { name: "Group voice call" });
+  await toast.getByText(new RegExp(`^\\S+ is in a call in ${room}$`)).waitFor({ timeout: 30_000 });
+  await toast.getByRole("button", { name: "Join" }).click();
+  await toast.waitFor({ state: "detached" });
+}
+
+/**
  * A mesh group call in `room` of three pages: the first starts it, the
- * others join; every pair connects with audio flowing; then the last page
- * reloads, joins again, and every pair connects again.
+ * others join from their toasts; every pair connects with audio flowing;
+ * then the last page reloads, joins again, and every pair connects again.
  */
 export async function meshCallSurvivesReload(pages: Page[], userIds: string[], room: string): Promise<void> {
   for (const page of pages) await openRoom(page, room);
@@ -127,14 +138,13 @@ export async function meshCallSurvivesReload(pages: Page[], userIds: string[], r
   if (!first) throw new Error("no pages");
   await first.getByRole("button", { name: "Voice call" }).click();
   await waitForStatus(first, "waiting");
-  for (const page of others)
-    await page.getByRole("button", { name: "Join voice call" }).click({ timeout: 30_000 });
+  for (const page of others) await joinFromToast(page, room);
   await expectMeshConnected(pages, userIds);
 
   const last = pages[pages.length - 1] as Page;
   await last.reload();
   await openRoom(last, room);
-  await last.getByRole("button", { name: "Join voice call" }).click({ timeout: 30_000 });
+  await joinFromToast(last, room);
   await expectMeshConnected(pages, userIds);
 }
 

@@ -99,7 +99,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((ok) => hostServer?.listen(0, "127.0.0.1", ok));
   hostUrl = `http://127.0.0.1:${(hostServer.address() as AddressInfo).port}/`;
-}, 60_000);
+  // Warm the dev server: a first load can make Vite optimise dependencies and reload the page,
+  // which would restart the widget under a host that already negotiated with it.
+  const warm = await harness.newPage();
+  await warm.goto(new URL("embedded.html", harness.appUrl).toString());
+  await warm.getByText("Missing parameters", { exact: false }).waitFor({ timeout: 90_000 });
+  await warm.waitForLoadState("networkidle");
+  await warm.close();
+}, 150_000);
 
 afterAll(async () => {
   await new Promise((ok) => hostServer?.close(ok));

@@ -139,6 +139,7 @@ export type { Call, CallFeed, CallState, GroupCall } from "@lattice/sdk/voip/ind
 export type { PreCallCheckResult } from "@lattice/sdk/voip/precall";
 export type { VoipService } from "@lattice/sdk/voip/VoipService";
 export { GROUP_CALL_EVENT } from "@lattice/sdk/voip/group/types";
+export { withCallMemberPowerLevel } from "@lattice/sdk/voip/group/powerLevels";
 
 // Widgets (state/widgets): what the widget driver sends, reads and fetches on the widget's behalf.
 export {

@@ -231,6 +231,7 @@ export class VoipService {
     });
     this.groups.set(roomId, call);
     this.groupList.set(new Map(this.groups));
+    call.onMemberStateChanged();
     return call;
   }
 
@@ -254,7 +255,30 @@ export class VoipService {
     }
   }
 
+  /**
+   * A room's state changed: its known group call re-reads the members, or
+   * ends when its state event says m.terminated; a call started there is
+   * adopted now (not first when the room is opened), so the app can
+   * announce it to members who are elsewhere.
+   */
   private onRoomsChanged(roomIds: ReadonlySet<string>): void {
-    for (const roomId of roomIds) this.groups.get(roomId)?.onMemberStateChanged();
+    for (const roomId of roomIds) {
+      const known = this.groups.get(roomId);
+      if (known && known.state.getSnapshot() !== "ended") {
+        const raw = this.options.ports.room(roomId)?.stateOfType(GROUP_CALL_EVENT).get(known.groupCallId);
+        if (raw?.["m.terminated"] === undefined) {
+          known.onMemberStateChanged();
+          continue;
+        }
+        void known.terminate(false).finally(() => this.forget(roomId, known));
+      }
+      if (this.platformValue && this.options.deviceId) this.groupCall(roomId);
+    }
+  }
+
+  private forget(roomId: string, call: GroupCall): void {
+    if (this.groups.get(roomId) !== call) return;
+    this.groups.delete(roomId);
+    this.groupList.set(new Map(this.groups));
   }
 }

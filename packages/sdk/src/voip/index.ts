@@ -33,6 +33,7 @@ export { CallFeed, SPEAKING_THRESHOLD_DB } from "./feed";
 export type { InputKind } from "./devices";
 export type { FeedMuteState } from "./feed";
 export { GroupCall } from "./group/GroupCall";
+export { CALL_MEMBER_POWER_LEVEL, withCallMemberPowerLevel } from "./group/powerLevels";
 export type { GroupCallOptions, GroupCallTransport } from "./group/GroupCall";
 export {
   GROUP_CALL_EVENT,

@@ -255,7 +255,8 @@ describe("mesh calls", () => {
     for (const m of [alice, carol, dave]) expect(screenFrom(m, "@bob:hs")).toBeUndefined();
     expect(bob.platform.mediaDevices.live().filter((t) => t.kind === "video")).toHaveLength(1);
     expect(bob.call.localScreenshareFeed.getSnapshot()).toBeUndefined();
-    for (const call of bob.call.calls.getSnapshot().values()) expect(call.state.getSnapshot()).toBe("connected");
+    for (const call of bob.call.calls.getSnapshot().values())
+      expect(call.state.getSnapshot()).toBe("connected");
   });
 
   it("drops to-device events without a device id or with another destination session", async () => {

@@ -103,16 +103,18 @@ const peer: PeerApi = {
   async place(roomId, _opponent, video) {
     const placed = nowMs();
     const call = await need().voip.placeCall(roomId, { video });
+    const sent = nowMs();
     const view = known.find((k) => k.call === call)?.view;
     if (view) {
       view.direction = "outbound";
       view.marks.placed = placed;
+      view.marks.sent = sent;
     } else
       track(call, {
         callId: call.callId,
         direction: "outbound",
         state: call.state.getSnapshot(),
-        marks: { placed },
+        marks: { placed, sent },
       });
     return call.callId;
   },

@@ -26,7 +26,8 @@ export interface PeerCall {
   hangupParty?: string;
   hangupReason?: string;
   /** When the page saw it: placed (outbound, before the client's call), ringing (inbound), connected, ended. */
-  marks: Partial<Record<"placed" | "ringing" | "answered" | "connected" | "ended", number>>;
+  /** `sent`: the caller's invite is out (its send resolved), where the client reports it. */
+  marks: Partial<Record<"placed" | "sent" | "ringing" | "answered" | "connected" | "ended", number>>;
 }
 
 /** What a call test or the bench calls on `window.peer`. */

@@ -20,6 +20,8 @@ export interface LkTrack {
 export interface LkLocalTrack extends LkTrack {
   mute(): Promise<unknown>;
   unmute(): Promise<unknown>;
+  /** Swaps the captured track under the publication (same sender, no renegotiation); `userProvidedTrack` true: the caller owns it. */
+  replaceTrack(track: MediaTrack, userProvidedTrack?: boolean): Promise<unknown>;
 }
 
 export interface LkTrackPublication {

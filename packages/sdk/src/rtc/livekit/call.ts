@@ -236,6 +236,11 @@ export class LiveKitCall {
     await this.publisher?.addTrack(track);
   }
 
+  /** Swaps a published track of ours for a new one of the same kind (a device switch mid-call). */
+  async replaceTrack(old: MediaTrack, next: MediaTrack): Promise<void> {
+    await this.publisher?.replaceTrack(old, next);
+  }
+
   /** Leaves the SFUs and the session (the membership is removed, the others rotate their keys). */
   async leave(): Promise<void> {
     if (this.ended) return;

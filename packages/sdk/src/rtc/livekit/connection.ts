@@ -294,6 +294,20 @@ export class LiveKitConnection {
     this.refresh();
   }
 
+  /**
+   * Swaps one of our published tracks for another of the same kind (a new
+   * microphone or camera chosen mid-call): the publication and its sender
+   * stay, the others keep receiving; republished after a re-join too.
+   */
+  async replaceTrack(old: MediaTrack, next: MediaTrack): Promise<void> {
+    this.published = this.published.map((t) => (t === old ? next : t));
+    for (const pub of this.room?.localParticipant.trackPublications.values() ?? []) {
+      const track = pub.track as LkLocalTrack | undefined;
+      if (track?.mediaStreamTrack === old) await track.replaceTrack(next, true);
+    }
+    this.refresh();
+  }
+
   /** Mutes or unmutes our published audio or camera: the others see it muted (no frames are sent). */
   async setMuted(kind: "audio" | "video", muted: boolean): Promise<void> {
     const local = this.room?.localParticipant;

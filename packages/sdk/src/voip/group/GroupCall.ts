@@ -128,6 +128,10 @@ export class GroupCall {
   get localFeed(): CallFeed | undefined {
     return this.feed;
   }
+  /** The group call state event's content (type, intent, push-to-talk...). */
+  get content(): GroupCallContent {
+    return this.options.content;
+  }
   get isPtt(): boolean {
     return this.options.content["io.element.ptt"] === true;
   }

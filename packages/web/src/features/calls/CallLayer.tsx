@@ -10,6 +10,7 @@ import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
 import { startRingtone } from "../../platform/ringtone";
 import type { CallsViewModel, IncomingCallView } from "../../state/calls/CallsViewModel";
+import type { IncomingGroupCallView } from "../../state/calls/IncomingGroupCalls";
 import { useObservable } from "../../state/useObservable";
 import { useAvatarUrl } from "../timeline/media/useMedia";
 import styles from "./Calls.module.css";
@@ -66,16 +67,57 @@ function IncomingToast({
   );
 }
 
-/** The incoming call toasts, ringing while any is shown. */
+/** A group call someone started in one of our rooms: Join or Dismiss. */
+function GroupCallToast({
+  calls,
+  call,
+}: {
+  calls: CallsViewModel;
+  call: IncomingGroupCallView;
+}): React.JSX.Element {
+  const t = useT("calls");
+  const title = call.video ? t("incomingGroupVideo") : t("incomingGroupVoice");
+  return (
+    <div
+      className={styles.toast}
+      role="alertdialog"
+      aria-label={title}
+      aria-describedby={`group-call-${call.id}`}
+      data-testid="incoming-group-call"
+    >
+      <Avatar id={call.roomId} name={call.roomName} size={40} />
+      <div className={styles.toastText} id={`group-call-${call.id}`}>
+        <span className={styles.toastName}>{call.roomName}</span>
+        <span className={styles.muted}>
+          {t("incomingGroupFrom", { name: call.callerName, room: call.roomName })}
+        </span>
+      </div>
+      <div className={styles.toastActions}>
+        <Button variant="secondary" size="sm" onClick={() => calls.incomingGroup.dismiss(call.id)}>
+          {t("dismissGroup")}
+        </Button>
+        <Button size="sm" onClick={() => void calls.joinGroup(call.id)}>
+          {call.video ? <VideoIcon /> : <PhoneIcon />} {t("joinGroup")}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The incoming call toasts (ringing while a 1:1 call rings) and the group-call toasts. */
 export function IncomingCalls({ calls }: { calls: CallsViewModel }): React.JSX.Element | null {
   const incoming = useObservable(calls.incoming);
+  const groups = useObservable(calls.incomingGroup.toasts);
   const ringing = incoming.length > 0;
   useEffect(() => (ringing ? startRingtone() : undefined), [ringing]);
-  if (!ringing) return null;
+  if (!ringing && groups.length === 0) return null;
   return (
     <div className={styles.toasts}>
       {incoming.map((call) => (
         <IncomingToast key={call.id} calls={calls} call={call} />
+      ))}
+      {groups.map((call) => (
+        <GroupCallToast key={call.id} calls={calls} call={call} />
       ))}
     </div>
   );

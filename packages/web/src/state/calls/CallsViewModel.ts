@@ -6,13 +6,14 @@
  * a mesh group call, joined when one is already running). A desktop
  * notification announces an incoming call while the tab is hidden.
  */
-import type { Call, Client } from "../../sdk";
+import type { Call, Client, GroupCall } from "../../sdk";
 import { ObservableValue } from "../observables";
 import { Scope } from "../Scope";
 import { MeshCallViewModel, OneToOneCallViewModel } from "./ActiveCall";
 import type { ActiveCallViewModel } from "./ActiveCall";
 import type { CallSettings } from "./CallSettings";
 import { DevicesViewModel } from "./DevicesViewModel";
+import { IncomingGroupCalls } from "./IncomingGroupCalls";
 import { PreCallViewModel } from "./PreCallViewModel";
 import type { BrowserMediaPlatform } from "../../platform";
 import type { Subscribable } from "../useObservable";
@@ -47,6 +48,8 @@ export class CallsViewModel {
   readonly devices: DevicesViewModel;
   /** The pre-call check (the call's troubleshooting page). */
   readonly preCall: PreCallViewModel;
+  /** Group calls running in our rooms that we may join (the Join / Dismiss toasts). */
+  readonly incomingGroup: IncomingGroupCalls;
   private readonly ringing = new Map<string, Call>();
   private readonly scope: Scope;
 
@@ -71,6 +74,17 @@ export class CallsViewModel {
     });
     this.scope.add(() => this.devices.dispose());
     this.scope.add(client.voip.onIncoming((call) => this.onIncoming(call)));
+    this.incomingGroup = new IncomingGroupCalls(
+      {
+        groupCalls: client.voip.groupCalls,
+        userId: client.userId,
+        roomName: (roomId) => client.rooms.find(roomId)?.getSnapshot().name.name ?? roomId,
+        memberName: (roomId, userId) => this.nameOf(roomId, userId),
+        activeCallId: () => this.active.getSnapshot()?.id,
+      },
+      this.scope,
+    );
+    this.scope.subscribe(this.active, () => this.incomingGroup.update());
     this.scope.add(() => this.active.getSnapshot()?.dispose());
   }
 
@@ -116,14 +130,32 @@ export class CallsViewModel {
             type: video ? "m.video" : "m.voice",
             intent: "m.prompt",
           }));
-        const vm = new MeshCallViewModel(group);
-        this.setActive(vm);
-        await vm.enter();
-        if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
+        await this.enterGroup(group);
       }
     } catch (e) {
       this.error.set(e instanceof Error ? e.message : String(e));
     }
+  }
+
+  /**
+   * Joins the group call of an incoming group-call toast and opens its room
+   * (a call in progress is hung up first).
+   */
+  async joinGroup(id: string): Promise<void> {
+    const group = [...this.client.voip.groupCalls.getSnapshot().values()].find((g) => g.groupCallId === id);
+    if (!group) return;
+    this.error.set(null);
+    this.host.openRoom(group.roomId);
+    const previous = this.active.getSnapshot();
+    if (previous) await this.hangup(previous);
+    await this.enterGroup(group);
+  }
+
+  private async enterGroup(group: GroupCall): Promise<void> {
+    const vm = new MeshCallViewModel(group);
+    this.setActive(vm);
+    await vm.enter();
+    if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
   }
 
   /** MatrixRTC sessions with members, by room: the header's buttons follow it (join a running call). */

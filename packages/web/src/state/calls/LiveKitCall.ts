@@ -227,6 +227,23 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     });
   }
 
+  /** A microphone or camera chosen mid-call: captured, swapped under our publication, the old one stopped. */
+  switchInput(kind: "audio" | "video", deviceId: string | undefined): Promise<void> {
+    return this.attempt(async () => {
+      const old = this.tracks.find((t) => t.kind === kind);
+      if (!this.platform || !old) return;
+      const wanted = deviceId === undefined ? true : { deviceId };
+      const stream = await this.platform.mediaDevices.getUserMedia(
+        kind === "audio" ? { audio: wanted, video: false } : { audio: false, video: wanted },
+      );
+      const next = stream.getTracks().find((t) => t.kind === kind);
+      if (!next) return;
+      await this.call.replaceTrack(old, next);
+      this.tracks = this.tracks.map((t) => (t === old ? next : t));
+      old.stop();
+    });
+  }
+
   setScreensharing(): Promise<void> {
     return Promise.resolve(); // not offered on LiveKit yet (canScreenshare is false)
   }

@@ -14,11 +14,9 @@ import type { MessageInbox, PostTarget } from "@lattice/widget-api";
 import { createEmbeddedClient } from "../../sdk";
 import type { EmbeddedClient, Room } from "../../sdk";
 import { setLanguage } from "../../i18n/i18n";
-import { createBrowserMediaPlatform } from "../../platform";
-import { CallSettings } from "../calls/CallSettings";
-import { CallsViewModel } from "../calls/CallsViewModel";
+import type { CallsViewModel } from "../calls/CallsViewModel";
 import { ObservableValue } from "../observables";
-import { RoomViewModel } from "../RoomViewModel";
+import type { RoomViewModel } from "../RoomViewModel";
 import { Scope } from "../Scope";
 import { embeddedParamsOf, missingParams } from "./params";
 import type { EmbeddedParams, EmbeddedTheme } from "./params";
@@ -86,7 +84,16 @@ export class EmbeddedViewModel {
         if (typeof data["lang"] === "string") void this.applyLanguage(data["lang"]);
       }),
     );
-    const platform = p.view === "call" ? createBrowserMediaPlatform({}) : undefined;
+    // Only the view's own code loads: the call's media platform and view models are a chunk the room view never fetches.
+    const call =
+      p.view === "call"
+        ? await Promise.all([
+            import("../../platform"),
+            import("../calls/CallSettings"),
+            import("../calls/CallsViewModel"),
+          ])
+        : undefined;
+    const platform = call?.[0].createBrowserMediaPlatform({});
     const client = createEmbeddedClient({
       widget,
       roomId: p.roomId,
@@ -100,11 +107,13 @@ export class EmbeddedViewModel {
     try {
       await client.start();
       const room = await this.roomOf(client, p.roomId);
-      if (p.view === "room") {
+      if (call === undefined) {
+        const { RoomViewModel } = await import("../RoomViewModel");
         const vm = new RoomViewModel({ client, room });
         this.scope.add(() => vm.dispose());
         this.status.set({ kind: "room", room: vm });
       } else {
+        const [, { CallSettings }, { CallsViewModel }] = call;
         const calls = new CallsViewModel(client, new CallSettings(this.host.storage), platform, {
           openRoom: () => undefined,
         });

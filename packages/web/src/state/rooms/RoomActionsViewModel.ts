@@ -13,6 +13,7 @@ import {
   MatrixError,
   parseDirect,
   parseJoinTarget,
+  withCallMemberPowerLevel,
 } from "../../sdk";
 import type { Client, CreateRoomRequest, JoinTarget } from "../../sdk";
 import { t } from "../../i18n/i18n";
@@ -110,7 +111,8 @@ export class RoomActionsViewModel {
         ? { initial_state: [{ type: "m.room.encryption", state_key: "", content: { algorithm: MEGOLM } }] }
         : {}),
     };
-    return (await createRoom(this.client.http, body)).room_id;
+    // Members join group calls with their own call member state: power level 0 for it.
+    return (await createRoom(this.client.http, withCallMemberPowerLevel(body))).room_id;
   }
 
   /** Searches the user directory (at most 20). */
@@ -145,12 +147,15 @@ export class RoomActionsViewModel {
   async startDm(userId: string): Promise<{ roomId: string; created: boolean }> {
     const existing = this.existingDm(userId);
     if (existing !== undefined) return { roomId: existing, created: false };
-    const { room_id: roomId } = await createRoom(this.client.http, {
-      preset: "trusted_private_chat",
-      is_direct: true,
-      invite: [userId],
-      initial_state: [{ type: "m.room.encryption", state_key: "", content: { algorithm: MEGOLM } }],
-    });
+    const { room_id: roomId } = await createRoom(
+      this.client.http,
+      withCallMemberPowerLevel({
+        preset: "trusted_private_chat",
+        is_direct: true,
+        invite: [userId],
+        initial_state: [{ type: "m.room.encryption", state_key: "", content: { algorithm: MEGOLM } }],
+      }),
+    );
     await this.recordDm(userId, roomId);
     return { roomId, created: true };
   }

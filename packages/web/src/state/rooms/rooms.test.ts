@@ -96,6 +96,23 @@ describe("RoomActionsViewModel", () => {
     expect(bobActions.existingDm(alice.userId)).toBe(first.roomId);
   });
 
+  it("creates rooms in which every member may send call member state, so anyone can join a group call", async () => {
+    const roomId = await aliceActions.createRoom({ name: "Calls", isPublic: false, encrypted: false });
+    await untilRoom(alice, roomId);
+    await alice.moderation.invite(roomId, bob.userId);
+    await untilRoom(bob, roomId, "invite");
+    await bobActions.acceptInvite(roomId);
+    await untilRoom(bob, roomId);
+    const levels = alice.rooms.get(roomId).getSnapshot().state.content("m.room.power_levels");
+    expect((levels?.["events"] as Record<string, unknown>)["org.matrix.msc3401.call.member"]).toBe(0);
+    // bob (power level 0) announces himself in a call; the default state_default 50 would refuse it.
+    await bob.state.setState(roomId, "org.matrix.msc3401.call.member", bob.userId, { "m.calls": [] });
+    const dm = await aliceActions.startDm("@carol:localhost");
+    await untilRoom(alice, dm.roomId);
+    const dmLevels = alice.rooms.get(dm.roomId).getSnapshot().state.content("m.room.power_levels");
+    expect((dmLevels?.["events"] as Record<string, unknown>)["org.matrix.msc3401.call.member"]).toBe(0);
+  });
+
   it("declines an invite", async () => {
     const roomId = await aliceActions.createRoom({ name: "Not for bob", isPublic: false });
     await untilRoom(alice, roomId);
