@@ -61,6 +61,10 @@ const h = startWebHarness({
       name: "Element Call room",
       preset: "private_chat",
       invite: NAMES.slice(1).map((n) => `@${n}:${server.serverName}`),
+      // As rooms made for calls are: every member may write its own call membership.
+      power_level_content_override: {
+        events: { "org.matrix.msc3401.call.member": 0, "org.matrix.msc4143.rtc.member": 0 },
+      },
       initial_state: [
         { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
       ],
@@ -114,6 +118,96 @@ async function openElementCall(page: Page): Promise<FrameLocator> {
   return ecFrame(page);
 }
 
+/** One <video> in Element Call's frame: whether it plays a moving, non-black, decoded picture. */
+interface FrameVideo {
+  width: number;
+  decoded: number;
+  changed: number;
+  brightness: number;
+}
+
+/**
+ * Polls every <video> in the frame at once (tiles come and go as Element Call re-renders, so no
+ * element handle is held) until `count` of them play moving, non-black frames whose decoded-frame
+ * counters advance, as media-checks.ts's expectVideoFlowing does for one element.
+ */
+async function expectVideosFlowing(
+  frame: Frame,
+  count: number,
+  timeoutMs: number,
+  who = "",
+): Promise<FrameVideo[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const last: FrameVideo[] = await frame.evaluate(async () => {
+      const videos = [...document.querySelectorAll("video")].filter((v) => v.videoWidth > 0 && !v.paused);
+      const canvas = document.createElement("canvas");
+      canvas.width = 160;
+      canvas.height = 120;
+      const ctx = canvas.getContext("2d", { willReadFrequently: true });
+      const grab = (v: HTMLVideoElement): Uint8ClampedArray => {
+        ctx?.drawImage(v, 0, 0, canvas.width, canvas.height);
+        return ctx?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
+      };
+      const first = videos.map((v) => ({
+        data: grab(v),
+        decoded: v.getVideoPlaybackQuality().totalVideoFrames,
+      }));
+      await new Promise((r) => setTimeout(r, 400));
+      return videos.map((v, i) => {
+        const a = first[i]?.data ?? new Uint8ClampedArray();
+        const b = grab(v);
+        let differing = 0;
+        let sum = 0;
+        for (let p = 0; p < b.length; p += 4) {
+          const d =
+            Math.abs((a[p] ?? 0) - (b[p] ?? 0)) +
+            Math.abs((a[p + 1] ?? 0) - (b[p + 1] ?? 0)) +
+            Math.abs((a[p + 2] ?? 0) - (b[p + 2] ?? 0));
+          if (d > 24) differing++;
+          sum += ((b[p] ?? 0) + (b[p + 1] ?? 0) + (b[p + 2] ?? 0)) / 3;
+        }
+        const pixels = Math.max(1, b.length / 4);
+        return {
+          width: v.videoWidth,
+          decoded: v.getVideoPlaybackQuality().totalVideoFrames - (first[i]?.decoded ?? 0),
+          changed: differing / pixels,
+          brightness: sum / pixels,
+        };
+      });
+    });
+    const good = last.filter((v) => v.decoded > 0 && v.changed > 0 && v.brightness > 8);
+    if (good.length >= count) return good;
+    if (Date.now() > deadline)
+      throw new Error(`videos in ${who} Element Call: last saw ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Logs the widget channel's to-device traffic (LATTICE_EC_DEBUG=1), both ways. */
+async function traceToDevice(page: Page, name: string): Promise<void> {
+  if (process.env["LATTICE_EC_DEBUG"] !== "1") return;
+  page.on("console", (m) => {
+    if (m.text().startsWith("[ec-trace]")) console.error(`[${name}] ${m.text()}`);
+  });
+  const trace = (): void => {
+    window.addEventListener("message", (e: MessageEvent) => {
+      const d = e.data as {
+        api?: string;
+        action?: string;
+        data?: Record<string, unknown>;
+        response?: Record<string, unknown>;
+      };
+      if (typeof d?.action !== "string" || !/to_device|openid|rtc_transports/.test(d.action)) return;
+      console.log(
+        `[ec-trace] ${d.api} ${d.action} ${typeof d.data?.["type"] === "string" ? d.data["type"] : ""} ${d.response ? `reply ${JSON.stringify(d.response).slice(0, 160)}` : ""}`,
+      );
+    });
+  };
+  await page.evaluate(trace);
+  await elementCallFrameOf(page).evaluate(trace);
+}
+
 function elementCallFrameOf(page: Page): Frame {
   const frame = page.frames().find((f) => f.url().includes("/element-call/"));
   if (frame === undefined) throw new Error("no Element Call frame");
@@ -121,16 +215,19 @@ function elementCallFrameOf(page: Page): Frame {
 }
 
 describe("Element Call hosted by Lattice", () => {
+  const pages: Page[] = [];
+
   it(
     "two Lattice users join one Element Call on the real SFU and see each other's video",
     { timeout: 600_000 },
     async () => {
       step("signing in alice and bob");
-      const pages = await Promise.all(NAMES.slice(0, 2).map((n) => signInWithElementCall(n)));
+      pages.push(...(await Promise.all(NAMES.slice(0, 2).map((n) => signInWithElementCall(n)))));
       const [alice, bob] = pages as [Page, Page];
 
       step("alice opens Element Call: its lobby shows in the room view");
       const aliceEc = await openElementCall(alice);
+      await traceToDevice(alice, "alice");
       await aliceEc.getByTestId("lobby_joinCall").waitFor({ timeout: 120_000 });
       await alice.screenshot({ path: `${SHOTS}element-call-lobby.png` });
 
@@ -143,6 +240,7 @@ describe("Element Call hosted by Lattice", () => {
 
       step("bob opens Element Call (join_existing) and joins");
       const bobEc = await openElementCall(bob);
+      await traceToDevice(bob, "bob");
       await bobEc.getByTestId("lobby_joinCall").waitFor({ timeout: 120_000 });
       await bobEc.getByTestId("lobby_joinCall").click();
       await bob
@@ -150,25 +248,56 @@ describe("Element Call hosted by Lattice", () => {
         .and(bob.locator('[data-state="joined"]'))
         .waitFor({ timeout: 120_000 });
 
-      step("each sees two tiles, and the remote one's frames decode and move");
-      for (const [page, ec, other] of [
-        [alice, aliceEc, "bob"],
-        [bob, bobEc, "alice"],
+      step("each sees two tiles playing moving pictures: its own and the other's, decoded");
+      for (const [page, other] of [
+        [alice, "bob"],
+        [bob, "alice"],
       ] as const) {
-        await ec.locator("video").nth(1).waitFor({ state: "attached", timeout: 120_000 });
-        const frame = elementCallFrameOf(page);
-        // The remote tile is the one not mirrored as our own; both must play moving pictures.
-        const videos = frame.locator("video");
-        const samples = [];
-        for (let i = 0; i < (await videos.count()); i++)
-          samples.push(await expectVideoFlowing(videos.nth(i), 120_000));
-        expect(samples.length, `${other}'s tile`).toBeGreaterThanOrEqual(2);
+        const viewer = page === alice ? "alice's" : "bob's";
+        const playing = await expectVideosFlowing(elementCallFrameOf(page), 2, 180_000, viewer);
+        expect(
+          playing.length,
+          `${other}'s tile on ${page === alice ? "alice" : "bob"}'s page`,
+        ).toBeGreaterThanOrEqual(2);
         await page.screenshot({ path: `${SHOTS}element-call-${other}-seen.png` });
       }
-
-      step("alice hangs up from Lattice: im.vector.hangup, then the frame goes after io.element.close");
-      await alice.getByTestId("element-call-leave").click();
-      await alice.getByTestId("element-call").waitFor({ state: "detached", timeout: 60_000 });
     },
   );
+
+  // TODO: not yet passing, so run only on demand (LATTICE_EC_NATIVE=1). Carol's LiveKit call
+  // view did not show Alice's and Bob's decoded video within 300 s (first run, 2026-11-26);
+  // whether the two sides disagree on the SFU room, the identity keys are given under, or the
+  // membership form is still to be found. Steps below fail with what they last saw.
+  it.runIf(process.env["LATTICE_EC_NATIVE"] === "1")(
+    "a Lattice user in Lattice's own call view joins the same call and sees both Element Call users",
+    { timeout: 600_000 },
+    async () => {
+      const [alice, bob] = pages as [Page, Page];
+      step("carol (group calls with Lattice) joins from the room's call button: LiveKit in the app");
+      const carol = await h.signIn("carol", {
+        onPageError: (e) => console.error(`[carol] page error: ${e.message}`),
+      });
+      await carol.getByRole("option", { name: /Element Call room/ }).click();
+      await carol.getByTestId("video-call-button").click();
+      await carol.screenshot({ path: `${SHOTS}element-call-native-carol-joining.png` });
+      for (const who of ["alice", "bob"]) {
+        const tile = carol.locator(
+          `[data-testid="call-tile"][data-local="false"][data-user="@${who}:${h.server.serverName}"]`,
+        );
+        await tile.waitFor({ timeout: 120_000 });
+        await expectVideoFlowing(tile.locator("video"), 120_000);
+        await expect.poll(() => tile.getAttribute("data-encryption"), { timeout: 60_000 }).toBe("encrypted");
+      }
+      await carol.screenshot({ path: `${SHOTS}element-call-native-carol.png` });
+      step("alice and bob, in Element Call, each see three moving pictures: theirs, the other's and carol's");
+      for (const page of [alice, bob]) await expectVideosFlowing(elementCallFrameOf(page), 3, 180_000);
+    },
+  );
+
+  it("hanging up from Lattice ends Element Call and removes its frame", { timeout: 120_000 }, async () => {
+    const [alice] = pages as [Page, Page];
+    step("alice hangs up from Lattice: im.vector.hangup, then the frame goes after io.element.close");
+    await alice.getByTestId("element-call-leave").click();
+    await alice.getByTestId("element-call").waitFor({ state: "detached", timeout: 60_000 });
+  });
 });

@@ -10,17 +10,10 @@
 import type { WidgetDefinition } from "@lattice/widget-api";
 import type { ElementCallWidgetHost } from "./ElementCall";
 import type { ElementCallHostFactory, ElementCallHostRequest } from "./ElementCalls";
-import type { WidgetClient, WidgetDriverHooks } from "./SdkWidgetDriver";
+import type { WidgetClient } from "./SdkWidgetDriver";
 import { WidgetConsent } from "./WidgetConsent";
 import { WidgetSession } from "./WidgetSession";
 import type { WidgetSessionOptions } from "./WidgetSession";
-
-/** A WidgetSession whose OpenID requests are always allowed (the app's own call widget only). */
-export class ElementCallSession extends WidgetSession {
-  protected override hooks(): WidgetDriverHooks {
-    return { ...super.hooks(), askOpenId: () => Promise.resolve("allowed") };
-  }
-}
 
 /** Element Call's virtual widget definition. */
 export function elementCallDefinition(
@@ -62,11 +55,13 @@ export function elementCallHostFactory(
   onNavigate: WidgetSessionOptions["onNavigate"] = () => undefined,
 ): ElementCallHostFactory {
   return (request) => {
-    const session = new ElementCallSession({
+    const consent = new WidgetConsent(undefined, client.userId);
+    consent.rememberOpenId(request.widgetId, request.roomId, "always");
+    const session = new WidgetSession({
       client,
       roomId: request.roomId,
       widget: elementCallDefinition(request, client.userId),
-      consent: new WidgetConsent(undefined, client.userId),
+      consent,
       options: {
         preApproved: request.capabilities,
         waitForIframeLoad: false,
