@@ -5,8 +5,11 @@
  * icons (delete included) are drawn SVG; the image viewer is centred,
  * fitted to the screen, zooms with buttons and keys, downloads, and its
  * controls keep their contrast in both themes; the room list previews an
- * image under a reaction, an edit and an undecryptable message in words.
- * Desktop and phone sizes; the viewer by keyboard.
+ * image under a reaction, an edit and an undecryptable message in words;
+ * while the first sync after sign-in is held back, the list shows skeleton
+ * rows, never "No rooms here yet." (point 7), and a phone's search box does
+ * not advertise Ctrl+K (point 10). Desktop and phone sizes; the viewer by
+ * keyboard.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -280,4 +283,45 @@ describe("chat polish (issue 16)", () => {
     expect(await row(EDITS).innerText()).not.toContain("* ");
     await expect.poll(() => row(SECRETS).innerText()).toContain("Encrypted message");
   }, 120_000);
+
+  for (const [size, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`the first sync after sign-in shows skeleton rows, not "No rooms here yet." (${size})`, async () => {
+      const page = await web.newPage({ viewport });
+      page.on("pageerror", (e) => {
+        throw e;
+      });
+      // Hold the first (initial) sync until the test has seen the list while it waits.
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.pathname.endsWith("/sync") && !url.searchParams.has("since"),
+        async (route) => {
+          await held;
+          await route.continue().catch(() => undefined);
+        },
+      );
+      await page.goto(web.appUrl, { timeout: 60_000 });
+      await page.getByTestId("homeserver").filter({ hasText: web.server.url }).waitFor();
+      await page.getByLabel("Username").fill("bob");
+      await page.getByLabel("Password", { exact: true }).fill("bob-password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      const list = page.getByRole("listbox", { name: "Rooms" });
+      await list.waitFor({ timeout: 30_000 });
+      await page.getByTestId("room-skeleton").first().waitFor();
+      expect(await list.getAttribute("aria-busy")).toBe("true");
+      expect(await page.getByText("No rooms here yet.").count()).toBe(0);
+      const search = page.getByRole("combobox", { name: "Search rooms" });
+      const placeholder = await search.getAttribute("placeholder");
+      if (size === "phone") expect(placeholder).toBe("Search rooms");
+      else expect(placeholder).toBe("Search rooms (Ctrl+K)");
+      await page.screenshot({ path: `${SHOTS}polish-skeleton-${size}.png` });
+      release();
+      await list.getByRole("option").filter({ hasText: LAB }).waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId("room-skeleton").count()).toBe(0);
+      expect(await list.getAttribute("aria-busy")).toBe("false");
+    }, 120_000);
+  }
 });

@@ -98,6 +98,11 @@ export class RoomListViewModel {
    * keys are. Moving it opens nothing and marks nothing read; Enter opens it.
    */
   readonly active = new ObservableValue<string | null>(null);
+  /**
+   * True while the first sync after sign-in has not answered (set by the
+   * ClientViewModel): an empty list then means "not known yet", not "none".
+   */
+  readonly loading = new ObservableValue(false);
   /** The "+" menu's actions; null without a client (tests of the list alone). */
   readonly actions: RoomActionsViewModel | null;
   private readonly service: RoomListService;
