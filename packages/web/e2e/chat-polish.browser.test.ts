@@ -92,6 +92,9 @@ const web = startWebHarness({
     await send(url, alice, lab, "m.reaction", {
       "m.relates_to": { rel_type: "m.annotation", event_id: hello, key: "👍" },
     });
+    await send(url, bob, lab, "m.room.message", { msgtype: "m.emote", body: "waves hello" });
+    await send(url, bob, lab, "m.room.message", { msgtype: "m.text", body: "first of two" });
+    await send(url, bob, lab, "m.room.message", { msgtype: "m.text", body: "second of two" });
     await send(url, alice, lab, "m.room.message", { msgtype: "m.text", body: "mine to delete" });
 
     const pictures = await room(PICTURES, "pictures topic");
@@ -324,4 +327,25 @@ describe("chat polish (issue 16)", () => {
       expect(await list.getAttribute("aria-busy")).toBe("false");
     }, 120_000);
   }
+
+  it("smaller things: unread count in the tab title, /me on one line, the hover time on one line", async () => {
+    const page = await web.signIn("alice", { viewport: DESKTOP });
+    await expect.poll(() => page.title(), { timeout: 30_000 }).toMatch(/^\(\d+\) Lattice$/);
+    await openRoom(page, LAB);
+    const scroller = page.getByTestId("timeline-scroller");
+    const name = scroller.getByText("* bob", { exact: false }).first();
+    const text = scroller.getByText("waves hello");
+    await text.waitFor();
+    const [a, b] = [await name.boundingBox(), await text.boundingBox()];
+    expect(Math.abs((a?.y ?? 0) - (b?.y ?? 100))).toBeLessThan(4);
+    // The continuation's hover time ("07:20 AM") on one line.
+    const second = page.locator("[data-event-id]").filter({ hasText: "second of two" }).first();
+    await second.hover();
+    const time = second.locator('[class*="hoverTime"]');
+    await time.waitFor();
+    expect(await time.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe("nowrap");
+    const box = await time.boundingBox();
+    const line = await time.evaluate((el) => parseFloat(getComputedStyle(el).fontSize) * 1.6);
+    expect(box?.height ?? 100).toBeLessThan(line);
+  }, 120_000);
 });

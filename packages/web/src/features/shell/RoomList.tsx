@@ -18,7 +18,6 @@ import { forwardRef, memo, useCallback, useEffect, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Avatar } from "../../components/Avatar";
 import { Badge } from "../../components/Badge";
-import { NARROW_QUERY, useMediaQuery } from "../../components/useMediaQuery";
 import { useT } from "../../i18n/useT";
 import { roomBadge } from "../../state/badges";
 import type { RoomListItem, RoomListViewModel } from "../../state/RoomListViewModel";
@@ -125,7 +124,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
 
   const items = virtualizer.getVirtualItems();
   // A phone has no Ctrl+K to advertise; the first sync shows skeleton rows, not "No rooms here yet."
-  const narrow = useMediaQuery(NARROW_QUERY);
+  const narrow = typeof matchMedia === "function" && matchMedia(NARROW_QUERY).matches;
   const loading = useObservable(list.loading) && rooms.length === 0 && search === "";
   const before = items[0]?.start ?? 0;
   const after = Math.max(0, virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0));
@@ -207,6 +206,9 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
     </div>
   );
 });
+
+/** The phone layout's width (the shell's CSS breakpoint) or a touch screen. */
+const NARROW_QUERY = "(max-width: 720px), (pointer: coarse)";
 
 /** Grey rows in the shape of rooms while the first sync brings the list in. */
 function SkeletonRows({ label }: { label: string }): React.JSX.Element {
