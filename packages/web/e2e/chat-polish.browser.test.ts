@@ -5,8 +5,11 @@
  * icons (delete included) are drawn SVG; the image viewer is centred,
  * fitted to the screen, zooms with buttons and keys, downloads, and its
  * controls keep their contrast in both themes; the room list previews an
- * image under a reaction, an edit and an undecryptable message in words.
- * Desktop and phone sizes; the viewer by keyboard.
+ * image under a reaction, an edit and an undecryptable message in words;
+ * while the first sync after sign-in is held back, the list shows skeleton
+ * rows, never "No rooms here yet." (point 7), and a phone's search box does
+ * not advertise Ctrl+K (point 10). Desktop and phone sizes; the viewer by
+ * keyboard.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -89,6 +92,9 @@ const web = startWebHarness({
     await send(url, alice, lab, "m.reaction", {
       "m.relates_to": { rel_type: "m.annotation", event_id: hello, key: "👍" },
     });
+    await send(url, bob, lab, "m.room.message", { msgtype: "m.emote", body: "waves hello" });
+    await send(url, bob, lab, "m.room.message", { msgtype: "m.text", body: "first of two" });
+    await send(url, bob, lab, "m.room.message", { msgtype: "m.text", body: "second of two" });
     await send(url, alice, lab, "m.room.message", { msgtype: "m.text", body: "mine to delete" });
 
     const pictures = await room(PICTURES, "pictures topic");
@@ -279,5 +285,68 @@ describe("chat polish (issue 16)", () => {
     await expect.poll(() => row(EDITS).innerText()).toContain("the final draft");
     expect(await row(EDITS).innerText()).not.toContain("* ");
     await expect.poll(() => row(SECRETS).innerText()).toContain("Encrypted message");
+  }, 120_000);
+
+  for (const [size, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`the first sync after sign-in shows skeleton rows, not "No rooms here yet." (${size})`, async () => {
+      const page = await web.newPage({ viewport });
+      page.on("pageerror", (e) => {
+        throw e;
+      });
+      // Hold the first (initial) sync until the test has seen the list while it waits.
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.pathname.endsWith("/sync") && !url.searchParams.has("since"),
+        async (route) => {
+          await held;
+          await route.continue().catch(() => undefined);
+        },
+      );
+      await page.goto(web.appUrl, { timeout: 60_000 });
+      await page.getByTestId("homeserver").filter({ hasText: web.server.url }).waitFor();
+      await page.getByLabel("Username").fill("bob");
+      await page.getByLabel("Password", { exact: true }).fill("bob-password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      const list = page.getByRole("listbox", { name: "Rooms" });
+      await list.waitFor({ timeout: 30_000 });
+      await page.getByTestId("room-skeleton").first().waitFor();
+      expect(await list.getAttribute("aria-busy")).toBe("true");
+      expect(await page.getByText("No rooms here yet.").count()).toBe(0);
+      const search = page.getByRole("combobox", { name: "Search rooms" });
+      const placeholder = await search.getAttribute("placeholder");
+      if (size === "phone") expect(placeholder).toBe("Search rooms");
+      else expect(placeholder).toBe("Search rooms (Ctrl+K)");
+      await page.screenshot({ path: `${SHOTS}polish-skeleton-${size}.png` });
+      release();
+      await list.getByRole("option").filter({ hasText: LAB }).waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId("room-skeleton").count()).toBe(0);
+      expect(await list.getAttribute("aria-busy")).toBe("false");
+    }, 120_000);
+  }
+
+  it("smaller things: unread count in the tab title, /me on one line, the hover time on one line", async () => {
+    const page = await web.signIn("alice", { viewport: DESKTOP });
+    await expect.poll(() => page.title(), { timeout: 30_000 }).toMatch(/^\(\d+\) Lattice$/);
+    await openRoom(page, LAB);
+    const scroller = page.getByTestId("timeline-scroller");
+    const name = scroller.getByText("* bob", { exact: false }).first();
+    const text = scroller.getByText("waves hello");
+    await text.waitFor();
+    const [a, b] = [await name.boundingBox(), await text.boundingBox()];
+    expect(Math.abs((a?.y ?? 0) - (b?.y ?? 100))).toBeLessThan(4);
+    // The continuation's hover time ("07:20 AM") on one line.
+    const second = page.locator("[data-event-id]").filter({ hasText: "second of two" }).first();
+    await second.hover();
+    const time = second.locator('[class*="hoverTime"]');
+    await time.waitFor();
+    expect(await time.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe("nowrap");
+    const box = await time.boundingBox();
+    // One line with its padding is about 2 em; wrapped ("11:31 / PM") it was over 3.
+    const em = await time.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(box?.height ?? 100).toBeLessThan(em * 2.5);
   }, 120_000);
 });

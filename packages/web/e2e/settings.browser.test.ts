@@ -158,6 +158,8 @@ describe("user settings and search", () => {
     // Security (the crypto engine loads on demand).
     await tab("Security & privacy");
     await panel.getByRole("heading", { name: "Cross-signing" }).waitFor({ timeout: 60_000 });
+    // A new account is offered backup and recovery in one button (issue 16 point 10), cross-signing or not.
+    await panel.getByRole("button", { name: "Set up backup and recovery" }).waitFor();
     await page.screenshot({ path: `${SHOTS}settings-security-light.png` });
 
     // Account: add an email address.

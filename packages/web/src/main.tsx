@@ -9,7 +9,6 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { installEmojiFont } from "./platform/emojiFont";
 import { startParserFrameWhenIdle } from "./features/timeline/html/parserFrame";
 import { AppViewModel } from "./state/AppViewModel";
 import { applyStoredAppearance } from "./state/settings/Appearance";
@@ -39,5 +38,7 @@ if (root) {
   );
 }
 startParserFrameWhenIdle(import.meta.env.BASE_URL);
-installEmojiFont(document.fonts);
+// The emoji font's declaration is a module of its own, loaded after the first screen's code.
+void import("./platform/emojiFont").then((m) => m.installEmojiFont(document.fonts));
+void import("./platform/tabTitle").then((m) => m.followUnreadInTitle(app.screen, document));
 void app.start();

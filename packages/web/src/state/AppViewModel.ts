@@ -20,7 +20,8 @@ import { ThemeViewModel } from "./ThemeViewModel";
 import type { ThemeTarget } from "./ThemeViewModel";
 
 export type AppScreen =
-  | { kind: "loading" }
+  /** Before a screen is known; `step` "returning" while a provider's answer (OIDC or SSO) is being finished. */
+  | { kind: "loading"; step?: "returning" }
   | { kind: "signin"; vm: SignInViewModel }
   | { kind: "soft_logout"; vm: SoftLogoutViewModel }
   | { kind: "client"; vm: ClientViewModel };
@@ -61,6 +62,10 @@ export class AppViewModel {
     const session = await Session.restore(new WebSessionStorage(this.options.storage));
     this.session = session;
     session.state.subscribe((state) => this.show(state));
+    const url = this.options.currentUrl;
+    // Back from the provider: say so while the code is traded for tokens (seconds), not a blank page.
+    if (isOidcCallback(url) || loginTokenFromUrl(url) !== undefined)
+      this.screen.set({ kind: "loading", step: "returning" });
     const returnError = (await this.completeSso(session)) ?? (await this.completeOidc(session));
     this.show(session.state.getSnapshot(), returnError);
   }

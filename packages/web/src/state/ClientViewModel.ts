@@ -189,6 +189,16 @@ export class ClientViewModel {
     this.scope.subscribe(this.sync.state, update);
     this.scope.subscribe(this.sync.failure, update);
     this.scope.subscribe(this.sync.lastSyncAt, update);
+    // The room list is "loading" until a sync has answered (or sync has stopped on an error to show).
+    const settle = (): void => {
+      const status = this.connection.getSnapshot().kind;
+      if (this.sync.lastSyncAt.getSnapshot() !== null || status === "refused" || status === "failed")
+        this.roomList.loading.set(false);
+    };
+    this.roomList.loading.set(true);
+    this.scope.subscribe(this.connection, settle);
+    this.scope.subscribe(this.sync.lastSyncAt, settle);
+    settle();
     this.scope.subscribe(this.roomList.selected, (roomId: string | null) => this.openRoom(roomId));
     this.scope.add(() => this.room.getSnapshot()?.dispose());
     this.router = new Router(this, this.scope.child());

@@ -21,6 +21,7 @@ import {
   spaceFilter,
 } from "../sdk";
 import type { ReadonlyObservableList, RoomFilter, Rooms, RoomSort } from "../sdk";
+import { roomBadge } from "./badges";
 import { ObservableValue } from "./observables";
 import { RoomActionsViewModel } from "./rooms/RoomActionsViewModel";
 import type { ActionsClient } from "./rooms/RoomActionsViewModel";
@@ -98,6 +99,13 @@ export class RoomListViewModel {
    * keys are. Moving it opens nothing and marks nothing read; Enter opens it.
    */
   readonly active = new ObservableValue<string | null>(null);
+  /**
+   * True while the first sync after sign-in has not answered (set by the
+   * ClientViewModel): an empty list then means "not known yet", not "none".
+   */
+  readonly loading = new ObservableValue(false);
+  /** Unread notifications over every joined room (whatever the filter): the tab title's count. */
+  readonly unreadTotal = new ObservableValue(0);
   /** The "+" menu's actions; null without a client (tests of the list alone). */
   readonly actions: RoomActionsViewModel | null;
   private readonly service: RoomListService;
@@ -110,8 +118,14 @@ export class RoomListViewModel {
     this.actions = client !== undefined ? new RoomActionsViewModel(client) : null;
     this.service = new RoomListService(rooms, { filter: (room) => !room.isSpace });
     scope.add(() => this.service.dispose());
-    scope.add(rooms.onChange(() => this.refreshSpaces()));
+    scope.add(
+      rooms.onChange(() => {
+        this.refreshSpaces();
+        this.refreshUnread();
+      }),
+    );
     this.refreshSpaces();
+    this.refreshUnread();
   }
 
   /** The rooms shown, in order. */
@@ -215,6 +229,15 @@ export class RoomListViewModel {
     if (section === "favourites") return { tag: "m.favourite" };
     if (section === "low") return { tag: "m.lowpriority" };
     return space !== null ? { space } : "recent";
+  }
+
+  private refreshUnread(): void {
+    let total = 0;
+    for (const room of this.rooms.all.getSnapshot().values()) {
+      const snap = room.getSnapshot();
+      if (snap.category === "join" && !snap.isSpace) total += roomBadge(snap).count;
+    }
+    this.unreadTotal.set(total);
   }
 
   private refreshSpaces(): void {

@@ -96,7 +96,7 @@ export function SecuritySection({ security }: { security: SecuritySettings }): R
           {t("recovery")}
         </h3>
         <p className={styles.hint}>{view.recoverySetUp ? t("recovery_on") : t("recovery_off")}</p>
-        {!view.recoverySetUp && cs.hasMaster && (
+        {!view.recoverySetUp && (
           <div className={styles.row}>
             <Button busy={status.busy} onClick={() => void security.setUpRecovery()}>
               {t("recovery_setup")}

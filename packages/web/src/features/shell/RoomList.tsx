@@ -7,7 +7,8 @@
  * is a combobox over the same list: arrows move in the filtered list, Enter
  * opens. Each row shows the
  * avatar, name, last message and the unread and highlight badges (thread
- * counts included). Beside the search, the "+" menu (create, chat, join,
+ * counts included). Until the first sync has answered, an empty list shows
+ * skeleton rows (aria-busy), not "No rooms here yet.". Beside the search, the "+" menu (create, chat, join,
  * explore). The list is virtualised (@tanstack/react-virtual): only the
  * rows in view (and a few around) are in the DOM, between two spacers, so
  * 3,000 rooms cost what 20 do; each option carries aria-setsize and
@@ -122,6 +123,9 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
   };
 
   const items = virtualizer.getVirtualItems();
+  // A phone has no Ctrl+K to advertise; the first sync shows skeleton rows, not "No rooms here yet."
+  const narrow = typeof matchMedia === "function" && matchMedia(NARROW_QUERY).matches;
+  const loading = useObservable(list.loading) && rooms.length === 0 && search === "";
   const before = items[0]?.start ?? 0;
   const after = Math.max(0, virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0));
 
@@ -137,7 +141,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
           aria-autocomplete="list"
           aria-controls={LIST_ID}
           aria-activedescendant={activeId}
-          placeholder={t("search_placeholder")}
+          placeholder={t(narrow ? "search_placeholder_touch" : "search_placeholder")}
           aria-label={t("search_label")}
           value={search}
           onChange={(e) => list.setSearch(e.target.value)}
@@ -170,6 +174,7 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
         aria-label={t("rooms")}
         tabIndex={0}
         aria-activedescendant={activeId}
+        aria-busy={loading}
         onKeyDown={(e) => {
           if (e.target !== e.currentTarget) return; // a row's options button handles its own keys
           if (onListKey(e.key === " " ? "Enter" : e.key)) e.preventDefault();
@@ -193,11 +198,37 @@ export const RoomList = forwardRef<HTMLInputElement, { list: RoomListViewModel }
           );
         })}
         {after > 0 && <li role="none" aria-hidden="true" style={{ height: after }} />}
-        {rooms.length === 0 && <li className={styles.empty}>{search !== "" ? t("no_match") : t("empty")}</li>}
+        {loading && <SkeletonRows label={t("loading_rooms")} />}
+        {rooms.length === 0 && !loading && (
+          <li className={styles.empty}>{search !== "" ? t("no_match") : t("empty")}</li>
+        )}
       </ul>
     </div>
   );
 });
+
+/** The phone layout's width (the shell's CSS breakpoint) or a touch screen. */
+const NARROW_QUERY = "(max-width: 720px), (pointer: coarse)";
+
+/** Grey rows in the shape of rooms while the first sync brings the list in. */
+function SkeletonRows({ label }: { label: string }): React.JSX.Element {
+  return (
+    <>
+      <li role="none" className="visually-hidden" aria-live="polite">
+        {label}
+      </li>
+      {[0, 1, 2, 3, 4, 5].map((i) => (
+        <li key={i} role="none" aria-hidden="true" className={styles.skeleton} data-testid="room-skeleton">
+          <span className={styles.skeletonAvatar} />
+          <span className={styles.skeletonText}>
+            <span className={styles.skeletonLine} />
+            <span className={`${styles.skeletonLine} ${styles.skeletonShort}`} />
+          </span>
+        </li>
+      ))}
+    </>
+  );
+}
 
 /** The listbox's element id (the search combobox controls it). */
 const LIST_ID = "room-list";

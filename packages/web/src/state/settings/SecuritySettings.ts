@@ -84,9 +84,15 @@ export class SecuritySettings {
     });
   }
 
-  /** Sets up recovery (secret storage + key backup); the key is shown once. */
+  /**
+   * Sets up backup and recovery (secret storage + key backup); the key is
+   * shown once. Without cross-signing yet, it is bootstrapped first (the
+   * password prompt may ask), so one button does what a new account needs.
+   */
   setUpRecovery(): Promise<boolean> {
     return runWrite(this.status, async () => {
+      if (this.view.getSnapshot()?.crossSigning.hasMaster !== true)
+        await this.client.crypto.crossSigning.bootstrap({ callbacks: this.prompt.callbacks });
       const { recoveryKey } = await this.client.crypto.recovery.setUp();
       this.newRecoveryKey.set(recoveryKey);
       await this.load();

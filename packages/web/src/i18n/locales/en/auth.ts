@@ -61,4 +61,8 @@ export const auth = {
   manage_account_heading: "Your account at the sign-in service",
   manage_account_hint: "Your password, email and sessions are managed on {{host}}.",
   manage_account: "Manage account",
+  // The loading screen: the session's restore, and the return from a provider (OIDC or SSO)
+  starting: "Starting Lattice…",
+  finishing_sign_in: "Signing you in…",
+  finishing_sign_in_detail: "Finishing the sign-in with your provider. This takes a few seconds.",
 };

@@ -66,7 +66,7 @@ export const settings = {
   recovery: "Recovery",
   recovery_on: "Recovery is set up.",
   recovery_off: "Recovery is not set up: if you lose your devices you lose your encrypted history.",
-  recovery_setup: "Set up recovery",
+  recovery_setup: "Set up backup and recovery",
   recovery_key_title: "Your recovery key",
   recovery_key_hint: "Save it somewhere safe now: it will not be shown again.",
   recovery_key_copy: "Copy",

@@ -13,6 +13,8 @@ export const shell = {
   home: "Home",
   home_label: "Home: all rooms",
   search_placeholder: "Search rooms (Ctrl+K)",
+  search_placeholder_touch: "Search rooms",
+  loading_rooms: "Loading your rooms…",
   search_label: "Search rooms",
   filters: "Room filters",
   section_all: "All",
