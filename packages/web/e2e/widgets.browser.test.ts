@@ -111,6 +111,7 @@ describe("widgets", () => {
   it("adds a widget, approves its capabilities, sends, reads, denies, OpenID, ignores a hostile frame, stays on screen", async () => {
     const server = pages as WidgetServer;
     const alice = await web.signIn("alice");
+    if (process.env["WIDGETS_DEBUG"]) alice.on("console", (m) => console.log(`[alice] ${m.text()}`));
     await openRoom(alice, LAB);
     await alice.getByRole("button", { name: "Widgets in this room" }).click();
     const panel = alice.getByTestId("apps-panel");

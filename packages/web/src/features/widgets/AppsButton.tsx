@@ -43,6 +43,7 @@ export function AppsButton({
     <Button
       variant="ghost"
       size="sm"
+      className={styles.appsButton}
       aria-pressed={on}
       aria-label={t("apps_button_label")}
       data-testid="apps-button"
