@@ -81,6 +81,9 @@ async function openRoom(page: Page, name: string): Promise<void> {
   await page.getByRole("heading", { name, level: 2, exact: true }).waitFor();
 }
 
+/** The room's timeline (the room list's preview and the live region repeat its text). */
+const timeline = (page: Page) => page.getByTestId("timeline-scroller");
+
 /** The frame of the widget page (not the hostile one). */
 async function widgetFrame(page: Page, widgetId: string): Promise<Frame> {
   const handle = await page.locator(`iframe[data-widget-id="${widgetId}"]`).elementHandle();
@@ -142,7 +145,7 @@ describe("widgets", () => {
     expect(await iframe.getAttribute("referrerpolicy")).toBe("no-referrer");
     expect(await iframe.getAttribute("src")).toContain(`widgetId=${encodeURIComponent(widgetId)}`);
     expect(await iframe.getAttribute("src")).toContain(`user=${encodeURIComponent("@alice:localhost")}`);
-    await alice.getByText("alice added the widget Echo").waitFor();
+    await timeline(alice).getByText("alice added the widget Echo").waitFor();
 
     // The approval dialog: plain words, one unticked.
     const dialog = alice.getByRole("dialog", { name: "Echo wants permission" });
@@ -170,7 +173,7 @@ describe("widgets", () => {
       (window as unknown as WidgetWindow).widget.send("hello from the widget"),
     );
     expect(sent.ok).toBe(true);
-    await alice.getByText("hello from the widget").waitFor();
+    await timeline(alice).getByText("hello from the widget").waitFor();
     // Reads bob's message.
     const bobLogin = await callAs(web.server.url, undefined, "/login", {
       type: "m.login.password",
@@ -184,7 +187,7 @@ describe("widgets", () => {
       { msgtype: "m.text", body: "bob says hi" },
       "PUT",
     );
-    await alice.getByText("bob says hi").waitFor();
+    await timeline(alice).getByText("bob says hi").waitFor();
     await expect
       .poll(async () => {
         const read = await frame.evaluate(() => (window as unknown as WidgetWindow).widget.read());
@@ -227,8 +230,8 @@ describe("widgets", () => {
       (window as unknown as WidgetWindow).widget.send("after the hostile frame"),
     );
     expect(after.ok).toBe(true);
-    await alice.getByText("after the hostile frame").waitFor();
-    expect(await alice.getByText("HOSTILE message").count()).toBe(0);
+    await timeline(alice).getByText("after the hostile frame").waitFor();
+    expect(await timeline(alice).getByText("HOSTILE message").count()).toBe(0);
     expect(
       await hostile.evaluate(
         () => (window as unknown as { hostile: { replies: unknown[] } }).hostile.replies.length,
@@ -290,13 +293,21 @@ describe("widgets", () => {
     expect(await alice.locator('iframe[title="Widget: Stranger"]').count()).toBe(0);
     await card.getByRole("button", { name: "Load widget" }).click();
     await alice.locator('iframe[title="Widget: Stranger"]').waitFor();
+    await alice
+      .getByRole("dialog", { name: "Stranger wants permission" })
+      .getByRole("button", { name: "Deny all" })
+      .click({ timeout: 30_000 });
 
     await openRoom(alice, LAB);
+    await alice
+      .getByRole("dialog", { name: "Echo wants permission" })
+      .getByRole("button", { name: "Deny all" })
+      .click({ timeout: 30_000 });
     await alice.getByRole("button", { name: "Widgets in this room" }).click();
     const row = alice.getByTestId("apps-panel").locator("li", { hasText: "Echo" });
     await row.getByRole("button", { name: "Remove" }).click();
     await row.getByRole("button", { name: "Remove for everyone" }).click();
-    await alice.getByText("alice removed the widget Echo").waitFor();
+    await timeline(alice).getByText("alice removed the widget Echo").waitFor();
     await expect.poll(() => alice.locator('iframe[title="Widget: Echo"]').count()).toBe(0);
   }, 120_000);
 });
