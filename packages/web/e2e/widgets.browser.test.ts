@@ -293,10 +293,6 @@ describe("widgets", () => {
     expect(await alice.locator('iframe[title="Widget: Stranger"]').count()).toBe(0);
     await card.getByRole("button", { name: "Load widget" }).click();
     await alice.locator('iframe[title="Widget: Stranger"]').waitFor();
-    await alice
-      .getByRole("dialog", { name: "Stranger wants permission" })
-      .getByRole("button", { name: "Deny all" })
-      .click({ timeout: 30_000 });
 
     await openRoom(alice, LAB);
     await alice
