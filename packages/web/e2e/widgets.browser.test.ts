@@ -210,17 +210,19 @@ describe("widgets", () => {
     expect(creds["matrix_server_name"]).toBe("localhost");
 
     // A hostile frame of the same origin, reusing the widget's id, is ignored.
+    // Appended, then awaited until its page has loaded, so the frame found is the hostile page's.
     await alice.evaluate(
-      (src) => {
-        const f = document.createElement("iframe");
-        f.id = "hostile";
-        f.src = src;
-        document.body.appendChild(f);
-      },
+      (src) =>
+        new Promise<void>((resolve) => {
+          const f = document.createElement("iframe");
+          f.id = "hostile";
+          f.addEventListener("load", () => resolve(), { once: true });
+          f.src = src;
+          document.body.appendChild(f);
+        }),
       `${server.url}hostile.html?widgetId=${encodeURIComponent(widgetId)}`,
     );
-    const hostileHandle = await alice.locator("#hostile").elementHandle();
-    const hostile = await hostileHandle?.contentFrame();
+    const hostile = alice.frames().find((f) => f.url().startsWith(`${server.url}hostile.html`));
     if (!hostile) throw new Error("no hostile frame");
     await hostile.waitForFunction(() => "hostile" in window);
     await hostile.evaluate(() =>
