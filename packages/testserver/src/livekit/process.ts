@@ -6,9 +6,9 @@
  * failed when the process exits first, with the tail of its output in the
  * error.
  */
-import { execFile } from "node:child_process";
 import { createSocket } from "node:dgram";
 import { fileURLToPath } from "node:url";
+import { readInstallRecord } from "../process/install-record";
 import type { WatchedProcess } from "../process/watched";
 
 const SETUP_SCRIPT = fileURLToPath(new URL("../../../../scripts/setup-livekit.mjs", import.meta.url));
@@ -25,29 +25,11 @@ let install: Promise<SfuInstall> | undefined;
 /** Builds what is missing (cheap once cached) and returns where the binaries are. */
 export function sfuInstall(): Promise<SfuInstall> {
   if (!install) {
-    install = new Promise<SfuInstall>((resolve, reject) => {
-      execFile(
-        process.execPath,
-        [SETUP_SCRIPT, "--json"],
-        { maxBuffer: 16 * 1024 * 1024 },
-        (err, stdout, stderr) => {
-          if (err) {
-            reject(
-              new SfuStartError(`building the SFU failed: ${err.message}\n${stderr.slice(-4000)}`, false),
-            );
-            return;
-          }
-          const line = stdout
-            .trim()
-            .split("\n")
-            .reverse()
-            .find((l) => l.startsWith("{"));
-          if (!line)
-            reject(new SfuStartError(`setup-livekit.mjs printed no install record:\n${stdout}`, false));
-          else resolve(JSON.parse(line) as SfuInstall);
-        },
-      );
-    });
+    install = readInstallRecord<SfuInstall>(
+      SETUP_SCRIPT,
+      [],
+      (why) => new SfuStartError(`building the SFU failed (setup-livekit.mjs): ${why}`, false),
+    );
     install.catch(() => (install = undefined));
   }
   return install;

@@ -6,10 +6,11 @@
  * server counts as up when `/_matrix/client/versions` answers, and as failed
  * when the process exits first, with the tail of its log in the error.
  */
-import { execFile, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { readInstallRecord } from "../process/install-record";
 import { spawnWatched } from "../process/watched";
 import type { SynapseProfile } from "./config";
 
@@ -30,32 +31,12 @@ const installs = new Map<SynapseProfile, Promise<SynapseInstall>>();
 export function synapseInstall(profile: SynapseProfile): Promise<SynapseInstall> {
   let found = installs.get(profile);
   if (!found) {
-    found = new Promise<SynapseInstall>((resolve, reject) => {
-      execFile(
-        process.execPath,
-        [SETUP_SCRIPT, "--json", profile],
-        { maxBuffer: 16 * 1024 * 1024 },
-        (err, stdout, stderr) => {
-          if (err) {
-            reject(
-              new SynapseStartError(
-                `installing Synapse ${profile} failed: ${err.message}\n${stderr.slice(-4000)}`,
-                false,
-              ),
-            );
-            return;
-          }
-          const line = stdout
-            .trim()
-            .split("\n")
-            .reverse()
-            .find((l) => l.startsWith("{"));
-          if (!line)
-            reject(new SynapseStartError(`setup-synapse.mjs printed no install record:\n${stdout}`, false));
-          else resolve(JSON.parse(line) as SynapseInstall);
-        },
-      );
-    });
+    found = readInstallRecord<SynapseInstall>(
+      SETUP_SCRIPT,
+      [profile],
+      (why) =>
+        new SynapseStartError(`installing Synapse ${profile} failed (setup-synapse.mjs): ${why}`, false),
+    );
     installs.set(profile, found);
     found.catch(() => installs.delete(profile));
   }

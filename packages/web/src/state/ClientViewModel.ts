@@ -20,6 +20,7 @@ import type {
 } from "../sdk";
 import { MediaLoader } from "./MediaLoader";
 import { ObservableValue } from "./observables";
+import { SpacesViewModel } from "./spaces/SpacesViewModel";
 import { RoomListViewModel } from "./RoomListViewModel";
 import { RoomViewModel } from "./RoomViewModel";
 import { Router } from "./routing/Router";
@@ -108,6 +109,8 @@ export class ClientViewModel {
   readonly userId: string;
   readonly isGuest: boolean;
   readonly roomList: RoomListViewModel;
+  /** The spaces bar: the space tree and badges, explore, create, settings, leave. */
+  readonly spaces: SpacesViewModel;
   readonly media: MediaLoader;
   /** The open verification dialog (incoming requests, user panels' Verify). */
   readonly verification: VerificationCenter;
@@ -128,6 +131,11 @@ export class ClientViewModel {
   private readonly scope = new Scope();
   /** An event to open the next selected room at (a link). */
   private pendingEventId: string | undefined;
+
+  /** The homeserver's base URL (Element Call and widgets' `$org.matrix.msc4039.matrix_base_url`; never the token). */
+  get homeserverUrl(): string | undefined {
+    return this.options.session.homeserverUrl;
+  }
 
   constructor(private readonly options: ClientOptions) {
     const { session } = options;
@@ -163,6 +171,7 @@ export class ClientViewModel {
       },
     });
     this.roomList = new RoomListViewModel(this.client.rooms, this.scope.child(), this.client);
+    this.spaces = new SpacesViewModel(this.client, this.roomList, this.scope.child());
     this.media = new MediaLoader(session, options.fetch, this.client.http, () =>
       this.client.serverFeatures().then((features) => features.authenticatedMedia),
     );
@@ -261,11 +270,6 @@ export class ClientViewModel {
             ...(eventId !== undefined ? { eventId } : {}),
           }),
     );
-  }
-
-  /** The homeserver's base URL (widgets' `$org.matrix.msc4039.matrix_base_url`). */
-  get homeserverUrl(): string | undefined {
-    return this.options.session.homeserverUrl;
   }
 
   /** Runs `cleanup` when this client ends (view models made beside it, like the calls'). */
