@@ -216,7 +216,11 @@ export class WidgetSession {
       customActions: (request) => this.init.options.onAction?.(request.action, request.data) ?? null,
     });
     api.on("preparing", () => this.stateValue.set("preparing"));
-    api.on("ready", () => this.stateValue.set("ready"));
+    api.on("ready", () => {
+      // Granted is known now; capabilitiesNotified only fires once the widget acknowledged.
+      this.grantedValue.set(api.capabilities.toArray());
+      this.stateValue.set("ready");
+    });
     api.on("error:preparing", () => this.stateValue.set("error"));
     api.on("capabilitiesNotified", ({ approved }) => this.grantedValue.set([...approved]));
     api.setViewedRoomId(this.viewedRoom);
@@ -369,6 +373,7 @@ export class WidgetSession {
     return promise;
   }
 
+  /** The driver hooks; subclasses (modal widgets, Element Call) may wrap them. */
   protected hooks(): WidgetDriverHooks {
     return {
       approveCapabilities: (requested) => this.approveCapabilities(requested),
