@@ -47,6 +47,7 @@ export {
   peopleFilter,
   roomsFilter,
   spaceFilter,
+  spaceTreeFilter,
   allOf,
   joinedSuccessorOf,
 } from "@lattice/sdk/models/room-list/filters";
