@@ -12,6 +12,7 @@ import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
 import type { ComposerViewModel } from "../../state/ComposerViewModel";
 import { useObservable } from "../../state/useObservable";
+import { CommandPanel } from "./CommandPanel";
 import { Autocomplete, optionId } from "./Autocomplete";
 import styles from "./Composer.module.css";
 import { PlusIcon, SendIcon, SmileIcon } from "./icons";
@@ -203,6 +204,7 @@ export function Composer({
           {error}
         </p>
       )}
+      <CommandPanel vm={vm} />
       <UploadList uploads={vm.uploads} />
     </div>
   );
