@@ -101,6 +101,8 @@ export class ComposerViewModel {
   /** The panel a command opened: the /help list or /devtools. */
   readonly panel = new ObservableValue<"help" | "devtools" | null>(null);
   readonly uploads: ComposerUploads;
+  /** Files waiting in the upload dialog. */
+  readonly staged = new ObservableValue<ReadonlyArray<{ name: string; type: string; data: Blob }>>([]);
   private mentions: TrackedMention[] = [];
   /** A command's notice, shown once the composer has been cleared. */
   private pendingNotice: string | undefined;
@@ -317,9 +319,26 @@ export class ComposerViewModel {
     return true;
   }
 
-  /** Files chosen, dropped or pasted: uploaded and sent one by one. */
+  /** Files uploaded and sent at once, one by one (no dialog). */
   attach(files: ReadonlyArray<{ name: string; type: string; data: Blob }>): void {
     for (const file of files) void this.uploads.add(file);
+  }
+
+  /** Files chosen, dropped or pasted: held for the upload dialog (preview and caption). */
+  stage(files: ReadonlyArray<{ name: string; type: string; data: Blob }>): void {
+    if (files.length > 0) this.staged.set([...this.staged.getSnapshot(), ...files]);
+  }
+
+  /** The dialog's Upload: every staged file goes out, the caption on the first (its body). */
+  sendStaged(caption: string): void {
+    const files = this.staged.getSnapshot();
+    this.staged.set([]);
+    files.forEach((file, i) => void this.uploads.add(file, i === 0 ? caption : undefined));
+  }
+
+  /** The dialog's Cancel: nothing is sent. */
+  cancelStaged(): void {
+    this.staged.set([]);
   }
 
   /** The suggestions need the emoji index: loaded on first use. */

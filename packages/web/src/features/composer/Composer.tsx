@@ -13,6 +13,7 @@ import { useT } from "../../i18n/useT";
 import type { ComposerViewModel } from "../../state/ComposerViewModel";
 import { useObservable } from "../../state/useObservable";
 import { CommandPanel } from "./CommandPanel";
+import { UploadDialog } from "./UploadDialog";
 import { Autocomplete, optionId } from "./Autocomplete";
 import styles from "./Composer.module.css";
 import { PlusIcon, SendIcon, SmileIcon } from "./icons";
@@ -107,7 +108,7 @@ export function Composer({
     const files = filesOf(e.clipboardData.files);
     if (files.length === 0) return;
     e.preventDefault();
-    vm.attach(files);
+    vm.stage(files);
   };
 
   const placeholder =
@@ -153,7 +154,7 @@ export function Composer({
           hidden
           data-testid="composer-file"
           onChange={(e) => {
-            vm.attach(filesOf(e.currentTarget.files));
+            vm.stage(filesOf(e.currentTarget.files));
             e.currentTarget.value = "";
           }}
         />
@@ -205,6 +206,7 @@ export function Composer({
         </p>
       )}
       <CommandPanel vm={vm} />
+      <UploadDialog vm={vm} />
       <UploadList uploads={vm.uploads} />
     </div>
   );
