@@ -15,7 +15,7 @@ import { useObservable } from "../../state/useObservable";
 import styles from "./Composer.module.css";
 
 /** "1.2 MB", "340 KB", "70 B". */
-export function formatSize(bytes: number): string {
+function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
