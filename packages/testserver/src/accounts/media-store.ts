@@ -25,6 +25,17 @@ export class MediaStore {
   /** Stores a file; returns its mxc URI. */
   put(data: Buffer, contentType: string, uploader: string, filename?: string): string {
     const mediaId = this.ctx.ids.randomString(24);
+    this.keep(mediaId, data, contentType, uploader, filename);
+    return `mxc://${this.ctx.serverName}/${mediaId}`;
+  }
+
+  private keep(
+    mediaId: string,
+    data: Buffer,
+    contentType: string,
+    uploader: string,
+    filename?: string,
+  ): void {
     this.items.set(mediaId, {
       mediaId,
       contentType,
@@ -33,7 +44,6 @@ export class MediaStore {
       uploader,
       createdTs: this.ctx.clock.now(),
     });
-    return `mxc://${this.ctx.serverName}/${mediaId}`;
   }
 
   /** Reserves a media id for an asynchronous upload. */
@@ -56,14 +66,7 @@ export class MediaStore {
     if (owner === undefined) return "unknown";
     if (owner !== uploader) return "forbidden";
     this.pending.delete(mediaId);
-    this.items.set(mediaId, {
-      mediaId,
-      contentType,
-      filename,
-      data,
-      uploader,
-      createdTs: this.ctx.clock.now(),
-    });
+    this.keep(mediaId, data, contentType, uploader, filename);
     return "ok";
   }
 

@@ -58,23 +58,17 @@ export function invite(
   target: string,
   reason?: unknown,
 ): StoredEvent {
-  const room = store.require(roomId);
-  return store.append(room, {
-    type: "m.room.member",
-    sender,
-    state_key: target,
-    content: memberContent(ctx, target, "invite", withReason(reason)),
-  });
+  return setMembership(ctx, store, sender, roomId, target, "invite", reason);
 }
 
-/** leave (self), kick (other, not banned) and unban (other, banned) all write membership leave. */
+/** invite, leave (self), kick (other, not banned), unban (other, banned: leave), ban and knock: one member event by `sender`. */
 export function setMembership(
   ctx: ServerContext,
   store: RoomStore,
   sender: string,
   roomId: string,
   target: string,
-  membership: "leave" | "ban" | "knock",
+  membership: "invite" | "leave" | "ban" | "knock",
   reason?: unknown,
 ): StoredEvent {
   const room = store.require(roomId);

@@ -30,6 +30,7 @@ import { VerificationCenter } from "./verification/VerificationCenter";
 import { createBrowserMediaPlatform } from "../platform";
 import type { BrowserMediaPlatform } from "../platform";
 import { CallSettings } from "./calls/CallSettings";
+import { AppStateError } from "./errors";
 
 /** The connection status the banner shows. */
 export type ConnectionStatus =
@@ -131,10 +132,15 @@ export class ClientViewModel {
   /** An event to open the next selected room at (a link). */
   private pendingEventId: string | undefined;
 
+  /** The homeserver's base URL (Element Call and widgets' `$org.matrix.msc4039.matrix_base_url`; never the token). */
+  get homeserverUrl(): string | undefined {
+    return this.options.session.homeserverUrl;
+  }
+
   constructor(private readonly options: ClientOptions) {
     const { session } = options;
     const userId = session.userId;
-    if (userId === undefined) throw new Error("No session: sign in first");
+    if (userId === undefined) throw new AppStateError("No session: sign in first");
     this.userId = userId;
     this.isGuest = session.isGuest;
     const store = new FallbackStore(

@@ -16,6 +16,14 @@ export interface LkTrack {
   readonly mediaStreamTrack: MediaTrack;
 }
 
+/** One of our own tracks: muting it stops its frames and tells the others. */
+export interface LkLocalTrack extends LkTrack {
+  mute(): Promise<unknown>;
+  unmute(): Promise<unknown>;
+  /** Swaps the captured track under the publication (same sender, no renegotiation); `userProvidedTrack` true: the caller owns it. */
+  replaceTrack(track: MediaTrack, userProvidedTrack?: boolean): Promise<unknown>;
+}
+
 export interface LkTrackPublication {
   readonly kind: string;
   readonly source: string;

@@ -20,7 +20,7 @@ import type { BackoffPolicy } from "../../util/backoff";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
 import type { MediaTrack } from "../../voip/platform";
-import type { LiveKitModule, LkKeyProvider, LkParticipant, LkRoom } from "./api";
+import type { LiveKitModule, LkKeyProvider, LkLocalTrack, LkParticipant, LkRoom } from "./api";
 import { LK_EVENTS, loadLiveKit } from "./api";
 import type { LiveKitFocus } from "./focus";
 import { KeyFeed } from "./keys";
@@ -285,6 +285,39 @@ export class LiveKitConnection {
     const list = [this.describe(room.localParticipant, true)];
     for (const p of room.remoteParticipants.values()) list.push(this.describe(p, false));
     this.participantsValue.set(list);
+  }
+
+  /** Publishes one more of our tracks (the camera turned on in a voice call); republished after a re-join too. */
+  async addTrack(track: MediaTrack): Promise<void> {
+    this.published = [...this.published, track];
+    await this.room?.localParticipant.publishTrack(track);
+    this.refresh();
+  }
+
+  /**
+   * Swaps one of our published tracks for another of the same kind (a new
+   * microphone or camera chosen mid-call): the publication and its sender
+   * stay, the others keep receiving; republished after a re-join too.
+   */
+  async replaceTrack(old: MediaTrack, next: MediaTrack): Promise<void> {
+    this.published = this.published.map((t) => (t === old ? next : t));
+    for (const pub of this.room?.localParticipant.trackPublications.values() ?? []) {
+      const track = pub.track as LkLocalTrack | undefined;
+      if (track?.mediaStreamTrack === old) await track.replaceTrack(next, true);
+    }
+    this.refresh();
+  }
+
+  /** Mutes or unmutes our published audio or camera: the others see it muted (no frames are sent). */
+  async setMuted(kind: "audio" | "video", muted: boolean): Promise<void> {
+    const local = this.room?.localParticipant;
+    if (!local) return;
+    for (const pub of local.trackPublications.values()) {
+      if (pub.kind !== kind || pub.source === "screen_share" || pub.source === "screen_share_audio") continue;
+      const track = pub.track as LkLocalTrack | undefined;
+      await (muted ? track?.mute() : track?.unmute());
+    }
+    this.refresh();
   }
 
   /** Leaves the SFU and releases everything; our tracks are unpublished, not stopped (the platform owns them). */

@@ -4,3 +4,5 @@ export * from "./focus";
 export * from "./keys";
 export * from "./connection";
 export type { LiveKitModule } from "./api";
+export * from "./call";
+export * from "./precall";

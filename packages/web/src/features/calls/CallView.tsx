@@ -13,7 +13,8 @@ import { useT } from "../../i18n/useT";
 import type { ActiveCallViewModel } from "../../state/calls/ActiveCall";
 import type { CallsViewModel } from "../../state/calls/CallsViewModel";
 import type { DevicesViewModel } from "../../state/calls/DevicesViewModel";
-import type { FeedView } from "../../state/calls/feeds";
+import type { FeedView, TileEncryption } from "../../state/calls/feeds";
+import type { Subscribable } from "../../state/useObservable";
 import { useObservable } from "../../state/useObservable";
 import styles from "./Calls.module.css";
 import { DevicePickers } from "./DevicePickers";
@@ -84,6 +85,12 @@ function AudioOnly({ feed, devices }: { feed: FeedView; devices: DevicesViewMode
   return <audio ref={ref} autoPlay data-testid="remote-audio" />;
 }
 
+/** Peer-to-peer tiles have no per-participant media encryption state. */
+const NONE: Subscribable<undefined> = {
+  getSnapshot: () => undefined,
+  subscribe: () => () => undefined,
+};
+
 function Tile({
   feed,
   name,
@@ -97,7 +104,16 @@ function Tile({
   const ref = useRef<HTMLVideoElement>(null);
   const mute = useObservable(feed.mute);
   const speaking = useObservable(feed.speaking);
+  const encryption = useObservable<TileEncryption | undefined>(feed.encryption ?? NONE);
+  const keyIndex = useObservable<number | undefined>(feed.keyIndex ?? NONE);
   useStream(ref, feed.stream, devices, !feed.isLocal);
+  // A member whose key has not come (or does not decrypt) is said so, never a silent black tile.
+  const keyState =
+    encryption === "waiting_for_keys"
+      ? t("waitingForKeys")
+      : encryption === "decryption_failed"
+        ? t("decryptionFailed")
+        : null;
   const who =
     feed.purpose === "m.screenshare"
       ? feed.isLocal
@@ -110,6 +126,7 @@ function Tile({
     speaking ? t("speaking") : null,
     mute.audioMuted && feed.purpose === "m.usermedia" ? t("muted") : null,
     mute.videoMuted ? t("videoOff") : null,
+    keyState,
   ].filter((s): s is string => s !== null);
   return (
     <figure
@@ -120,6 +137,8 @@ function Tile({
       data-purpose={feed.purpose}
       data-speaking={speaking}
       data-user={feed.userId}
+      data-encryption={encryption}
+      data-key-index={keyIndex}
     >
       <video
         ref={ref}
@@ -138,6 +157,7 @@ function Tile({
       <figcaption className={styles.tileCaption}>
         {who}
         {mute.audioMuted && feed.purpose === "m.usermedia" ? " 🔇" : ""}
+        {keyState !== null && <span className={styles.keyState}> · {keyState}</span>}
       </figcaption>
     </figure>
   );

@@ -1,7 +1,9 @@
 /**
  * The pre-call check (Settings › Voice & video, and the call view's
  * "Troubleshoot connection"): runs the check on demand and shows whether
- * STUN and TURN answered and which candidate types were gathered.
+ * STUN and TURN answered and which candidate types were gathered, and,
+ * when the server offers a LiveKit focus, whether its token service gave a
+ * call token and the SFU answered (with the error in words when not).
  */
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
@@ -48,6 +50,23 @@ export function PreCallCheck({ check }: { check: PreCallViewModel }): React.JSX.
                 })}
               </p>
               {result.timedOut && <p className={styles.muted}>{t("precallTimedOut")}</p>}
+              {result.livekit !== undefined && (
+                <>
+                  <dl>
+                    <dt>{t("precallTokenService")}</dt>
+                    <dd data-testid="precall-token-service">
+                      {t(`precallLk_${result.livekit.tokenService}`)}
+                    </dd>
+                    <dt>{t("precallSfu")}</dt>
+                    <dd data-testid="precall-sfu">{t(`precallLk_${result.livekit.sfu}`)}</dd>
+                  </dl>
+                  {result.livekit.error !== undefined && (
+                    <p className={styles.error} data-testid="precall-livekit-error">
+                      {result.livekit.error}
+                    </p>
+                  )}
+                </>
+              )}
             </>
           )}
         </div>

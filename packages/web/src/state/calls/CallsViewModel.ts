@@ -15,6 +15,7 @@ import type { CallSettings } from "./CallSettings";
 import { DevicesViewModel } from "./DevicesViewModel";
 import { PreCallViewModel } from "./PreCallViewModel";
 import type { BrowserMediaPlatform } from "../../platform";
+import type { Subscribable } from "../useObservable";
 
 export interface IncomingCallView {
   readonly id: string;
@@ -52,13 +53,22 @@ export class CallsViewModel {
   constructor(
     private readonly client: Client,
     readonly settings: CallSettings,
-    platform: BrowserMediaPlatform | undefined,
+    private readonly platform: BrowserMediaPlatform | undefined,
     private readonly host: CallsHost,
     scope?: Scope,
   ) {
     this.scope = scope ?? new Scope();
-    this.devices = new DevicesViewModel(platform, settings);
-    this.preCall = new PreCallViewModel(client.voip);
+    // A device chosen mid-call is swapped onto the running call's senders.
+    this.devices = new DevicesViewModel(platform, settings, (kind, id) => {
+      void this.active.getSnapshot()?.switchInput(kind, id);
+    });
+    this.preCall = new PreCallViewModel(client.voip, async () => {
+      const { checkLiveKit } = await import("./LiveKitCall");
+      // A token for the call's room, or for a check-only room when no call is on.
+      const roomId =
+        this.active.getSnapshot()?.roomId ?? `!precall:${client.userId.split(":").slice(1).join(":")}`;
+      return checkLiveKit(client, roomId);
+    });
     this.scope.add(() => this.devices.dispose());
     this.scope.add(client.voip.onIncoming((call) => this.onIncoming(call)));
     this.scope.add(() => this.active.getSnapshot()?.dispose());
@@ -92,6 +102,13 @@ export class CallsViewModel {
       if (kind === "one_to_one") {
         const call = await this.client.voip.placeCall(roomId, { video });
         this.setActive(new OneToOneCallViewModel(call));
+      } else if (kind === "group" && (await this.groupOnLiveKit(roomId))) {
+        // The server offers a LiveKit focus: the group call goes on the SFU, end-to-end encrypted.
+        const { LiveKitCallViewModel } = await import("./LiveKitCall");
+        const vm = new LiveKitCallViewModel(this.client, roomId, this.platform, video);
+        this.setActive(vm);
+        await vm.enter();
+        if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
       } else if (kind === "group") {
         const group =
           this.client.voip.groupCall(roomId) ??
@@ -109,9 +126,27 @@ export class CallsViewModel {
     }
   }
 
-  /** Whether a group call is running in the room (the header offers to join it). */
+  /** MatrixRTC sessions with members, by room: the header's buttons follow it (join a running call). */
+  get rtcSessions(): Subscribable<unknown> {
+    return this.client.rtc.active;
+  }
+
+  /** Whether a group call is running in the room, mesh or MatrixRTC (the header offers to join it). */
   hasGroupCall(roomId: string): boolean {
-    return this.client.voip.hasPlatform && this.client.voip.groupCall(roomId) !== undefined;
+    if (!this.client.voip.hasPlatform) return false;
+    const rtcMembers = this.client.rtc.session(roomId).memberships.getSnapshot().length;
+    return this.client.voip.groupCall(roomId) !== undefined || rtcMembers > 0;
+  }
+
+  /**
+   * Feature detection: a group call goes on LiveKit when the server offers
+   * a LiveKit focus (MSC4143 rtc transports) and no mesh call is running
+   * in the room; otherwise it is a mesh call.
+   */
+  private async groupOnLiveKit(roomId: string): Promise<boolean> {
+    if (this.client.voip.groupCall(roomId) !== undefined) return false;
+    const { transports } = await this.client.rtc.discovery.get();
+    return transports.some((t) => t.type === "livekit" && t.livekitServiceUrl !== undefined);
   }
 
   /** Answers a ringing call with audio, and video when asked. */

@@ -4,7 +4,7 @@
  * gathering candidates with the call's ICE servers) and publishes what it
  * found: STUN and TURN configured and reachable, and the candidate types.
  */
-import type { PreCallCheckResult, VoipService } from "../../sdk";
+import type { LiveKitCheckResult, PreCallCheckResult, VoipService } from "../../sdk";
 import { ObservableValue } from "../observables";
 
 export interface PreCallView {
@@ -13,6 +13,8 @@ export interface PreCallView {
   candidates: { host: number; srflx: number; relay: number };
   timedOut: boolean;
   error: string | undefined;
+  /** The LiveKit focus (token service and SFU), when the server offers one. */
+  livekit?: LiveKitCheckResult;
 }
 
 export function preCallView(r: PreCallCheckResult): PreCallView {
@@ -31,7 +33,11 @@ export class PreCallViewModel {
   readonly result = new ObservableValue<PreCallView | null>(null);
   readonly running = new ObservableValue(false);
 
-  constructor(private readonly voip: Pick<VoipService, "preCallCheck" | "hasPlatform">) {}
+  constructor(
+    private readonly voip: Pick<VoipService, "preCallCheck" | "hasPlatform">,
+    /** The LiveKit part (group calls on an SFU); undefined when the server offers no focus. */
+    private readonly livekit?: () => Promise<LiveKitCheckResult | undefined>,
+  ) {}
 
   get available(): boolean {
     return this.voip.hasPlatform;
@@ -41,7 +47,11 @@ export class PreCallViewModel {
     if (this.running.getSnapshot()) return;
     this.running.set(true);
     try {
-      this.result.set(preCallView(await this.voip.preCallCheck()));
+      const [ice, livekit] = await Promise.all([
+        this.voip.preCallCheck(),
+        this.livekit?.().catch(() => undefined),
+      ]);
+      this.result.set({ ...preCallView(ice), ...(livekit ? { livekit } : {}) });
     } catch (e) {
       this.result.set({
         stun: "not_configured",

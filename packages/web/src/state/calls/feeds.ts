@@ -13,6 +13,9 @@ export interface FeedMute {
   videoMuted: boolean;
 }
 
+/** Whether a tile's media can be read (LiveKit calls): its key has come, or not yet, or it does not decrypt. */
+export type TileEncryption = "encrypted" | "waiting_for_keys" | "decryption_failed" | "unencrypted";
+
 export interface FeedView {
   /** Stable per stream and purpose: a React key. */
   readonly key: string;
@@ -23,6 +26,10 @@ export interface FeedView {
   readonly stream: MediaStream;
   readonly mute: Subscribable<FeedMute>;
   readonly speaking: Subscribable<boolean>;
+  /** End-to-end media encryption per participant (LiveKit calls; absent for peer-to-peer calls). */
+  readonly encryption?: Subscribable<TileEncryption>;
+  /** The index of the media key in use (LiveKit calls): a rotation raises it. Shown to tests and bug reports only. */
+  readonly keyIndex?: Subscribable<number | undefined>;
 }
 
 const views = new WeakMap<CallFeed, FeedView>();

@@ -44,6 +44,8 @@ export const calls = {
   speaking: "speaking",
   muted: "microphone muted",
   videoOff: "camera off",
+  waitingForKeys: "waiting for keys",
+  decryptionFailed: "cannot be decrypted",
   tileLabel: "{{name}}",
   pipLabel: "Ongoing call",
   returnToCall: "Return to call",
@@ -84,6 +86,13 @@ export const calls = {
   precallCandidates: "Candidates: {{host}} host, {{srflx}} server-reflexive, {{relay}} relay",
   precallTimedOut: "Gathering did not finish in time; these are the candidates found so far.",
   precallError: "The check failed: {{message}}",
+  precallTokenService: "Call service (token)",
+  precallSfu: "Media server (SFU)",
+  precallLk_reachable: "reachable",
+  precallLk_unreachable: "not reachable",
+  precallLk_refused: "refused",
+  precallLk_failed: "failed",
+  precallLk_not_checked: "not checked",
   precallHint:
     "Calls need a relay (TURN) server when both sides are behind strict firewalls. Without relay candidates, such calls cannot connect.",
 };

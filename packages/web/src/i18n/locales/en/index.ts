@@ -7,6 +7,8 @@ import { account } from "./account";
 import { calls } from "./calls";
 import { common } from "./common";
 import { composer } from "./composer";
+import { elementCall } from "./elementCall";
+import { embedded } from "./embedded";
 import { files } from "./files";
 import { navigation } from "./navigation";
 import { notifications } from "./notifications";
@@ -20,6 +22,7 @@ import { spaces } from "./spaces";
 import { threads } from "./threads";
 import { timeline } from "./timeline";
 import { verification } from "./verification";
+import { widgets } from "./widgets";
 
 export const en = {
   auth,
@@ -27,6 +30,8 @@ export const en = {
   calls,
   common,
   composer,
+  elementCall,
+  embedded,
   files,
   navigation,
   notifications,
@@ -40,4 +45,5 @@ export const en = {
   threads,
   timeline,
   verification,
+  widgets,
 };

@@ -1,0 +1,275 @@
+/**
+ * A group call on LiveKit (docs/architecture/0030), in the same shape the
+ * call view shows for the other kinds (ActiveCallViewModel): `client.rtc`
+ * keeps our membership and the media keys (Olm-encrypted to-device), the
+ * SDK's LiveKitCall joins the SFUs and decrypts each member's frames with
+ * their key. One tile per member, with speaking, mute and the encryption
+ * state ("waiting for keys" until their key has come, never a silently
+ * black tile). Loaded lazily with livekit-client's encryption worker, so
+ * the chat screen pays for neither.
+ */
+import { createE2eeWorker } from "../../platform/livekit";
+import type { BrowserMediaPlatform } from "../../platform";
+import {
+  checkLiveKitFocus,
+  LiveKitCall,
+  offersLiveKit,
+  requestOpenIdToken,
+  requestSfuToken,
+} from "../../sdk";
+import type { CallParticipant, Client, LiveKitCheckResult, MediaTrack } from "../../sdk";
+import { ObservableValue } from "../observables";
+import { Scope } from "../Scope";
+import type { ActiveCallViewModel, CallStatus, HoldView } from "./ActiveCall";
+import type { FeedMute, FeedView, TileEncryption } from "./feeds";
+
+export { offersLiveKit };
+
+/**
+ * The pre-call check's LiveKit part: the server's first LiveKit focus, a
+ * token for `roomId` from its token service (the OpenID flow a join
+ * takes), then the SFU it names; undefined when the server offers none.
+ */
+export async function checkLiveKit(client: Client, roomId: string): Promise<LiveKitCheckResult | undefined> {
+  const { transports } = await client.rtc.discovery.get();
+  const serviceUrl = transports.find((t) => t.type === "livekit" && t.livekitServiceUrl)?.livekitServiceUrl;
+  if (serviceUrl === undefined) return undefined;
+  const deviceId = client.deviceId ?? "";
+  return checkLiveKitFocus({
+    serviceUrl,
+    token: async () =>
+      requestSfuToken({
+        serviceUrl,
+        roomId,
+        openIdToken: await requestOpenIdToken(client.http, client.userId),
+        member: { id: `${client.userId}:${deviceId}`, userId: client.userId, deviceId },
+      }),
+  });
+}
+
+interface TileState {
+  view: FeedView;
+  audio: MediaTrack | undefined;
+  video: MediaTrack | undefined;
+  mute: ObservableValue<FeedMute>;
+  speaking: ObservableValue<boolean>;
+  encryption: ObservableValue<TileEncryption>;
+  keyIndex: ObservableValue<number | undefined>;
+}
+
+function asDom(track: MediaTrack): MediaStreamTrack {
+  return track as unknown as MediaStreamTrack;
+}
+
+export class LiveKitCallViewModel implements ActiveCallViewModel {
+  readonly kind = "group";
+  readonly id: string;
+  readonly opponentUserId = undefined;
+  readonly status = new ObservableValue<CallStatus>("connecting");
+  readonly length = new ObservableValue(0);
+  readonly feeds = new ObservableValue<readonly FeedView[]>([]);
+  readonly microphoneMuted = new ObservableValue(false);
+  readonly cameraOff = new ObservableValue(true);
+  readonly screensharing = new ObservableValue(false);
+  readonly hold = new ObservableValue<HoldView>({ remoteOnHold: false, localOnHold: false });
+  readonly error = new ObservableValue<string | null>(null);
+  readonly canHold = false;
+  readonly canScreenshare = false;
+  readonly call: LiveKitCall;
+  private readonly scope = new Scope();
+  private readonly tiles = new Map<string, TileState>();
+  private tracks: MediaTrack[] = [];
+  private connectedAt: number | undefined;
+
+  constructor(
+    client: Client,
+    readonly roomId: string,
+    private readonly platform: BrowserMediaPlatform | undefined,
+    private readonly video: boolean,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.id = `livekit:${roomId}`;
+    const deviceId = client.deviceId ?? "";
+    this.call = new LiveKitCall({
+      rtc: client.rtc,
+      roomId,
+      userId: client.userId,
+      deviceId,
+      openIdToken: () => requestOpenIdToken(client.http, client.userId),
+      e2eeWorker: createE2eeWorker,
+      tracks: () => this.capture(),
+    });
+    this.scope.subscribe(this.call.participants, (list) => this.update(list));
+    this.scope.subscribe(this.call.status, () => this.update(this.call.participants.getSnapshot()));
+    this.scope.subscribe(this.call.error, (e) => this.error.set(e ? e.message : null));
+    // A closed tab leaves at once (the delayed leave is sent now); only a crash waits for its delay.
+    const onPageHide = (): void => client.rtc.unload();
+    globalThis.addEventListener?.("pagehide", onPageHide);
+    this.scope.add(() => globalThis.removeEventListener?.("pagehide", onPageHide));
+    const tick = setInterval(() => {
+      if (this.connectedAt !== undefined) this.length.set(this.now() - this.connectedAt);
+    }, 1000);
+    this.scope.add(() => clearInterval(tick));
+  }
+
+  private async capture(): Promise<readonly MediaTrack[]> {
+    if (!this.platform) return [];
+    const stream = await this.platform.mediaDevices.getUserMedia({ audio: true, video: this.video });
+    this.tracks = [...stream.getTracks()];
+    this.cameraOff.set(!this.video);
+    return this.tracks;
+  }
+
+  private update(list: readonly CallParticipant[]): void {
+    const s = this.call.status.getSnapshot();
+    const others = list.filter((p) => !p.isLocal).length;
+    let status: CallStatus;
+    if (s === "connected") status = others > 0 ? "connected" : "waiting";
+    else if (s === "disconnected" || s === "failed") status = "ended";
+    else status = "connecting";
+    if (status === "connected" && this.connectedAt === undefined) this.connectedAt = this.now();
+    this.status.set(status);
+    const present = new Set<string>();
+    const views: FeedView[] = [];
+    for (const p of list) {
+      const key = `livekit:${p.isLocal ? "local" : "remote"}:${p.userId}:${p.deviceId}`;
+      present.add(key);
+      views.push(this.tile(key, p).view);
+      if (p.isLocal) this.microphoneMuted.set(p.audioMuted);
+    }
+    for (const key of [...this.tiles.keys()]) if (!present.has(key)) this.tiles.delete(key);
+    this.feeds.set(views);
+  }
+
+  /** One stable tile per member; a new stream only when their tracks change (a re-join, a new camera). */
+  private tile(key: string, p: CallParticipant): TileState {
+    let t = this.tiles.get(key);
+    const mute = {
+      audioMuted: p.audio === undefined || p.audioMuted,
+      videoMuted: p.video === undefined || p.videoMuted,
+    };
+    if (t === undefined || t.audio !== p.audio || t.video !== p.video) {
+      const tracks = [p.video, p.audio].filter((x): x is MediaTrack => x !== undefined).map(asDom);
+      const muteValue = t?.mute ?? new ObservableValue<FeedMute>(mute);
+      const speaking = t?.speaking ?? new ObservableValue(false);
+      const encryption = t?.encryption ?? new ObservableValue<TileEncryption>(p.encryption);
+      const keyIndex = t?.keyIndex ?? new ObservableValue<number | undefined>(p.keyIndex);
+      t = {
+        audio: p.audio,
+        video: p.video,
+        mute: muteValue,
+        speaking,
+        encryption,
+        keyIndex,
+        view: {
+          key,
+          userId: p.userId,
+          isLocal: p.isLocal,
+          purpose: "m.usermedia",
+          stream: new MediaStream(tracks),
+          mute: muteValue,
+          speaking,
+          encryption,
+          keyIndex,
+        },
+      };
+      this.tiles.set(key, t);
+    }
+    const before = t.mute.getSnapshot();
+    if (before.audioMuted !== mute.audioMuted || before.videoMuted !== mute.videoMuted) t.mute.set(mute);
+    t.speaking.set(p.speaking);
+    t.encryption.set(p.encryption);
+    t.keyIndex.set(p.keyIndex);
+    return t;
+  }
+
+  /** Joins: membership, keys, SFU; a failure is the error in words and the call ends. */
+  async enter(): Promise<void> {
+    try {
+      await this.call.join();
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+      this.stopTracks();
+    }
+  }
+
+  canDtmf(): boolean {
+    return false;
+  }
+
+  private async attempt(action: () => Promise<void>): Promise<void> {
+    try {
+      this.error.set(null);
+      await action();
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  setMicrophoneMuted(muted: boolean): Promise<void> {
+    return this.attempt(async () => {
+      await this.call.setMuted("audio", muted);
+      this.microphoneMuted.set(muted);
+    });
+  }
+
+  setCameraOff(off: boolean): Promise<void> {
+    return this.attempt(async () => {
+      const hasCamera = this.tracks.some((t) => t.kind === "video");
+      if (!off && !hasCamera && this.platform) {
+        const stream = await this.platform.mediaDevices.getUserMedia({ audio: false, video: true });
+        for (const track of stream.getTracks()) {
+          this.tracks.push(track);
+          await this.call.addTrack(track);
+        }
+      } else await this.call.setMuted("video", off);
+      this.cameraOff.set(off);
+    });
+  }
+
+  /** A microphone or camera chosen mid-call: captured, swapped under our publication, the old one stopped. */
+  switchInput(kind: "audio" | "video", deviceId: string | undefined): Promise<void> {
+    return this.attempt(async () => {
+      const old = this.tracks.find((t) => t.kind === kind);
+      if (!this.platform || !old) return;
+      const wanted = deviceId === undefined ? true : { deviceId };
+      const stream = await this.platform.mediaDevices.getUserMedia(
+        kind === "audio" ? { audio: wanted, video: false } : { audio: false, video: wanted },
+      );
+      const next = stream.getTracks().find((t) => t.kind === kind);
+      if (!next) return;
+      await this.call.replaceTrack(old, next);
+      this.tracks = this.tracks.map((t) => (t === old ? next : t));
+      old.stop();
+    });
+  }
+
+  setScreensharing(): Promise<void> {
+    return Promise.resolve(); // not offered on LiveKit yet (canScreenshare is false)
+  }
+  setHold(): void {
+    // Hold is a 1:1 feature (canHold is false).
+  }
+  sendDtmf(): void {
+    // DTMF is a 1:1 feature.
+  }
+
+  /** Leaves: the SFU, then our membership (the others rotate their keys). */
+  hangup(): Promise<void> {
+    return this.attempt(async () => {
+      await this.call.leave();
+      this.stopTracks();
+      this.status.set("ended");
+    });
+  }
+
+  private stopTracks(): void {
+    for (const t of this.tracks.splice(0)) t.stop();
+  }
+
+  dispose(): void {
+    this.scope.end();
+    void this.call.leave().catch(() => undefined);
+    this.stopTracks();
+  }
+}
