@@ -90,6 +90,10 @@ describe("group calls on LiveKit in the web app", () => {
       onPageError: (e) => console.error(`[${name}] ${e.message}`),
     });
     contexts.push(context);
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning")
+        console.error(`[${name} console] ${m.text().slice(0, 300)}`);
+    });
     await openRoom(page, ROOM);
     return page;
   }
@@ -115,14 +119,26 @@ describe("group calls on LiveKit in the web app", () => {
     if (context.task.result?.state !== "fail") return;
     for (const [name, page] of Object.entries(pages)) {
       if (page.isClosed()) continue;
-      await page.screenshot({ path: `${SHOTS}livekit-app-${name}.png` }).catch(() => undefined);
-      const tiles = await page
-        .locator('[data-testid="call-view"]')
-        .evaluate((el) => el.outerHTML.replace(/<svg.*?<\/svg>/g, "").slice(0, 3000))
-        .catch(() => "(no call view)");
-      console.error(`[${name}] ${tiles}`);
+      const shown = await page
+        .locator('[data-testid="call-view"], [data-testid="call-tile"], [role="alert"]')
+        .evaluateAll((els) =>
+          els.map((el) =>
+            [
+              el.getAttribute("data-testid"),
+              el.getAttribute("data-status"),
+              el.getAttribute("aria-label"),
+              el.getAttribute("data-encryption"),
+              el.textContent?.slice(0, 120),
+            ].join(" | "),
+          ),
+        )
+        .catch((e: unknown) => [String(e)]);
+      console.error(`[${name}] ${shown.join("\n  ")}`);
+      await page
+        .screenshot({ path: `${SHOTS}livekit-app-${name}.png`, timeout: 10_000 })
+        .catch(() => undefined);
     }
-  });
+  }, 120_000);
 
   it("three pages join one call on the SFU and each sees the others' video decrypted", async () => {
     pages["alice"] = await signIn("alice");
