@@ -125,10 +125,10 @@ export default tseslint.config(
     },
   },
   {
-    // Errors are typed classes (GUIDE rule 8): no bare `throw new Error` in library code. The
-    // web app and the test homeserver are not clean yet (issue 23); test helpers may throw plainly.
-    files: ["packages/sdk/src/**/*.ts", "packages/widget-api/src/**/*.ts"],
-    ignores: ["**/*.test.ts", "**/*.contract.ts", "**/testing/**", "packages/sdk/src/api/contract-*.ts"],
+    // Errors are typed classes (GUIDE rule 8): no bare `new Error` thrown or rejected in any
+    // package's src. Test helpers (testing/ folders, testing.ts) may throw plainly.
+    files: ["packages/*/src/**/*.ts", "packages/*/src/**/*.tsx"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "**/*.contract.ts", "**/testing/**", "**/testing.ts"],
     rules: {
       "no-restricted-syntax": [
         "error",
@@ -136,6 +136,14 @@ export default tseslint.config(
           selector: "ThrowStatement > NewExpression[callee.name='Error']",
           message:
             "Throw the domain's typed error (with the SPEC message where one exists), not a bare Error.",
+        },
+        {
+          selector: "CallExpression[callee.name='reject'] > NewExpression[callee.name='Error']",
+          message: "Reject with the domain's typed error, not a bare Error.",
+        },
+        {
+          selector: "CallExpression[callee.property.name='reject'] > NewExpression[callee.name='Error']",
+          message: "Reject with the domain's typed error, not a bare Error.",
         },
       ],
     },

@@ -8,12 +8,14 @@
  *
  * - layer: inside packages/sdk/src, a module never imports a higher layer
  *   (util -> http -> api/auth -> store/sync -> models ->
- *   send/crypto/voip/rtc/files -> client); a top-level folder missing
+ *   send/crypto/voip/rtc/files -> client -> embedded); a top-level folder missing
  *   from the table is itself an error, so a new layer gets a place;
  * - barrel: inside packages/sdk/src, no import of the SDK's entry
  *   (`@lattice/sdk`, src/index.ts) and no import of the barrel (index) of
  *   a folder that holds the importing file (`..`, `../..`, `.`): both
  *   re-export the importer itself, a cycle waiting to happen;
+ * - widget: inside packages/sdk/src, only the embedded layer imports
+ *   @lattice/widget-api (the widget transport replaces HTTP there alone);
  * - package: no relative path from one package into another
  *   (`../../sdk/src/...`): a package is imported by its name;
  * - web: in packages/web/src only state/**, platform/** (the browser's
@@ -39,9 +41,11 @@ const SDK_LAYERS = [
   ["models"],
   ["send", "crypto", "voip", "rtc", "files"],
   ["client", "index"],
+  ["embedded"],
 ];
 const RANK = new Map(SDK_LAYERS.flatMap((group, i) => group.map((name) => [name, i])));
-const ORDER = "util -> http -> api/auth -> store/sync -> models -> send/crypto/voip/rtc/files -> client";
+const ORDER =
+  "util -> http -> api/auth -> store/sync -> models -> send/crypto/voip/rtc/files -> client -> embedded";
 
 const MESSAGES = {
   layer: `SDK layer '{{from}}' must not import layer '{{to}}': dependencies point ${ORDER}.`,
@@ -49,6 +53,8 @@ const MESSAGES = {
   entry: "Inside the SDK, import the module itself, not the package entry ('{{source}}').",
   barrel: "'{{source}}' is the barrel of a folder holding this file: import the module itself.",
   package: "'{{source}}' reaches into {{pkg}} by a relative path: import it by its package name.",
+  widget:
+    "Only packages/sdk/src/embedded may import the widget API ('{{source}}'): the rest of the SDK works over HTTP.",
   web: "Only packages/web/src/state, src/platform and src/sdk.ts may import the SDK ('{{source}}'): components and features read view models.",
 };
 
@@ -110,6 +116,11 @@ const rule = {
       const lit = sourceOf(node);
       if (lit === null) return;
       const source = lit.value;
+      if (inSdk && (source === "@lattice/widget-api" || source.startsWith("@lattice/widget-api/"))) {
+        if (!isTest && fromLayer !== "embedded")
+          context.report({ node: lit, messageId: "widget", data: { source } });
+        return;
+      }
       const target = resolve(source, file);
       if (target === null) return;
       const data = { source };

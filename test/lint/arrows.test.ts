@@ -16,7 +16,8 @@ import { describe, expect, it } from "vitest";
 const root = new URL("../..", import.meta.url).pathname;
 const eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disableTypeChecked] });
 
-const ORDER = "util -> http -> api/auth -> store/sync -> models -> send/crypto/voip/rtc/files -> client";
+const ORDER =
+  "util -> http -> api/auth -> store/sync -> models -> send/crypto/voip/rtc/files -> client -> embedded";
 /** no-restricted-imports' wording around a pattern's message. */
 const restricted = (source: string, message: string): string =>
   `'${source}' import is restricted from being used by a pattern. ${message}`;
@@ -136,6 +137,17 @@ const BAD: ReadonlyArray<readonly [string, string, string]> = [
   ["packages/web/src/components/probe.tsx", "../sdk", WEB.replace("{s}", "../sdk")],
   ["packages/web/src/probe.tsx", "./sdk", WEB.replace("{s}", "./sdk")],
   ["packages/web/src/i18n/probe.ts", "../sdk.ts", WEB.replace("{s}", "../sdk.ts")],
+  // The widget API: only the SDK's embedded layer; and nothing imports the embedded layer but itself.
+  [
+    "packages/sdk/src/rtc/probe.ts",
+    "@lattice/widget-api",
+    "Only packages/sdk/src/embedded may import the widget API ('@lattice/widget-api'): the rest of the SDK works over HTTP.",
+  ],
+  [
+    "packages/sdk/src/client/probe.ts",
+    "../embedded/createEmbeddedClient",
+    `SDK layer 'client' must not import layer 'embedded': dependencies point ${ORDER}.`,
+  ],
   // Packages some code must not use at all.
   ["packages/sdk/src/models/probe.ts", "react", restricted("react", "The SDK has no UI.")],
   [
@@ -160,6 +172,8 @@ const BAD: ReadonlyArray<readonly [string, string, string]> = [
 
 /** [file, import] pairs that are allowed. */
 const GOOD: ReadonlyArray<readonly [string, string]> = [
+  ["packages/sdk/src/embedded/probe.ts", "@lattice/widget-api"],
+  ["packages/sdk/src/embedded/probe.ts", "../client"],
   ["packages/sdk/src/api/probe.ts", "../http"],
   ["packages/sdk/src/models/room/probe.ts", "../../sync/SyncLoop"],
   ["packages/sdk/src/models/room/probe.ts", "../room-list/filters"],

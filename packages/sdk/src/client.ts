@@ -63,6 +63,7 @@ import type { ServerFeatures } from "./sync/server-features";
 import { createRtc } from "./client/rtc";
 import type { RtcService } from "./rtc/RtcService";
 import type { RtcTransport } from "./rtc/membership/types";
+import type { KeyTarget as RtcKeyTarget } from "./rtc/keys/transports";
 import { createVoip } from "./client/voip";
 import { createFiles } from "./client/files";
 import type { FilesService } from "./files/FilesService";
@@ -108,6 +109,22 @@ export interface CreateClientOptions {
   rtcTransports?: readonly RtcTransport[];
   /** Calls: the media platform (the web app's), and the fallback STUN permission. */
   voip?: VoipOptions;
+  /**
+   * Embedded mode (sdk/src/embedded): the HTTP layer replaced by another
+   * transport; `userId` (and `deviceId` for calls) are then required.
+   */
+  transport?: ClientTransport;
+}
+
+/** A replacement for the HTTP layer (the embedded client's widget transport). */
+export interface ClientTransport {
+  readonly http: HttpApi;
+  /** Encrypted to-device for MatrixRTC keys when the transport encrypts itself (crypto stays off). */
+  sendToDevice?: (
+    type: string,
+    targets: readonly RtcKeyTarget[],
+    content: Record<string, unknown>,
+  ) => Promise<void>;
 }
 
 /** A wired client: the services, and the lifecycle. */
@@ -211,7 +228,12 @@ interface Identity {
 }
 
 function identityOf(options: CreateClientOptions): Identity {
-  const { session } = options;
+  const { session, transport } = options;
+  if (transport !== undefined) {
+    if (options.userId === undefined)
+      throw new ClientServiceError("INVALID_OPTIONS", "createClient with a transport needs a userId");
+    return { http: transport.http, userId: options.userId, deviceId: options.deviceId, guest: false };
+  }
   if (session !== undefined) {
     const userId = session.userId;
     if (userId === undefined) throw new ClientServiceError("INVALID_OPTIONS", "The session is signed out");
@@ -356,6 +378,7 @@ export function createClient(options: CreateClientOptions): Client {
   const rtc = createRtc({
     ...{ userId, deviceId, http, scheduler, rooms, sendQueue, onToDevice, logger: options.logger },
     crypto: lazy ? crypto : undefined,
+    sendToDevice: options.transport?.sendToDevice,
     decryptor: lazy,
     batches: processor,
     serverFeatures: () => sync.serverInfo.serverFeatures(),

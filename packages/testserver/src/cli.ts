@@ -26,7 +26,8 @@ const USAGE =
 
 function portOf(name: string, value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --${name}: ${value}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliUsageError(`Invalid --${name}: ${value}`);
   return port;
 }
 
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   const oidcPort = portOf("oidc-port", values["oidc-port"] ?? String(port === 0 ? 0 : port + 1));
 
   const profile: ServerProfile = values.profile === "legacy" ? "legacy" : "current";
-  if (values.profile !== profile) throw new Error(`Invalid --profile: ${values.profile}`);
+  if (values.profile !== profile) throw new CliUsageError(`Invalid --profile: ${values.profile}`);
   const options = {
     port,
     profile,
@@ -107,3 +108,11 @@ main().catch((err: unknown) => {
   console.error("[testserver] failed to start:", err);
   process.exit(1);
 });
+
+/** A command-line option the server cannot start with. */
+class CliUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CliUsageError";
+  }
+}

@@ -85,6 +85,47 @@ export async function expectVideoFlowing(video: Locator, timeoutMs = 30_000): Pr
   );
 }
 
+/** What a frame-count check saw, for the error message. */
+export interface FrameCount {
+  playing: boolean;
+  /** Frames the element presented during one second. */
+  newFrames: number;
+  brightness: number;
+}
+
+/**
+ * Waits until the video element presents new frames (its playback quality
+ * counts at least 5 more in a second) of a non-black picture. For a source
+ * whose picture may not move (a still test card), where expectVideoFlowing's
+ * pixel comparison cannot tell a live stream from a frozen one.
+ */
+export async function expectFramesArriving(video: Locator, timeoutMs = 30_000): Promise<FrameCount> {
+  return poll(
+    "remote video is not receiving new, non-black frames",
+    () =>
+      video.evaluate(async (node) => {
+        const el = node as HTMLVideoElement;
+        const playing = !el.paused && el.readyState >= 2 && el.videoWidth > 0;
+        const before = el.getVideoPlaybackQuality().totalVideoFrames;
+        await new Promise((r) => setTimeout(r, 1000));
+        const newFrames = el.getVideoPlaybackQuality().totalVideoFrames - before;
+        const canvas = document.createElement("canvas");
+        canvas.width = 32;
+        canvas.height = 24;
+        const ctx = canvas.getContext("2d", { willReadFrequently: true });
+        if (!ctx || !playing) return { playing, newFrames, brightness: 0 };
+        ctx.drawImage(el, 0, 0, canvas.width, canvas.height);
+        const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+        let sum = 0;
+        for (let i = 0; i < data.length; i += 4)
+          sum += ((data[i] ?? 0) + (data[i + 1] ?? 0) + (data[i + 2] ?? 0)) / 3;
+        return { playing, newFrames, brightness: sum / (data.length / 4) };
+      }),
+    (s) => s.playing && s.newFrames >= 5 && s.brightness > 8,
+    timeoutMs,
+  );
+}
+
 /** The loudest spectrum bin (dB) of the element's stream over ~1 s of analysis. */
 function sampleAudio(element: Locator): Promise<{ hasStream: boolean; audioTracks: number; peakDb: number }> {
   return element.evaluate(async (node) => {

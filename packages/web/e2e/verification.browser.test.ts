@@ -6,10 +6,12 @@
  * names; both press "They match" and both dialogs read "Verified"; alice's
  * panel then lists bob's session as verified. Screenshots of the emoji
  * step (alice light, bob dark) and of the outcome go to test-results/web.
+ * The emoji draw in colour (the bundled font; no system emoji font here).
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { SHOTS, seedPair, startWebHarness } from "./harness";
+import { expectColourInk } from "./ink";
 
 const ROOM = "Verify us";
 
@@ -75,6 +77,9 @@ describe("verification", () => {
     const [ours, theirs] = await Promise.all([emojiNames(alice), emojiNames(bob)]);
     expect(ours).toHaveLength(7);
     expect(ours).toEqual(theirs);
+    // Drawn in colour from the bundled emoji font: this machine has no system emoji font (issue 16 point 4).
+    for (const page of [alice, bob])
+      await expectColourInk(page.getByTestId("sas-emoji").first().locator("span").first(), 20);
     await alice.screenshot({ path: `${SHOTS}verification-emojis-light.png` });
     await bob.screenshot({ path: `${SHOTS}verification-emojis-dark.png` });
 

@@ -2,11 +2,14 @@
  * Entry point of the web app: builds the AppViewModel over the browser's
  * storage, IndexedDB and location, mounts the root component and starts
  * the app (session restore). The default homeserver comes from
- * VITE_LATTICE_HOMESERVER (npm start points it at the demo server).
+ * VITE_LATTICE_HOMESERVER (npm start points it at the demo server). The
+ * bundled colour emoji font is declared here and fetched by the browser
+ * only when an emoji first shows.
  */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { installEmojiFont } from "./platform/emojiFont";
 import { startParserFrameWhenIdle } from "./features/timeline/html/parserFrame";
 import { AppViewModel } from "./state/AppViewModel";
 import { applyStoredAppearance } from "./state/settings/Appearance";
@@ -36,4 +39,5 @@ if (root) {
   );
 }
 startParserFrameWhenIdle(import.meta.env.BASE_URL);
+installEmojiFont(document.fonts);
 void app.start();

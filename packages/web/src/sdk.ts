@@ -51,7 +51,7 @@ export {
   joinedSuccessorOf,
 } from "@lattice/sdk/models/room-list/filters";
 export type { RoomFilter, RoomSort } from "@lattice/sdk/models/room-list/filters";
-export { roomBadge, threadsBadge } from "@lattice/sdk/models/room-list/badge";
+export { badgeOfCounts, roomBadge, threadsBadge } from "@lattice/sdk/models/room-list/badge";
 export type { Badge, BadgeLevel } from "@lattice/sdk/models/room-list/badge";
 
 // Rooms, people and room settings (room actions, member list, moderation, settings).
@@ -66,6 +66,7 @@ export { ModelError } from "@lattice/sdk/models/errors";
 export { createRoom } from "@lattice/sdk/api/rooms";
 export type { CreateRoomRequest } from "@lattice/sdk/api/types/rooms";
 export type { PublicRoomsChunk } from "@lattice/sdk/api/types/rooms";
+export type { HierarchyRoom } from "@lattice/sdk/api/types/rooms";
 export { uploadContent } from "@lattice/sdk/api/media";
 export { queryKeys } from "@lattice/sdk/api/keys";
 export { requestOpenIdToken } from "@lattice/sdk/api/openid";
@@ -138,6 +139,25 @@ export type { Call, CallFeed, CallState, GroupCall } from "@lattice/sdk/voip/ind
 export type { PreCallCheckResult } from "@lattice/sdk/voip/precall";
 export type { VoipService } from "@lattice/sdk/voip/VoipService";
 export { GROUP_CALL_EVENT } from "@lattice/sdk/voip/group/types";
+
+// Widgets (state/widgets): what the widget driver sends, reads and fetches on the widget's behalf.
+export {
+  DELAYED_EVENTS_UNSUPPORTED,
+  sendDelayedEvent,
+  sendDelayedStateEvent,
+  updateDelayedEvent,
+} from "@lattice/sdk/api/delayed-events";
+export { assertStickyEventsSupported, sendStickyEvent } from "@lattice/sdk/api/sticky-events";
+export { messages as fetchMessages } from "@lattice/sdk/api/timeline";
+export { searchUserDirectory } from "@lattice/sdk/api/user-directory";
+export { downloadContent, getMediaConfig } from "@lattice/sdk/api/media";
+export { createTxnIdGenerator } from "@lattice/sdk/http/txn";
+export type { ProcessedSync } from "@lattice/sdk/sync/processor/types";
+export type { ToDeviceEvent } from "@lattice/sdk/api/types/events";
+
+export { createEmbeddedClient } from "@lattice/sdk/embedded/createEmbeddedClient";
+export type { EmbeddedClient } from "@lattice/sdk/embedded/createEmbeddedClient";
+
 // Group calls on LiveKit (loaded with the call chunk only).
 export { LiveKitCall, offersLiveKit } from "@lattice/sdk/rtc/livekit/call";
 export type { CallParticipant } from "@lattice/sdk/rtc/livekit/call";

@@ -4,7 +4,11 @@
  * postMessage transport, capabilities, widget definitions and wire types.
  */
 export { ClientWidgetApi } from "./host/ClientWidgetApi";
-export type { ClientWidgetApiEvents, ClientWidgetApiOptions } from "./host/ClientWidgetApi";
+export type {
+  ClientWidgetApiEvents,
+  ClientWidgetApiOptions,
+  CustomActionHandler,
+} from "./host/ClientWidgetApi";
 export { DefaultWidgetDriver } from "./host/WidgetDriver";
 export type {
   OpenIdObserver,

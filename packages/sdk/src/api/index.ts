@@ -10,6 +10,7 @@ export * as rooms from "./rooms";
 export * as membership from "./membership";
 export * as send from "./send";
 export * as delayedEvents from "./delayed-events";
+export * as stickyEvents from "./sticky-events";
 export * as timeline from "./timeline";
 export * as relations from "./relations";
 export * as threads from "./threads";

@@ -160,13 +160,23 @@ export function uploadContent(
     method: "POST",
     prefix: Prefix.MediaV3,
     path: "/upload",
+    ...uploadFields(body, options),
+  });
+}
+
+/** The request fields both upload routes share: the body, its type, the file name and the transfer options. */
+function uploadFields(
+  body: Uint8Array | ArrayBuffer | Blob,
+  options: Omit<UploadOptions, "fileName"> & { fileName?: string },
+) {
+  return {
     rawBody: body,
     contentType: contentTypeOf(body, options.contentType),
     ...(options.fileName !== undefined ? { query: { filename: options.fileName } } : {}),
     ...(options.onUploadProgress ? { onUploadProgress: options.onUploadProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-  });
+  };
 }
 
 /** POST /_matrix/media/v1/create: reserves an mxc URI for a later upload. */
@@ -191,12 +201,7 @@ export async function uploadContentToMxc(
     method: "PUT",
     prefix: Prefix.MediaV3,
     path: encodePath`/upload/${serverName}/${mediaId}`,
-    rawBody: body,
-    contentType: contentTypeOf(body, options.contentType),
-    ...(options.fileName !== undefined ? { query: { filename: options.fileName } } : {}),
-    ...(options.onUploadProgress ? { onUploadProgress: options.onUploadProgress } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...uploadFields(body, options),
   });
 }
 

@@ -179,3 +179,17 @@ export const ROOM_PREDECESSOR_EVENT: UnstableName = {
   stable: null,
   unstable: "org.matrix.msc3946.room_predecessor",
 };
+
+/** MSC4354: sticky events. The feature flag in /versions' unstable_features. */
+export const STICKY_EVENTS_FEATURE: UnstableName = {
+  msc: 4354,
+  stable: null,
+  unstable: "org.matrix.msc4354",
+};
+
+/** MSC4354: the query parameter that makes a sent event sticky for that many ms. */
+export const STICKY_DURATION_QUERY: UnstableName = {
+  msc: 4354,
+  stable: null,
+  unstable: "org.matrix.msc4354.sticky_duration_ms",
+};

@@ -12,6 +12,7 @@ import { getCapabilities } from "../api/capabilities";
 import { createRoom } from "../api/rooms";
 import { redactEvent, sendStateEvent } from "../api/send";
 import { getEvent, roomState } from "../api/timeline";
+import { FileTreeError } from "../files/errors";
 import { FilesService } from "../files/FilesService";
 import type { FilesIo } from "../files/io";
 import { createTxnIdGenerator } from "../http/txn";
@@ -47,7 +48,7 @@ function when(rooms: Rooms, ready: () => boolean, timeoutMs: number, what: strin
     });
     const timer = setTimeout(() => {
       stop();
-      reject(new Error(`Timed out waiting for ${what}`));
+      reject(new FileTreeError("timeout", `Timed out waiting for ${what}`));
     }, timeoutMs);
   });
 }

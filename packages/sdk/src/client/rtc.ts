@@ -12,6 +12,7 @@ import type { ToDeviceEvent } from "../api/types/events";
 import type { EventDecryptor } from "../models/timeline/decryptor";
 import type { RtcTransport } from "../rtc/membership/types";
 import { RtcService } from "../rtc/RtcService";
+import type { RtcServiceOptions } from "../rtc/RtcService";
 import type { ServerFeatures } from "../sync/server-features";
 import type { CallWiringBase } from "./call-wiring";
 import type { CryptoService } from "./services/CryptoService";
@@ -19,6 +20,8 @@ import type { CryptoService } from "./services/CryptoService";
 export interface RtcWiring extends CallWiringBase {
   /** The crypto service when crypto is on. */
   crypto: CryptoService | undefined;
+  /** Encrypted to-device from a transport that encrypts itself (embedded mode); wins over crypto. */
+  sendToDevice: RtcServiceOptions["sendToDevice"];
   /** The room event decryptor when crypto is on. */
   decryptor: EventDecryptor | undefined;
   onToDevice: (listener: (events: readonly ToDeviceEvent[]) => void) => () => void;
@@ -38,13 +41,15 @@ export function createRtc(w: RtcWiring): RtcService {
     onSyncBatch: (listener) => w.batches?.subscribe(listener) ?? ((): void => undefined),
     onToDevice: w.onToDevice,
     serverFeatures: w.serverFeatures,
-    ...(crypto
-      ? {
-          sendToDevice: async (type, targets, content) => {
-            await crypto.sendToDevice(type, targets, content);
-          },
-        }
-      : {}),
+    ...(w.sendToDevice
+      ? { sendToDevice: w.sendToDevice }
+      : crypto
+        ? {
+            sendToDevice: async (type, targets, content) => {
+              await crypto.sendToDevice(type, targets, content);
+            },
+          }
+        : {}),
     sendRoomEvent: async (roomId, type, content) => {
       // Signalling, not something the user wrote: no local echo in the timeline.
       const pending = sendQueue.send(roomId, type, content, { hidden: true });

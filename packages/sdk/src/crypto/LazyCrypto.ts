@@ -122,7 +122,7 @@ export class LazyCrypto {
   /** Creates the machine now (e.g. to send the first encrypted to-device message). */
   ensure(): Promise<CryptoMachine> {
     if (this.machine) return Promise.resolve(this.machine);
-    if (this.closed) return Promise.reject(new Error("Crypto is closed"));
+    if (this.closed) return Promise.reject(new CryptoError("engine_failure", "Crypto is closed"));
     this.creating ??= this.factory(this.rooms).then(
       async (machine) => {
         if (this.closed) {

@@ -5,6 +5,8 @@
  * both, so no key outlives the session on that browser.
  */
 
+import { CryptoError } from "./errors";
+
 /** The database name suffixes the engine uses for a store name. */
 export const CRYPTO_STORE_SUFFIXES = ["::matrix-sdk-crypto", "::matrix-sdk-crypto-meta"] as const;
 
@@ -25,7 +27,11 @@ function deleteOne(factory: DatabaseDeleter, name: string): Promise<void> {
     // Blocked means another tab still has it open: it is deleted once that tab closes it.
     request.onblocked = () => resolve();
     request.onerror = () =>
-      reject(new Error(`Deleting the crypto database ${name} failed`, { cause: request.error }));
+      reject(
+        new CryptoError("engine_failure", `Deleting the crypto database ${name} failed`, {
+          cause: request.error,
+        }),
+      );
   });
 }
 

@@ -23,7 +23,9 @@ export type FileTreeErrorCode =
   /** A name is empty or too long. */
   | "invalid_name"
   /** The file event is missing, undecryptable or has no usable encrypted file. */
-  | "broken_file";
+  | "broken_file"
+  /** The server did not show the tree's new room or state in time. */
+  | "timeout";
 
 /** The messages shown for each refusal, so the UI and tests read one source. */
 export const FILE_TREE_MESSAGES = {

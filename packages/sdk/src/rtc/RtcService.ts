@@ -59,7 +59,7 @@ export const CALL_NEEDS_DEVICE = "A call needs a device id to start";
 /** A refused MatrixRTC request. */
 export class RtcError extends Error {
   constructor(
-    readonly code: "NO_DEVICE",
+    readonly code: "NO_DEVICE" | "TO_DEVICE_UNSUPPORTED",
     message: string,
   ) {
     super(message);
@@ -296,7 +296,7 @@ export class RtcService {
         sendToDevice: (targets, content) =>
           send
             ? send(ENCRYPTION_KEYS_EVENT, targets, content)
-            : Promise.reject(new Error(TO_DEVICE_UNSUPPORTED)),
+            : Promise.reject(new RtcError("TO_DEVICE_UNSUPPORTED", TO_DEVICE_UNSUPPORTED)),
         sendRoomEvent: async (content) => {
           await this.options.sendRoomEvent(roomId, ENCRYPTION_KEYS_EVENT, content);
         },

@@ -45,6 +45,8 @@ export interface ServerFeatures {
   readonly mutualRooms: Flavour;
   /** The server puts the viewer's membership in each event's `unsigned.membership` (MSC4115, v1.11). */
   readonly membershipOnEvents: boolean;
+  /** GET /rooms/{roomId}/hierarchy (v1.2 stable, MSC2946's flag on the unstable prefix). */
+  readonly spaceHierarchy: boolean;
 }
 
 /** Parses "v1.11" into [1, 11] and "r0.6.1" into [0, 6]; null for anything else. */
@@ -90,6 +92,8 @@ function capabilityOff(capabilities: unknown, name: string): boolean {
   return isPlainObject(capability) && capability["enabled"] === false;
 }
 
+/** MSC2946's flag (the space hierarchy before v1.2). */
+const SPACE_HIERARCHY_FEATURE = "org.matrix.msc2946";
 /** MSC3773's flag. */
 const UNREAD_THREAD_NOTIFICATIONS_FEATURE = "org.matrix.msc3773";
 /** MSC4222's flag. */
@@ -138,6 +142,7 @@ export function serverFeaturesOf(versions: unknown, capabilities: unknown = null
           ? "unstable"
           : null,
     membershipOnEvents: atLeast(list, 1, 11),
+    spaceHierarchy: atLeast(list, 1, 2) || flags.has(SPACE_HIERARCHY_FEATURE),
   };
 }
 

@@ -8,7 +8,7 @@
 import type { Scheduler } from "../util/scheduler";
 import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
-import type { AudioAnalyser, MediaPlatform, MediaStream } from "./platform";
+import type { AudioAnalyser, MediaPlatform, MediaStream, MediaTrack } from "./platform";
 import type { FeedPurpose, StreamMetadata } from "./call/types";
 import { OwnedTimers } from "./timers";
 
@@ -94,6 +94,20 @@ export class CallFeed {
   /** The metadata this feed is announced with. */
   metadata(): StreamMetadata {
     return { purpose: this.purpose, audio_muted: this.audioMuted, video_muted: this.videoMuted };
+  }
+
+  /**
+   * Swaps `old` for `next` in the stream (a device switch): `next` follows the
+   * feed's mute state, and speaking detection restarts on the new audio.
+   */
+  replaceTrack(old: MediaTrack, next: MediaTrack): void {
+    this.stream.removeTrack(old);
+    this.stream.addTrack(next);
+    if (this.isLocal) next.enabled = next.kind === "audio" ? !this.audioMuted : !this.videoMuted;
+    if (next.kind === "audio" && this.analyser) {
+      this.stopMeasuring();
+      this.measureVolume(true);
+    }
   }
 
   /** Starts speaking detection when the platform has an analyser and the stream has audio. */

@@ -30,6 +30,7 @@ export type {
   StreamMetadata,
 } from "./call/types";
 export { CallFeed, SPEAKING_THRESHOLD_DB } from "./feed";
+export type { InputKind } from "./devices";
 export type { FeedMuteState } from "./feed";
 export { GroupCall } from "./group/GroupCall";
 export type { GroupCallOptions, GroupCallTransport } from "./group/GroupCall";

@@ -14,6 +14,7 @@ import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import type { IceServer } from "./platform";
 import { OwnedTimers } from "./timers";
+import { CallError } from "./call/types";
 
 export const TURN_CHECK_INTERVAL_MS = 600_000;
 export const DEFAULT_FALLBACK_STUN = "stun:turn.matrix.org";
@@ -48,7 +49,10 @@ export class TurnServers {
     const http = options.http;
     this.fetchTurn =
       options.fetchTurn ??
-      (() => (http ? getTurnServer(http) : Promise.reject(new Error("No HTTP client for TURN"))));
+      (() =>
+        http
+          ? getTurnServer(http)
+          : Promise.reject(new CallError("not_supported", "No HTTP client for TURN")));
   }
 
   get current(): ReadonlyObservable<TurnState> {

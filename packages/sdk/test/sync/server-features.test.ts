@@ -48,6 +48,15 @@ describe("serverFeaturesOf", () => {
     expect(features.versions).toEqual(V12);
   });
 
+  it("finds the space hierarchy from v1.2 or MSC2946's flag, and none before", () => {
+    expect(serverFeaturesOf({ versions: ["v1.2"] }).spaceHierarchy).toBe(true);
+    expect(serverFeaturesOf({ versions: ["r0.6.1", "v1.1"] }).spaceHierarchy).toBe(false);
+    expect(
+      serverFeaturesOf({ versions: ["v1.1"], unstable_features: flags("org.matrix.msc2946") }).spaceHierarchy,
+    ).toBe(true);
+    expect(serverFeaturesOf(null).spaceHierarchy).toBe(false);
+  });
+
   it("reads each row from the spec version that made it stable", () => {
     expect(serverFeaturesOf({ versions: ["v1.4"] })).toMatchObject({
       unreadThreadNotifications: true,

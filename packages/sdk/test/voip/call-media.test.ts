@@ -137,6 +137,49 @@ describe("1:1 call media", () => {
     expect(env.alice.sentOf("m.call.invite")[0]?.content.capabilities?.["m.call.dtmf"]).toBe(false);
   });
 
+  it("switches the microphone and camera mid-call by replaceTrack, without renegotiating", async () => {
+    const { alice, outbound } = await connectedPair();
+    await outbound.media.setVideoMuted(false);
+    await outbound.media.setMicrophoneMuted(true);
+    await flush();
+    const negotiations = alice.sentOf("m.call.negotiate").length;
+    const peer = alice.platform.peers[0];
+    const stream = outbound.media.localFeed()?.stream;
+    const [oldMic, oldCam] = [stream?.getAudioTracks()[0], stream?.getVideoTracks()[0]];
+
+    await outbound.media.switchInputDevice("audio", "mic-2");
+    await outbound.media.switchInputDevice("video", "cam-2");
+    await flush();
+
+    expect(alice.platform.mediaDevices.requests.slice(-2)).toEqual([
+      { audio: { deviceId: "mic-2" }, video: false },
+      { audio: false, video: { deviceId: "cam-2" } },
+    ]);
+    const [mic, cam] = [stream?.getAudioTracks()[0], stream?.getVideoTracks()[0]];
+    expect(stream?.getTracks()).toHaveLength(2);
+    expect([mic === oldMic, cam === oldCam]).toEqual([false, false]);
+    // The same senders carry the new tracks; the old ones are stopped; the mute stays.
+    const sent = peer?.getTransceivers().map((t) => t.sender.track);
+    expect(sent).toContain(mic);
+    expect(sent).toContain(cam);
+    expect(alice.platform.mediaDevices.live()).not.toContain(oldMic);
+    expect(alice.platform.mediaDevices.live()).not.toContain(oldCam);
+    expect(mic?.enabled).toBe(false);
+    expect(alice.sentOf("m.call.negotiate")).toHaveLength(negotiations);
+    expect(outbound.state.getSnapshot()).toBe("connected");
+  });
+
+  it("a failed device switch reports the SPEC's capture message and keeps the old track", async () => {
+    const { alice, outbound } = await connectedPair();
+    const mic = outbound.media.localFeed()?.stream.getAudioTracks()[0];
+    alice.platform.mediaDevices.failUserMedia = new Error("NotReadableError");
+    await expect(outbound.media.switchInputDevice("audio", "gone")).rejects.toThrow(
+      "Couldn't start capturing media! Is your microphone set up and does this app have permission?",
+    );
+    expect(outbound.media.localFeed()?.stream.getAudioTracks()[0]).toBe(mic);
+    expect(alice.platform.mediaDevices.live()).toContain(mic);
+  });
+
   it("summarises stats", async () => {
     const { outbound } = await connectedPair();
     expect(await outbound.getStats()).toEqual({

@@ -196,6 +196,68 @@ describe("mesh calls", () => {
     });
   });
 
+  it("switches the camera on every peer connection by replaceTrack, without renegotiating", async () => {
+    const room = new GroupRoom();
+    const members = [room.add("@alice:hs", "A1"), room.add("@bob:hs", "B1"), room.add("@carol:hs", "C1")];
+    for (const m of members) await m.call.enter();
+    await room.scheduler.advance(3_000);
+    const bob = members[1];
+    if (!bob) throw new Error("no bob");
+    const negotiations = (): number => bob.toDevice.filter((e) => e.type === "m.call.negotiate").length;
+    const before = negotiations();
+    const old = bob.call.localFeed?.stream.getVideoTracks()[0];
+
+    await bob.call.switchInputDevice("video", "cam-2");
+    await flush();
+
+    const cam = bob.call.localFeed?.stream.getVideoTracks()[0];
+    expect(cam).toBeDefined();
+    expect(cam).not.toBe(old);
+    expect(bob.platform.mediaDevices.live()).not.toContain(old);
+    // Both of bob's peer connections send the new camera on their existing sender.
+    expect(bob.platform.peers).toHaveLength(2);
+    for (const peer of bob.platform.peers)
+      expect(peer.getTransceivers().map((t) => t.sender.track)).toContain(cam);
+    expect(negotiations()).toBe(before);
+    for (const call of bob.call.calls.getSnapshot().values())
+      expect(call.state.getSnapshot()).toBe("connected");
+  });
+
+  it("shares the screen with every peer, and with a member who joins while it runs; stopping removes it", async () => {
+    const room = new GroupRoom();
+    const members = [room.add("@alice:hs", "A1"), room.add("@bob:hs", "B1"), room.add("@carol:hs", "C1")];
+    for (const m of members) await m.call.enter();
+    await room.scheduler.advance(3_000);
+    const [alice, bob, carol] = members;
+    if (!alice || !bob || !carol) throw new Error("no members");
+    const screenFrom = (m: typeof bob, userId: string) =>
+      [...m.call.calls.getSnapshot().values()]
+        .filter((c) => c.opponentUserId === userId)
+        .map((c) => c.media.remoteFeed("m.screenshare"))[0];
+
+    await bob.call.setScreensharing(true);
+    await room.scheduler.advance(1_000);
+    expect(bob.call.localScreenshareFeed.getSnapshot()?.purpose).toBe("m.screenshare");
+    for (const m of [alice, carol]) expect(screenFrom(m, "@bob:hs")?.stream.getVideoTracks()).toHaveLength(1);
+    // The member state announces the screen feed.
+    const bobState = room.memberState.get("@bob:hs") as { "m.calls": Array<{ "m.devices": unknown[] }> };
+    expect(bobState["m.calls"][0]?.["m.devices"][0]).toMatchObject({
+      feeds: [{ purpose: "m.usermedia" }, { purpose: "m.screenshare" }],
+    });
+
+    const dave = room.add("@dave:hs", "D1");
+    await dave.call.enter();
+    await room.scheduler.advance(3_000);
+    expect(screenFrom(dave, "@bob:hs")?.stream.getVideoTracks()).toHaveLength(1);
+
+    await bob.call.setScreensharing(false);
+    await room.scheduler.advance(1_000);
+    for (const m of [alice, carol, dave]) expect(screenFrom(m, "@bob:hs")).toBeUndefined();
+    expect(bob.platform.mediaDevices.live().filter((t) => t.kind === "video")).toHaveLength(1);
+    expect(bob.call.localScreenshareFeed.getSnapshot()).toBeUndefined();
+    for (const call of bob.call.calls.getSnapshot().values()) expect(call.state.getSnapshot()).toBe("connected");
+  });
+
   it("drops to-device events without a device id or with another destination session", async () => {
     const room = new GroupRoom();
     const alice = room.add("@alice:hs", "A1");

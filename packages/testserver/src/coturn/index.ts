@@ -3,19 +3,20 @@
  * runs /usr/bin/turnserver on 127.0.0.1, on a random port, with a generated
  * shared secret (the TURN REST API: use-auth-secret), no TLS or DTLS, relay
  * ports in a random block, and its log in a temporary folder. It answers
- * once a STUN Binding request does. The process is started under
- * `setpriv --pdeathsig KILL`, so it dies with the test process even when
- * that is killed; `stop()` ends it and removes the folder.
+ * once a STUN Binding request does. The process runs under the common
+ * watchdog (../process/watched.ts), so it dies, and its folder goes, with
+ * the test process even when that is killed; `stop()` ends it and removes
+ * the folder.
  *
  * The handle gives what a homeserver's voip/turnServer needs (uris, secret)
  * and `credentials(user)`, the REST API credentials a homeserver would
  * compute: username `expiry:user`, password base64 HMAC-SHA1(secret, username).
  */
-import { spawn } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnWatched } from "../process/watched";
 import { freePort } from "../synapse/process";
 import { stunBinding } from "./stun";
 
@@ -100,7 +101,9 @@ function turnserverArgs(o: {
 /** Starts coturn on loopback and resolves once it answers STUN. */
 export async function startCoturn(options: StartCoturnOptions = {}): Promise<CoturnHandle> {
   if (!existsSync(TURNSERVER_PATH))
-    throw new Error(`${TURNSERVER_PATH} is missing: run scripts/setup.mjs (it installs Debian's coturn)`);
+    throw new CoturnStartError(
+      `${TURNSERVER_PATH} is missing: run scripts/setup.mjs (it installs Debian's coturn)`,
+    );
   const realm = options.realm ?? "lattice.test";
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   for (let attempt = 1; ; attempt++) {
@@ -111,15 +114,8 @@ export async function startCoturn(options: StartCoturnOptions = {}): Promise<Cot
     // A random block of 200 relay ports, so two coturns of one run rarely share one.
     const minPort = 40_000 + Math.floor(Math.random() * 100) * 200;
     const args = turnserverArgs({ port, secret, realm, logFile, pidFile: join(dir, "turn.pid"), minPort });
-    const child = spawn("setpriv", ["--pdeathsig", "KILL", TURNSERVER_PATH, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const output: string[] = [];
-    for (const s of [child.stdout, child.stderr]) {
-      s.setEncoding("utf8");
-      s.on("data", (d: string) => output.push(d));
-    }
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const proc = spawnWatched(TURNSERVER_PATH, args, { cleanupDir: dir, graceMs: 5_000 });
+    const child = proc.child;
     const logTail = (): string => {
       let log = "";
       try {
@@ -127,15 +123,10 @@ export async function startCoturn(options: StartCoturnOptions = {}): Promise<Cot
       } catch {
         // no log yet
       }
-      return `--- output ---\n${output.join("").slice(-4000)}\n--- turn.log ---\n${log}`;
+      return `--- output ---\n${proc.tail()}\n--- turn.log ---\n${log}`;
     };
     const stop = async (): Promise<void> => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await proc.kill();
       rmSync(dir, { recursive: true, force: true });
     };
     const deadline = Date.now() + timeoutMs;
@@ -162,6 +153,16 @@ export async function startCoturn(options: StartCoturnOptions = {}): Promise<Cot
     await stop();
     // Another process may have taken the port between freePort() and coturn's bind.
     if (attempt < 3 && /Address already in use|Cannot bind/i.test(tail)) continue;
-    throw new Error(`coturn did not answer STUN on 127.0.0.1:${port} within ${timeoutMs} ms\n${tail}`);
+    throw new CoturnStartError(
+      `coturn did not answer STUN on 127.0.0.1:${port} within ${timeoutMs} ms\n${tail}`,
+    );
+  }
+}
+
+/** coturn is not installed, or did not answer STUN in time. */
+export class CoturnStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CoturnStartError";
   }
 }

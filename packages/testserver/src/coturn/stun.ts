@@ -27,6 +27,14 @@ const ATTR = {
   xorMappedAddress: 0x0020,
 } as const;
 
+/** A STUN/TURN exchange that went wrong: no answer in time, or an answer this client cannot read. */
+export class StunProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StunProtocolError";
+  }
+}
+
 /** A TURN server's refusal: its ERROR-CODE (401 Unauthorized, 438 Stale Nonce...) and reason. */
 export class TurnError extends Error {
   constructor(
@@ -70,7 +78,8 @@ function encode(type: number, txId: Buffer, attributes: Buffer[], integrityKey?:
 }
 
 function decode(data: Buffer): StunMessage & { txId: Buffer } {
-  if (data.length < 20 || data.readUInt32BE(4) !== MAGIC_COOKIE) throw new Error("not a STUN message");
+  if (data.length < 20 || data.readUInt32BE(4) !== MAGIC_COOKIE)
+    throw new StunProtocolError("not a STUN message");
   const length = data.readUInt16BE(2);
   const attributes = new Map<number, Buffer>();
   for (let at = 20; at + 4 <= 20 + length;) {
@@ -111,7 +120,7 @@ class StunSession {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(key);
-        reject(new Error(`no STUN answer from ${this.host}:${this.port} within ${timeoutMs} ms`));
+        reject(new StunProtocolError(`no STUN answer from ${this.host}:${this.port} within ${timeoutMs} ms`));
       }, timeoutMs);
       this.waiting.set(key, (msg) => {
         clearTimeout(timer);
@@ -151,7 +160,8 @@ export async function stunBinding(
     .request(encode(BINDING_REQUEST, randomBytes(12), []), timeoutMs)
     .finally(() => session.close());
   const mapped = res.attributes.get(ATTR.xorMappedAddress);
-  if (res.type !== BINDING_SUCCESS || !mapped) throw new Error(`unexpected STUN answer type ${res.type}`);
+  if (res.type !== BINDING_SUCCESS || !mapped)
+    throw new StunProtocolError(`unexpected STUN answer type ${res.type}`);
   return xorAddress(mapped);
 }
 
@@ -211,6 +221,6 @@ async function allocate(
   const res = await session.request(signed, timeoutMs);
   if (res.type !== ALLOCATE_SUCCESS) throw errorOf(res);
   const relayed = res.attributes.get(ATTR.xorRelayedAddress);
-  if (!relayed) throw new Error("Allocate succeeded without XOR-RELAYED-ADDRESS");
+  if (!relayed) throw new StunProtocolError("Allocate succeeded without XOR-RELAYED-ADDRESS");
   return xorAddress(relayed);
 }

@@ -16,8 +16,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../synapse/process";
-import { freeUdpPort, sfuInstall, SfuStartError, spawnWatched, waitUntilAnswering } from "./process";
-import type { WatchedProcess } from "./process";
+import { spawnWatched } from "../process/watched";
+import type { WatchedProcess } from "../process/watched";
+import { freeUdpPort, sfuInstall, SfuStartError, waitUntilAnswering } from "./process";
 
 export { startFederationTls, selfSignedCertificate } from "./tls";
 export type { FederationFront } from "./tls";
@@ -74,7 +75,7 @@ function liveKitConfig(
 
 async function spawnLiveKit(binary: string, configPath: string, httpUrl: string, timeoutMs: number) {
   const started = Date.now();
-  const proc = spawnWatched(binary, ["--config", configPath], { ...process.env });
+  const proc = spawnWatched(binary, ["--config", configPath]);
   await waitUntilAnswering(proc, "livekit-server", httpUrl, timeoutMs);
   return { proc, startMs: Date.now() - started };
 }
@@ -163,14 +164,16 @@ export async function startJwtService(options: StartJwtServiceOptions): Promise<
     const url = `http://127.0.0.1:${port}`;
     const started = Date.now();
     const proc = spawnWatched(binary, [], {
-      ...process.env,
-      LIVEKIT_URL: options.livekit.url,
-      LIVEKIT_KEY: options.livekit.apiKey,
-      LIVEKIT_SECRET: options.livekit.apiSecret,
-      LIVEKIT_JWT_BIND: `127.0.0.1:${port}`,
-      LIVEKIT_FULL_ACCESS_HOMESERVERS: homeservers.map((h) => h.serverName).join(","),
-      // The test homeserver's federation front has a self-signed certificate.
-      LIVEKIT_INSECURE_SKIP_VERIFY_TLS: "YES_I_KNOW_WHAT_I_AM_DOING",
+      env: {
+        ...process.env,
+        LIVEKIT_URL: options.livekit.url,
+        LIVEKIT_KEY: options.livekit.apiKey,
+        LIVEKIT_SECRET: options.livekit.apiSecret,
+        LIVEKIT_JWT_BIND: `127.0.0.1:${port}`,
+        LIVEKIT_FULL_ACCESS_HOMESERVERS: homeservers.map((h) => h.serverName).join(","),
+        // The test homeserver's federation front has a self-signed certificate.
+        LIVEKIT_INSECURE_SKIP_VERIFY_TLS: "YES_I_KNOW_WHAT_I_AM_DOING",
+      },
     });
     try {
       await waitUntilAnswering(proc, "lk-jwt-service", `${url}/healthz`, options.startTimeoutMs ?? 30_000);

@@ -1,17 +1,17 @@
 /**
  * The processes of the SFU helpers: finds (or builds, through
- * scripts/setup-livekit.mjs) the binaries, runs each under a small Node
- * watchdog that ends it when the test process goes away, and waits on
+ * scripts/setup-livekit.mjs) the binaries (run under the common watchdog of
+ * ../process/watched.ts), and waits on
  * outcomes: a server counts as up when its health URL answers, and as
  * failed when the process exits first, with the tail of its output in the
  * error.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createSocket } from "node:dgram";
 import { fileURLToPath } from "node:url";
+import type { WatchedProcess } from "../process/watched";
 
 const SETUP_SCRIPT = fileURLToPath(new URL("../../../../scripts/setup-livekit.mjs", import.meta.url));
-const WATCHDOG = fileURLToPath(new URL("../../../../scripts/sfu-watchdog.mjs", import.meta.url));
 
 /** The binaries as scripts/setup-livekit.mjs reports them. */
 export interface SfuInstall {
@@ -32,7 +32,9 @@ export function sfuInstall(): Promise<SfuInstall> {
         { maxBuffer: 16 * 1024 * 1024 },
         (err, stdout, stderr) => {
           if (err) {
-            reject(new Error(`building the SFU failed: ${err.message}\n${stderr.slice(-4000)}`));
+            reject(
+              new SfuStartError(`building the SFU failed: ${err.message}\n${stderr.slice(-4000)}`, false),
+            );
             return;
           }
           const line = stdout
@@ -40,7 +42,8 @@ export function sfuInstall(): Promise<SfuInstall> {
             .split("\n")
             .reverse()
             .find((l) => l.startsWith("{"));
-          if (!line) reject(new Error(`setup-livekit.mjs printed no install record:\n${stdout}`));
+          if (!line)
+            reject(new SfuStartError(`setup-livekit.mjs printed no install record:\n${stdout}`, false));
           else resolve(JSON.parse(line) as SfuInstall);
         },
       );
@@ -62,15 +65,6 @@ export function freeUdpPort(): Promise<number> {
   });
 }
 
-/** A running server process and the means to end it. */
-export interface WatchedProcess {
-  readonly child: ChildProcess;
-  /** The last lines the process printed. */
-  tail(): string;
-  /** Ends the process and the server under it at once (SIGKILL to its process group) and waits for it. */
-  kill(): Promise<void>;
-}
-
 /** Thrown when a server exits before it answers, or does not answer in time. */
 export class SfuStartError extends Error {
   constructor(
@@ -81,43 +75,6 @@ export class SfuStartError extends Error {
     super(message);
     this.name = "SfuStartError";
   }
-}
-
-/** Starts `binary` under the watchdog; the caller waits with {@link waitUntilAnswering}. */
-export function spawnWatched(
-  binary: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): WatchedProcess {
-  const child = spawn(process.execPath, [WATCHDOG, binary, ...args], {
-    // stdin stays open as long as we live: the watchdog's lifeline.
-    stdio: ["pipe", "pipe", "pipe"],
-    env,
-    // Its own process group, so kill() reaches the server too, not only the watchdog.
-    detached: true,
-  });
-  const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.setEncoding("utf8");
-    stream?.on("data", (d: string) => {
-      lines.push(...d.split("\n"));
-      if (lines.length > 300) lines.splice(0, lines.length - 300);
-    });
-  }
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const kill = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-      // SIGKILL to the group: a graceful SFU shutdown waits for its rooms to drain, which tests need not wait for.
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-      await exited;
-    }
-    child.stdin?.destroy();
-  };
-  return { child, tail: () => lines.slice(-80).join("\n"), kill };
 }
 
 /** Resolves when GET `url` answers (any HTTP status); rejects when the process exits first or time runs out. */

@@ -113,10 +113,18 @@ export async function driveProviderLogin(
       method = "POST";
       body = new URLSearchParams();
     } else {
-      throw new Error(
+      throw new ProviderPagesError(
         `Unexpected provider page (${response.status}) at ${url.pathname}: ${html.slice(0, 300)}`,
       );
     }
   }
-  throw new Error("Too many steps on the provider's pages");
+  throw new ProviderPagesError("Too many steps on the provider's pages");
+}
+
+/** The provider's pages were not the login and consent pages the driver knows how to fill. */
+export class ProviderPagesError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProviderPagesError";
+  }
 }

@@ -41,12 +41,20 @@ function page(res: ServerResponse, status: number, title: string, body: string):
   res.end(`<!doctype html><html><head><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`);
 }
 
+/** A posted form over the size limit. */
+class FormTooLargeError extends Error {
+  constructor() {
+    super("form too large");
+    this.name = "FormTooLargeError";
+  }
+}
+
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > 64 * 1024) throw new Error("form too large");
+    if (size > 64 * 1024) throw new FormTooLargeError();
     chunks.push(chunk);
   }
   return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));

@@ -17,7 +17,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { SPEC_BUNDLE_FORMAT } from "./bundle";
+import { SPEC_BUNDLE_FORMAT, SpecBundleError } from "./bundle";
 import type { BundledOperation, SpecBundleFile } from "./bundle";
 import { RefResolver } from "./deref";
 import { loadOperations } from "./operations";
@@ -146,7 +146,7 @@ class Deduplicator {
     const known = this.names.get(text);
     if (known !== undefined) return known;
     const name = createHash("sha256").update(text).digest("hex").slice(0, 16);
-    if (Object.hasOwn(this.defs, name)) throw new Error(`Spec bundle: hash collision on ${name}`);
+    if (Object.hasOwn(this.defs, name)) throw new SpecBundleError(`Spec bundle: hash collision on ${name}`);
     this.names.set(text, name);
     this.defs[name] = this.shareChildren(node);
     return name;

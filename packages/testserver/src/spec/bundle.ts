@@ -49,7 +49,7 @@ export interface SpecBundle {
   key: string;
 }
 
-/** Thrown when the bundle is missing, damaged or of another format. */
+/** Thrown when the bundle is missing, damaged or of another format, or cannot be built from the definitions. */
 export class SpecBundleError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);

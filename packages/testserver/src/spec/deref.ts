@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parse } from "yaml";
+import { SpecBundleError } from "./bundle";
 
 type Json = unknown;
 
@@ -52,7 +53,7 @@ export class RefResolver {
       const key = unescapePointer(token);
       if (Array.isArray(node)) node = node[Number(key)];
       else if (isRecord(node) && Object.hasOwn(node, key)) node = node[key];
-      else throw new Error(`Unresolvable $ref: ${file}#${pointer}`);
+      else throw new SpecBundleError(`Unresolvable $ref: ${file}#${pointer}`);
     }
     return node;
   }

@@ -98,7 +98,8 @@ async function registerWithSharedSecret(
 ): Promise<SynapseUser> {
   const endpoint = `${url}/_synapse/admin/v1/register`;
   const nonceRes = await fetch(endpoint);
-  if (!nonceRes.ok) throw new Error(`GET ${endpoint}: ${nonceRes.status} ${await nonceRes.text()}`);
+  if (!nonceRes.ok)
+    throw new SynapseAdminError(`GET ${endpoint}: ${nonceRes.status} ${await nonceRes.text()}`);
   const { nonce } = (await nonceRes.json()) as { nonce: string };
   const mac = createHmac("sha1", secret)
     .update(`${nonce}\0${localpart}\0${password}\0${admin ? "admin" : "notadmin"}`)
@@ -108,7 +109,7 @@ async function registerWithSharedSecret(
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ nonce, username: localpart, password, admin, mac }),
   });
-  if (!res.ok) throw new Error(`registering ${localpart}: ${res.status} ${await res.text()}`);
+  if (!res.ok) throw new SynapseAdminError(`registering ${localpart}: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { user_id: string; access_token: string; device_id: string };
   return { userId: body.user_id, accessToken: body.access_token, deviceId: body.device_id, password };
 }
@@ -171,5 +172,13 @@ export async function startSynapse(options: StartSynapseOptions = {}): Promise<S
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
+  }
+}
+
+/** Synapse's admin API refused a request of the test set-up (registration with the shared secret). */
+export class SynapseAdminError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SynapseAdminError";
   }
 }

@@ -1,18 +1,19 @@
 /**
  * One Synapse process: finds (or installs, through scripts/setup-synapse.mjs)
- * the profile's virtualenv, runs Synapse under a small Python watchdog that
- * ends it when the test process goes away, and waits on outcomes: the
+ * the profile's virtualenv, runs Synapse under the common watchdog
+ * (../process/watched.ts), which ends it and removes its data folder when
+ * the test process goes away, and waits on outcomes: the
  * server counts as up when `/_matrix/client/versions` answers, and as failed
  * when the process exits first, with the tail of its log in the error.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { spawnWatched } from "../process/watched";
 import type { SynapseProfile } from "./config";
 
 const SETUP_SCRIPT = fileURLToPath(new URL("../../../../scripts/setup-synapse.mjs", import.meta.url));
-const WATCHDOG = fileURLToPath(new URL("./watchdog.py", import.meta.url));
 
 /** Where a profile is installed, as scripts/setup-synapse.mjs reports it. */
 export interface SynapseInstall {
@@ -36,7 +37,12 @@ export function synapseInstall(profile: SynapseProfile): Promise<SynapseInstall>
         { maxBuffer: 16 * 1024 * 1024 },
         (err, stdout, stderr) => {
           if (err) {
-            reject(new Error(`installing Synapse ${profile} failed: ${err.message}\n${stderr.slice(-4000)}`));
+            reject(
+              new SynapseStartError(
+                `installing Synapse ${profile} failed: ${err.message}\n${stderr.slice(-4000)}`,
+                false,
+              ),
+            );
             return;
           }
           const line = stdout
@@ -44,7 +50,8 @@ export function synapseInstall(profile: SynapseProfile): Promise<SynapseInstall>
             .split("\n")
             .reverse()
             .find((l) => l.startsWith("{"));
-          if (!line) reject(new Error(`setup-synapse.mjs printed no install record:\n${stdout}`));
+          if (!line)
+            reject(new SynapseStartError(`setup-synapse.mjs printed no install record:\n${stdout}`, false));
           else resolve(JSON.parse(line) as SynapseInstall);
         },
       );
@@ -90,21 +97,18 @@ export class SynapseStartError extends Error {
 
 /** Starts Synapse on `configPath` under the watchdog; the caller waits with {@link waitUntilUp}. */
 export function spawnSynapse(install: SynapseInstall, dataDir: string, configPath: string): SynapseProcess {
-  const child = spawn(`${install.venv}/bin/python`, [WATCHDOG, dataDir, "-c", configPath], {
-    cwd: dataDir,
-    // stdin stays open as long as we live: the watchdog's lifeline.
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
-  });
-  const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.setEncoding("utf8");
-    stream?.on("data", (d: string) => {
-      lines.push(...d.split("\n"));
-      if (lines.length > 200) lines.splice(0, lines.length - 200);
-    });
-  }
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const proc = spawnWatched(
+    `${install.venv}/bin/python`,
+    ["-m", "synapse.app.homeserver", "-c", configPath],
+    {
+      cwd: dataDir,
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+      cleanupDir: dataDir,
+      // A graceful stop first: Synapse flushes its database; SIGKILL if it takes longer.
+      graceMs: 10_000,
+      keepLines: 200,
+    },
+  );
   const tail = (): string => {
     let log = "";
     try {
@@ -112,17 +116,9 @@ export function spawnSynapse(install: SynapseInstall, dataDir: string, configPat
     } catch {
       // no log yet
     }
-    return `--- output ---\n${lines.slice(-60).join("\n")}\n--- homeserver.log ---\n${log}`;
+    return `--- output ---\n${proc.tail()}\n--- homeserver.log ---\n${log}`;
   };
-  const kill = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
-    child.stdin?.destroy();
-  };
-  return { child, tail, kill };
+  return { child: proc.child, tail, kill: () => proc.kill() };
 }
 
 /** Resolves when `${url}/_matrix/client/versions` answers 200; rejects when the process exits first or time runs out. */

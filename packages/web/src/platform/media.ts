@@ -95,7 +95,8 @@ class BrowserDevices implements SdkDevices {
   ) {}
 
   private get api(): globalThis.MediaDevices {
-    if (!this.devices) throw new Error("Media devices are unavailable (a secure context is required)");
+    if (!this.devices)
+      throw new MediaUnavailableError("Media devices are unavailable (a secure context is required)");
     return this.devices;
   }
 
@@ -150,7 +151,7 @@ export function createBrowserMediaPlatform(options: BrowserMediaPlatformOptions 
     canChooseSpeaker,
     mediaDevices: new BrowserDevices(devices, preferences),
     createPeerConnection(config, handlers) {
-      if (!Peer) throw new Error("This browser has no RTCPeerConnection");
+      if (!Peer) throw new MediaUnavailableError("This browser has no RTCPeerConnection");
       return createBrowserPeerConnection(Peer, config, handlers);
     },
     onDeviceChange(listener) {
@@ -170,4 +171,12 @@ export function createBrowserMediaPlatform(options: BrowserMediaPlatformOptions 
   };
   if (Ctx) platform.createAudioAnalyser = (stream, o) => createAnalyser(Ctx, stream, o.fftSize);
   return platform;
+}
+
+/** The browser cannot give media: no media devices (an insecure context) or no RTCPeerConnection. */
+export class MediaUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MediaUnavailableError";
+  }
 }

@@ -20,6 +20,7 @@ import type {
 } from "../sdk";
 import { MediaLoader } from "./MediaLoader";
 import { ObservableValue } from "./observables";
+import { SpacesViewModel } from "./spaces/SpacesViewModel";
 import { RoomListViewModel } from "./RoomListViewModel";
 import { RoomViewModel } from "./RoomViewModel";
 import { Router } from "./routing/Router";
@@ -29,6 +30,7 @@ import { VerificationCenter } from "./verification/VerificationCenter";
 import { createBrowserMediaPlatform } from "../platform";
 import type { BrowserMediaPlatform } from "../platform";
 import { CallSettings } from "./calls/CallSettings";
+import { AppStateError } from "./errors";
 
 /** The connection status the banner shows. */
 export type ConnectionStatus =
@@ -107,6 +109,8 @@ export class ClientViewModel {
   readonly userId: string;
   readonly isGuest: boolean;
   readonly roomList: RoomListViewModel;
+  /** The spaces bar: the space tree and badges, explore, create, settings, leave. */
+  readonly spaces: SpacesViewModel;
   readonly media: MediaLoader;
   /** The open verification dialog (incoming requests, user panels' Verify). */
   readonly verification: VerificationCenter;
@@ -128,10 +132,15 @@ export class ClientViewModel {
   /** An event to open the next selected room at (a link). */
   private pendingEventId: string | undefined;
 
+  /** The homeserver's base URL (Element Call is told it; it never gets the token). */
+  get homeserverUrl(): string | undefined {
+    return this.options.session.homeserverUrl;
+  }
+
   constructor(private readonly options: ClientOptions) {
     const { session } = options;
     const userId = session.userId;
-    if (userId === undefined) throw new Error("No session: sign in first");
+    if (userId === undefined) throw new AppStateError("No session: sign in first");
     this.userId = userId;
     this.isGuest = session.isGuest;
     const store = new FallbackStore(
@@ -162,6 +171,7 @@ export class ClientViewModel {
       },
     });
     this.roomList = new RoomListViewModel(this.client.rooms, this.scope.child(), this.client);
+    this.spaces = new SpacesViewModel(this.client, this.roomList, this.scope.child());
     this.media = new MediaLoader(session, options.fetch, this.client.http, () =>
       this.client.serverFeatures().then((features) => features.authenticatedMedia),
     );
@@ -260,6 +270,11 @@ export class ClientViewModel {
             ...(eventId !== undefined ? { eventId } : {}),
           }),
     );
+  }
+
+  /** The homeserver's base URL (widgets' `$org.matrix.msc4039.matrix_base_url`). */
+  get homeserverUrl(): string | undefined {
+    return this.options.session.homeserverUrl;
   }
 
   /** Runs `cleanup` when this client ends (view models made beside it, like the calls'). */

@@ -13,6 +13,7 @@
  */
 import { downloadEncryptedAttachment } from "../sdk";
 import type { FetchFn, HttpApi, Session } from "../sdk";
+import { AppStateError, MediaLoadError } from "./errors";
 
 const MXC = /^mxc:\/\/[A-Za-z0-9.:[\]-]+\/[A-Za-z0-9_-]+$/;
 
@@ -46,7 +47,7 @@ export class MediaLoader {
   loadEncrypted(file: unknown, mimetype = "application/octet-stream"): Promise<string> {
     const url = typeof file === "object" && file !== null ? (file as { url?: unknown }).url : undefined;
     if (this.http === undefined || typeof url !== "string" || !MXC.test(url))
-      return Promise.reject(new Error("Not an encrypted attachment"));
+      return Promise.reject(new MediaLoadError("Not an encrypted attachment"));
     const http = this.http;
     const key = `encrypted:${url}`;
     let pending = this.cache.get(key);
@@ -62,7 +63,7 @@ export class MediaLoader {
 
   /** An object URL for the media; rejects for anything that is not an mxc URI. */
   load(request: MediaRequest): Promise<string> {
-    if (!MXC.test(request.mxc)) return Promise.reject(new Error("Not an mxc URI"));
+    if (!MXC.test(request.mxc)) return Promise.reject(new MediaLoadError("Not an mxc URI"));
     const key = `${request.mxc} ${request.thumbnail ? `${request.thumbnail.width}x${request.thumbnail.height}` : ""}`;
     let pending = this.cache.get(key);
     if (pending === undefined) {
@@ -87,7 +88,7 @@ export class MediaLoader {
   private async fetchObjectUrl(url: string, authenticated: boolean): Promise<string> {
     // Legacy media needs no credentials: they are sent only to the authenticated endpoints.
     const res = await this.fetchFn(url, authenticated ? { headers: this.session.authorizationFor(url) } : {});
-    if (!res.ok) throw new Error(`Media request failed (${res.status})`);
+    if (!res.ok) throw new MediaLoadError(`Media request failed (${res.status})`, res.status);
     const blob = await res.blob();
     // The server's (or uploader's) content type is not trusted: an object URL is same-origin, so
     // one typed text/html or SVG would be a page of ours if opened; only media types are kept.
@@ -98,7 +99,7 @@ export class MediaLoader {
   private keep(objectUrl: string): string {
     if (this.disposed) {
       URL.revokeObjectURL(objectUrl);
-      throw new Error("Media loader disposed");
+      throw new AppStateError("Media loader disposed");
     }
     this.urls.add(objectUrl);
     return objectUrl;

@@ -19,6 +19,7 @@ export type RoomPanel =
   | { kind: "members" }
   | { kind: "user"; userId: string }
   | { kind: "settings" }
+  | { kind: "widgets" }
   | null;
 
 /** The kinds of the panel. */
@@ -40,7 +41,8 @@ export interface ReportTarget {
 export interface RoomViewModelOptions {
   client: Client;
   room: Room;
-  media: MediaLoader;
+  /** The page's media loader; absent in the embedded page (the host owns media). */
+  media?: MediaLoader | undefined;
   /** An event to open the timeline at (a link or a search result). */
   eventId?: string;
   /** Opens another room once joined (the composer's /join). */

@@ -40,7 +40,8 @@ export const TIMELINE_EVENTS_KEPT = 100_000;
 export interface TimelineViewModelOptions {
   client: Client;
   room: Room;
-  media: MediaLoader;
+  /** The page's media loader; absent in the embedded page (the host owns media). */
+  media?: MediaLoader | undefined;
   /** Open at this event instead of the live end. */
   eventId?: string;
   /** Events kept loaded (defaults to TIMELINE_EVENTS_KEPT). */
@@ -72,7 +73,7 @@ export class TimelineViewModel {
   readonly fullyRead: string | null;
   readonly actions: TimelineActions;
   readonly userId: string;
-  readonly media: MediaLoader;
+  readonly media: MediaLoader | undefined;
   private readonly window: ReturnType<Room["openTimeline"]>;
   private readonly builder = new RowBuilder();
   private readonly highlights = new WeakMap<TimelineItem, boolean>();

@@ -46,3 +46,31 @@ export function describeError(error: unknown, action = "sign-in"): string {
   if (error instanceof Error && error.message !== "") return error.message;
   return `Something went wrong during ${action}.`;
 }
+
+/** A failure whose message is already a sentence for the person using the app: shown as it is. */
+export class UserFacingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UserFacingError";
+  }
+}
+
+/** A call the app's current state does not allow (no session yet, a disposed loader, a hook outside its provider). */
+export class AppStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AppStateError";
+  }
+}
+
+/** Media that could not be loaded: not an mxc URI, not decryptable, or refused by the server. */
+export class MediaLoadError extends Error {
+  constructor(
+    message: string,
+    /** The server's HTTP status when it refused, else undefined. */
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "MediaLoadError";
+  }
+}

@@ -14,6 +14,7 @@ import {
   getLoginFlows,
 } from "../sdk";
 import type { FetchFn } from "../sdk";
+import { UserFacingError } from "./errors";
 
 /** An SSO identity provider the server offers. */
 export interface SsoProvider {
@@ -46,7 +47,7 @@ function trimUrl(url: string): string {
 /** Resolves what the user typed to a checked homeserver and its login flows. */
 export async function resolveHomeserver(input: string, fetch?: FetchFn): Promise<HomeserverInfo> {
   const typed = input.trim();
-  if (typed === "") throw new Error("Enter a homeserver.");
+  if (typed === "") throw new UserFacingError("Enter a homeserver.");
   const isUrl = /^https?:\/\//i.test(typed);
   const http = createHttpClient({
     baseUrl: isUrl ? trimUrl(typed) : "https://invalid.invalid",
@@ -60,7 +61,7 @@ export async function resolveHomeserver(input: string, fetch?: FetchFn): Promise
   try {
     discovery = await discoverHomeserver(http, typed, { timeoutMs: 15_000 });
   } catch {
-    throw new Error(UNUSABLE);
+    throw new UserFacingError(UNUSABLE);
   }
   if (discovery.homeserver.state === "SUCCESS" && discovery.homeserver.baseUrl !== null) {
     baseUrl = discovery.homeserver.baseUrl;
@@ -73,7 +74,7 @@ export async function resolveHomeserver(input: string, fetch?: FetchFn): Promise
   } else if (discovery.homeserver.cause instanceof ConnectionError) {
     throw discovery.homeserver.cause;
   } else {
-    throw new Error(discovery.homeserver.error ?? UNUSABLE);
+    throw new UserFacingError(discovery.homeserver.error ?? UNUSABLE);
   }
   const flows = await getLoginFlows(createHttpClient({ baseUrl, retry: false, ...(fetch ? { fetch } : {}) }));
   const types = new Set(flows.flows.map((f) => f.type));

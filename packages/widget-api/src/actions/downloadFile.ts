@@ -4,6 +4,7 @@ import type { ActionHandler } from "../host/ActionContext";
 import { callDriver, requireCapability } from "../host/ActionContext";
 import { WidgetActionError } from "../util/errors";
 import { getString } from "../util/narrow";
+import type { DownloadFileRequestData, DownloadFileResponseData } from "../interfaces/MediaActions";
 
 /** Error texts of download_file (SPEC §8). */
 const DOWNLOAD_ERRORS = {
@@ -12,10 +13,13 @@ const DOWNLOAD_ERRORS = {
 } as const;
 
 /** Handles fromWidget download_file. */
-export const downloadFile: ActionHandler = async (ctx, request) => {
+export const downloadFile: ActionHandler<DownloadFileResponseData> = async (ctx, request) => {
   requireCapability(ctx, MatrixCapabilities.MSC4039DownloadFile);
   const uri = getString(request.data, "content_uri");
   if (!uri) throw new WidgetActionError(DOWNLOAD_ERRORS.missingUri);
-  const result = await callDriver(ctx, DOWNLOAD_ERRORS.failed, () => ctx.driver.downloadFile(uri));
+  const req: DownloadFileRequestData = { content_uri: uri };
+  const result = await callDriver(ctx, DOWNLOAD_ERRORS.failed, () =>
+    ctx.driver.downloadFile(req.content_uri),
+  );
   return { file: result.file };
 };

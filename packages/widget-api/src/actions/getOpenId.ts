@@ -5,8 +5,13 @@
  * state after the flow ended, is out of phase and blocks the flow.
  */
 import { OpenIdRequestState } from "../interfaces/OpenIdAction";
+import type {
+  OpenIdCredentials,
+  OpenIdRequestStateName,
+  OpenIdResponseData,
+} from "../interfaces/OpenIdAction";
 import { ToWidgetAction } from "../interfaces/WidgetApiAction";
-import type { ActionHandler, ResponseBody } from "../host/ActionContext";
+import type { ActionHandler } from "../host/ActionContext";
 import type { OpenIdUpdate } from "../host/WidgetDriver";
 import { WidgetActionError } from "../util/errors";
 import { isRecord } from "../util/narrow";
@@ -17,7 +22,7 @@ const OPENID_ERRORS = {
   invalidToken: "client provided invalid OIDC token for an allowed request",
 } as const;
 
-function tokenFields(token: unknown): Record<string, unknown> | null {
+function tokenFields(token: unknown): OpenIdCredentials | null {
   if (!isRecord(token) || typeof token.access_token !== "string" || token.access_token.length === 0)
     return null;
   if (typeof token.matrix_server_name !== "string" || typeof token.expires_in !== "number") return null;
@@ -30,10 +35,10 @@ function tokenFields(token: unknown): Record<string, unknown> | null {
 }
 
 /** Handles fromWidget get_openid. */
-export const getOpenId: ActionHandler = (ctx, request) =>
-  new Promise<ResponseBody>((resolve, reject) => {
+export const getOpenId: ActionHandler<OpenIdResponseData> = (ctx, request) =>
+  new Promise<OpenIdResponseData>((resolve, reject) => {
     let phase: "initial" | "pending" | "done" = "initial";
-    const finish = (state: string, token?: Record<string, unknown>): void => {
+    const finish = (state: OpenIdRequestStateName, token?: OpenIdCredentials): void => {
       if (phase === "initial") {
         resolve({ state, ...token });
       } else {

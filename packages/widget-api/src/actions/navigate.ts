@@ -1,6 +1,7 @@
 /** org.matrix.msc2931.navigate: open a matrix.to link in the client. */
 import { MatrixCapabilities } from "../capabilities/MatrixCapabilities";
 import { MATRIX_TO_PREFIX } from "../interfaces/NavigateAction";
+import type { NavigateRequestData } from "../interfaces/NavigateAction";
 import type { ActionHandler } from "../host/ActionContext";
 import { callDriver, requireCapability } from "../host/ActionContext";
 import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
@@ -18,6 +19,7 @@ export const navigate: ActionHandler = async (ctx, request) => {
   const uri = getString(request.data, "uri");
   if (uri === undefined || !uri.startsWith(MATRIX_TO_PREFIX))
     throw new WidgetActionError(NAVIGATE_ERRORS.invalidUri);
-  await callDriver(ctx, NAVIGATE_ERRORS.failed, () => ctx.driver.navigate(uri));
+  const req: NavigateRequestData = { uri };
+  await callDriver(ctx, NAVIGATE_ERRORS.failed, () => ctx.driver.navigate(req.uri));
   return {};
 };

@@ -5,7 +5,9 @@
  * returns too much never leaks events the widget may not read.
  */
 import type { ActionContext, ActionHandler } from "../host/ActionContext";
+import type { WidgetApiRequest } from "../interfaces/WidgetApiRequest";
 import { callDriver } from "../host/ActionContext";
+import type { ReadEventsRequestData, ReadEventsResponseData } from "../interfaces/ReadEventsAction";
 import type { RoomEvent } from "../interfaces/RoomEvent";
 import { ANY_ROOM } from "../capabilities/MatrixCapabilities";
 import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
@@ -35,22 +37,40 @@ function roomsToRead(ctx: ActionContext, roomIds: unknown): string[] {
   return [...new Set(roomIds)];
 }
 
-/** Handles fromWidget read_events. */
-export const readEvents: ActionHandler = async (ctx, request) => {
-  const data = request.data;
+/** Validates read_events data in the reference order; `rooms` are the rooms to read, checked against the capabilities. */
+function parseReadEvents(
+  ctx: ActionContext,
+  data: WidgetApiRequest["data"],
+): { req: ReadEventsRequestData; rooms: string[] } {
   const type = getString(data, "type");
   if (!type) throw new WidgetActionError(READ_EVENTS_ERRORS.missingType);
-  const rawLimit = readLimit(data, "out_of_range");
-  const limit = rawLimit === undefined ? 0 : Math.floor(rawLimit);
+  const req: ReadEventsRequestData = { type };
+  const limit = readLimit(data, "out_of_range");
+  if (limit !== undefined) req.limit = Math.floor(limit);
   const rooms = roomsToRead(ctx, own(data, "room_ids"));
   const since = getString(data, "since");
-  const rawStateKey = own(data, "state_key");
+  if (since !== undefined) req.since = since;
+  const stateKey = own(data, "state_key");
+  if (stateKey !== undefined) {
+    if (stateKey !== true && typeof stateKey !== "string")
+      throw new WidgetActionError(READ_EVENTS_ERRORS.badStateKey);
+    req.state_key = stateKey;
+  }
+  const msgtype = getString(data, "msgtype");
+  if (msgtype !== undefined) req.msgtype = msgtype;
+  return { req, rooms };
+}
+
+/** Handles fromWidget read_events. */
+export const readEvents: ActionHandler<ReadEventsResponseData> = async (ctx, request) => {
+  const { req, rooms } = parseReadEvents(ctx, request.data);
+  const { type, since } = req;
+  const limit = req.limit ?? 0;
+  const rawStateKey = req.state_key;
 
   let events: RoomEvent[];
   if (rawStateKey !== undefined) {
-    if (rawStateKey !== true && typeof rawStateKey !== "string")
-      throw new WidgetActionError(READ_EVENTS_ERRORS.badStateKey);
-    const stateKey = rawStateKey === true ? undefined : rawStateKey;
+    const stateKey = typeof rawStateKey === "string" ? rawStateKey : undefined;
     if (!ctx.capabilities.canStateEvent("receive", type, stateKey ?? null)) {
       throw new WidgetActionError(READ_EVENTS_ERRORS.stateNotAllowed);
     }
@@ -75,7 +95,7 @@ export const readEvents: ActionHandler = async (ctx, request) => {
         ctx.capabilities.canStateEvent("receive", e.type, e.state_key),
     );
   } else {
-    const msgtype = getString(data, "msgtype");
+    const msgtype = req.msgtype;
     if (!ctx.capabilities.canRoomEvent("receive", type, msgtype))
       throw new WidgetActionError(READ_EVENTS_ERRORS.roomNotAllowed);
     events = await callDriver(ctx, READ_EVENTS_ERRORS.failed, async () =>

@@ -5,6 +5,7 @@ import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getString, isRecord, own } from "../util/narrow";
 import { readLimit } from "./limit";
 import { noTimelineAccess } from "./sendEvent";
+import type { ReadRelationsRequestData, ReadRelationsResponseData } from "../interfaces/ReadRelationsAction";
 
 /** Error texts of read_relations (SPEC §5, §8). */
 const READ_RELATIONS_ERRORS = {
@@ -14,7 +15,7 @@ const READ_RELATIONS_ERRORS = {
 } as const;
 
 /** Handles fromWidget read_relations. */
-export const readRelations: ActionHandler = async (ctx, request) => {
+export const readRelations: ActionHandler<ReadRelationsResponseData> = async (ctx, request) => {
   const data = request.data;
   const eventId = getString(data, "event_id");
   if (!eventId) throw new WidgetActionError(READ_RELATIONS_ERRORS.missingEventId);
@@ -23,17 +24,24 @@ export const readRelations: ActionHandler = async (ctx, request) => {
   if (roomId !== undefined && !ctx.capabilities.canUseRoomTimeline(roomId))
     throw new WidgetActionError(noTimelineAccess(roomId));
   const dir = own(data, "direction");
-  const direction = dir === "f" || dir === "b" ? dir : undefined;
+  const req: ReadRelationsRequestData = { event_id: eventId };
+  if (roomId !== undefined) req.room_id = roomId;
+  if (limit !== undefined) req.limit = limit;
+  if (dir === "f" || dir === "b") req.direction = dir;
+  for (const key of ["rel_type", "event_type", "from", "to"] as const) {
+    const value = getString(data, key);
+    if (value !== undefined) req[key] = value;
+  }
   const result = await callDriver(ctx, READ_RELATIONS_ERRORS.failed, () =>
     ctx.driver.readEventRelations(
-      eventId,
-      roomId,
-      getString(data, "rel_type"),
-      getString(data, "event_type"),
-      getString(data, "from"),
-      getString(data, "to"),
-      limit,
-      direction,
+      req.event_id,
+      req.room_id,
+      req.rel_type,
+      req.event_type,
+      req.from,
+      req.to,
+      req.limit,
+      req.direction,
     ),
   );
   const chunk = (Array.isArray(result.chunk) ? result.chunk : []).filter((e) => {

@@ -3,6 +3,10 @@ import type { ActionHandler } from "../host/ActionContext";
 import { callDriver } from "../host/ActionContext";
 import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getString } from "../util/narrow";
+import type {
+  ReadRoomAccountDataRequestData,
+  ReadRoomAccountDataResponseData,
+} from "../interfaces/MiscActions";
 
 /** Error texts of read_room_account_data (SPEC §6). */
 const ROOM_ACCOUNT_DATA_ERRORS = {
@@ -12,13 +16,14 @@ const ROOM_ACCOUNT_DATA_ERRORS = {
 } as const;
 
 /** Handles fromWidget read_room_account_data. */
-export const readRoomAccountData: ActionHandler = async (ctx, request) => {
+export const readRoomAccountData: ActionHandler<ReadRoomAccountDataResponseData> = async (ctx, request) => {
   const type = getString(request.data, "type");
   if (!type) throw new WidgetActionError(ROOM_ACCOUNT_DATA_ERRORS.missingType);
-  if (!ctx.capabilities.canReadRoomAccountData(type))
+  const req: ReadRoomAccountDataRequestData = { type };
+  if (!ctx.capabilities.canReadRoomAccountData(req.type))
     throw new WidgetActionError(ROOM_ACCOUNT_DATA_ERRORS.notAllowed);
   const events = await callDriver(ctx, ROOM_ACCOUNT_DATA_ERRORS.failed, () =>
-    ctx.driver.readRoomAccountData(type),
+    ctx.driver.readRoomAccountData(req.type),
   );
-  return { events: events.filter((e) => e.type === type) };
+  return { events: events.filter((e) => e.type === req.type) };
 };

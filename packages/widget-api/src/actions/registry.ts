@@ -28,7 +28,10 @@ import { userDirectorySearch } from "./userDirectorySearch";
 import { watchTurnServers } from "./watchTurnServers";
 
 /** Handlers by action name (a Map, so `__proto__` and friends are just unknown actions). */
-export const ACTION_HANDLERS: ReadonlyMap<string, ActionHandler> = new Map<string, ActionHandler>([
+export const ACTION_HANDLERS: ReadonlyMap<string, ActionHandler<object>> = new Map<
+  string,
+  ActionHandler<object>
+>([
   [FromWidgetAction.SupportedApiVersions, supportedVersions],
   [FromWidgetAction.SendEvent, sendEvent],
   [FromWidgetAction.SendToDevice, sendToDevice],

@@ -6,6 +6,7 @@
 import type { ActionHandler } from "../host/ActionContext";
 import { WidgetActionError } from "../util/errors";
 import { own } from "../util/narrow";
+import type { RenegotiateCapabilitiesData } from "../interfaces/MiscActions";
 
 /** Error text for a capability list that is not a list. */
 const INVALID_CAPABILITIES = "Invalid request - capabilities must be a list of strings";
@@ -14,8 +15,10 @@ const INVALID_CAPABILITIES = "Invalid request - capabilities must be a list of s
 export const renegotiateCapabilities: ActionHandler = (ctx, request) => {
   const list = own(request.data, "capabilities") ?? [];
   if (!Array.isArray(list)) return Promise.reject(new WidgetActionError(INVALID_CAPABILITIES));
-  const requested = list.filter((c): c is string => typeof c === "string");
+  const req: RenegotiateCapabilitiesData = {
+    capabilities: list.filter((c): c is string => typeof c === "string"),
+  };
   // Reply first, then negotiate: the widget learns the outcome from notify_capabilities.
-  queueMicrotask(() => ctx.renegotiate(requested));
+  queueMicrotask(() => ctx.renegotiate(req.capabilities));
   return Promise.resolve({});
 };

@@ -7,6 +7,7 @@ import { MatrixCapabilities } from "../capabilities/MatrixCapabilities";
 import type { ActionHandler } from "../host/ActionContext";
 import { callDriver } from "../host/ActionContext";
 import type { SendEventOptions } from "../host/WidgetDriver";
+import type { SendEventResponseData } from "../interfaces/SendEventAction";
 import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getNumber, getString, isRecord, own } from "../util/narrow";
 
@@ -30,7 +31,7 @@ export function noTimelineAccess(roomId: string): string {
 }
 
 /** Handles fromWidget send_event. */
-export const sendEvent: ActionHandler = async (ctx, request) => {
+export const sendEvent: ActionHandler<SendEventResponseData> = async (ctx, request) => {
   const data = request.data;
   const type = getString(data, "type");
   if (!type) throw new WidgetActionError(SEND_EVENT_ERRORS.missingType);
@@ -88,13 +89,13 @@ export const sendEvent: ActionHandler = async (ctx, request) => {
   // Delayed sends must yield a delay_id, all others an event_id: a driver that breaks this is an error.
   if (!isRecord(sent) || typeof sent.roomId !== "string")
     throw new WidgetActionError(SEND_EVENT_ERRORS.failed);
-  const reply: Record<string, unknown> = { room_id: sent.roomId };
+  const reply: SendEventResponseData = { room_id: sent.roomId };
   if (delayed) {
     if (typeof sent.delayId !== "string") throw new WidgetActionError(SEND_EVENT_ERRORS.failed);
-    reply["delay_id"] = sent.delayId;
+    reply.delay_id = sent.delayId;
   } else {
     if (typeof sent.eventId !== "string") throw new WidgetActionError(SEND_EVENT_ERRORS.failed);
-    reply["event_id"] = sent.eventId;
+    reply.event_id = sent.eventId;
   }
   return reply;
 };

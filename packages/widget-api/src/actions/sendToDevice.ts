@@ -7,6 +7,7 @@ import type { ActionHandler } from "../host/ActionContext";
 import { callDriver } from "../host/ActionContext";
 import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { getString, isRecord, own } from "../util/narrow";
+import type { SendToDeviceRequestData } from "../interfaces/SendToDeviceAction";
 
 /** Error texts of send_to_device (SPEC §5, §6). */
 const SEND_TO_DEVICE_ERRORS = {
@@ -62,10 +63,11 @@ export const sendToDevice: ActionHandler = async (ctx, request) => {
   const messages = parseMessages(own(request.data, "messages"));
   const encrypted = own(request.data, "encrypted");
   if (typeof encrypted !== "boolean") throw new WidgetActionError(SEND_TO_DEVICE_ERRORS.missingEncryption);
-  if (!ctx.capabilities.canToDevice("send", type))
+  const req: SendToDeviceRequestData = { type, encrypted, messages };
+  if (!ctx.capabilities.canToDevice("send", req.type))
     throw new WidgetActionError(SEND_TO_DEVICE_ERRORS.notAllowed);
   await callDriver(ctx, SEND_TO_DEVICE_ERRORS.failed, () =>
-    ctx.driver.sendToDevice(type, encrypted, messages),
+    ctx.driver.sendToDevice(req.type, req.encrypted, req.messages),
   );
   return {};
 };

@@ -4,6 +4,7 @@ import type { ActionHandler } from "../host/ActionContext";
 import { callDriver, requireCapability } from "../host/ActionContext";
 import { WidgetActionError } from "../util/errors";
 import { own } from "../util/narrow";
+import type { AlwaysOnScreenRequestData, AlwaysOnScreenResponseData } from "../interfaces/MiscActions";
 
 /** Error texts of set_always_on_screen. */
 const ALWAYS_ON_SCREEN_ERRORS = {
@@ -12,12 +13,13 @@ const ALWAYS_ON_SCREEN_ERRORS = {
 } as const;
 
 /** Handles fromWidget set_always_on_screen. */
-export const setAlwaysOnScreen: ActionHandler = async (ctx, request) => {
+export const setAlwaysOnScreen: ActionHandler<AlwaysOnScreenResponseData> = async (ctx, request) => {
   requireCapability(ctx, MatrixCapabilities.AlwaysOnScreen);
   const value = own(request.data, "value");
   if (typeof value !== "boolean") throw new WidgetActionError(ALWAYS_ON_SCREEN_ERRORS.missingValue);
+  const req: AlwaysOnScreenRequestData = { value };
   const success = await callDriver(ctx, ALWAYS_ON_SCREEN_ERRORS.failed, () =>
-    ctx.driver.setAlwaysOnScreen(value),
+    ctx.driver.setAlwaysOnScreen(req.value),
   );
   return { success: success === true };
 };

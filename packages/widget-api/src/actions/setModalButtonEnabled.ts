@@ -5,6 +5,7 @@ import { MODAL_CLOSE_BUTTON_ID } from "../interfaces/ModalActions";
 import { WidgetActionError } from "../util/errors";
 import { getString, own } from "../util/narrow";
 import { MODAL_ONLY } from "./closeModal";
+import type { SetModalButtonEnabledRequestData } from "../interfaces/ModalActions";
 
 /** Error texts of set_button_enabled (SPEC §5). */
 const MODAL_BUTTON_ERRORS = {
@@ -19,7 +20,10 @@ export const setModalButtonEnabled: ActionHandler = async (ctx, request) => {
   const button = getString(request.data, "button");
   const enabled = own(request.data, "enabled");
   if (!button || typeof enabled !== "boolean") throw new WidgetActionError(MODAL_BUTTON_ERRORS.invalid);
-  if (button === MODAL_CLOSE_BUTTON_ID) throw new WidgetActionError(MODAL_BUTTON_ERRORS.closeButton);
-  await callDriver(ctx, MODAL_BUTTON_ERRORS.failed, () => ctx.driver.setModalButtonEnabled(button, enabled));
+  const req: SetModalButtonEnabledRequestData = { button, enabled };
+  if (req.button === MODAL_CLOSE_BUTTON_ID) throw new WidgetActionError(MODAL_BUTTON_ERRORS.closeButton);
+  await callDriver(ctx, MODAL_BUTTON_ERRORS.failed, () =>
+    ctx.driver.setModalButtonEnabled(req.button, req.enabled),
+  );
   return {};
 };

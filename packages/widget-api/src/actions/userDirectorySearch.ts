@@ -5,6 +5,10 @@ import { callDriver, requireCapability } from "../host/ActionContext";
 import { SHARED_MESSAGES, WidgetActionError } from "../util/errors";
 import { own } from "../util/narrow";
 import { readLimit } from "./limit";
+import type {
+  UserDirectorySearchRequestData,
+  UserDirectorySearchResponseData,
+} from "../interfaces/UserDirectorySearchAction";
 
 /** Error texts of user_directory_search (SPEC §5, §8). */
 const USER_DIRECTORY_ERRORS = {
@@ -14,13 +18,15 @@ const USER_DIRECTORY_ERRORS = {
 } as const;
 
 /** Handles fromWidget user_directory_search. */
-export const userDirectorySearch: ActionHandler = async (ctx, request) => {
+export const userDirectorySearch: ActionHandler<UserDirectorySearchResponseData> = async (ctx, request) => {
   requireCapability(ctx, MatrixCapabilities.MSC3973UserDirectorySearch);
   const term = own(request.data, "search_term");
   if (typeof term !== "string") throw new WidgetActionError(USER_DIRECTORY_ERRORS.missingTerm);
+  const req: UserDirectorySearchRequestData = { search_term: term };
   const limit = readLimit(request.data, "allowed");
+  if (limit !== undefined) req.limit = limit;
   const result = await callDriver(ctx, USER_DIRECTORY_ERRORS.failed, () =>
-    ctx.driver.searchUserDirectory(term, limit),
+    ctx.driver.searchUserDirectory(req.search_term, req.limit),
   );
   return {
     limited: result.limited === true,

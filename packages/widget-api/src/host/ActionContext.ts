@@ -48,11 +48,19 @@ export interface ActionContext {
   renegotiate(requested: readonly string[]): void;
 }
 
-/** Reply body of a handler. */
-export type ResponseBody = Readonly<Record<string, unknown>>;
+/** An acknowledgement: the reply body of actions that answer nothing but success. */
+export type Acknowledgement = Record<string, never>;
 
-/** A from-widget action handler. */
-export type ActionHandler = (ctx: ActionContext, request: WidgetApiRequest) => Promise<ResponseBody>;
+/**
+ * A from-widget action handler. `Reply` is the action's reply interface from
+ * ../interfaces (or an Acknowledgement), so the wire shape is checked where it
+ * is built; handlers validate `request.data` into the action's request
+ * interface before they use it.
+ */
+export type ActionHandler<Reply extends object = Acknowledgement> = (
+  ctx: ActionContext,
+  request: WidgetApiRequest,
+) => Promise<Reply>;
 
 /** The reply for a missing capability (SPEC §6). */
 const MISSING_CAPABILITY = "Missing capability";

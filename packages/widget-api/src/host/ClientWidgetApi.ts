@@ -48,6 +48,16 @@ export interface ClientWidgetApiEvents {
   action: WidgetApiRequest;
 }
 
+/**
+ * Handles a from-widget action the API does not know (for example Element
+ * Call's io.element.join): return the reply body (or a promise of it), or
+ * null to leave it unknown ('Unknown or unsupported action: ...'). A throw
+ * replies with the error's message.
+ */
+export type CustomActionHandler = (
+  request: WidgetApiRequest,
+) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>> | null;
+
 /** How to build a host. */
 export interface ClientWidgetApiOptions {
   widget: HostWidget;
@@ -60,6 +70,8 @@ export interface ClientWidgetApiOptions {
   logger?: Logger;
   timeoutMs?: number;
   maxMessageBytes?: number;
+  /** Actions outside the widget API, answered by the embedding app. */
+  customActions?: CustomActionHandler;
 }
 
 /** The host side of one widget. */
@@ -81,6 +93,7 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
   private stopped = false;
   private readonly afterReplies = new Map<WidgetApiRequest, () => void>();
   private readonly replays: ReplayGuard;
+  private readonly customActions: CustomActionHandler | undefined;
 
   public constructor(opts: ClientWidgetApiOptions) {
     super();
@@ -129,6 +142,7 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
       afterReply: (request, fn) => this.afterReplies.set(request, fn),
     };
     this.replays = new ReplayGuard(this.clock);
+    this.customActions = opts.customActions;
     this.transport.onRequest = (request) => this.handleRequest(request);
     this.transport.start();
   }
@@ -265,7 +279,7 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
     }
     const handler = ACTION_HANDLERS.get(request.action);
     if (!handler) {
-      this.transport.replyError(request, unknownAction(request.action));
+      this.handleCustom(request);
       return;
     }
     const seen = this.replays.check(request);
@@ -280,7 +294,8 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
     Promise.resolve()
       .then(() => handler(this.ctx, request))
       .then(
-        (body): Reply => ({ body }),
+        // A shallow copy: the reply interfaces are plain JSON objects, posted as they are.
+        (body): Reply => ({ body: { ...body } }),
         (e: unknown): Reply => {
           if (e instanceof WidgetActionError) return { error: e.message, extra: e.extra };
           this.logger.error(`widget api: ${request.action} failed`, e);
@@ -297,6 +312,24 @@ export class ClientWidgetApi extends Emitter<ClientWidgetApiEvents> {
         this.afterReplies.delete(request);
         after?.();
       });
+  }
+
+  private handleCustom(request: WidgetApiRequest): void {
+    let answer: ReturnType<CustomActionHandler>;
+    try {
+      answer = this.customActions?.(request) ?? null;
+    } catch (e) {
+      this.transport.replyError(request, e instanceof Error ? e.message : String(e));
+      return;
+    }
+    if (answer === null) {
+      this.transport.replyError(request, unknownAction(request.action));
+      return;
+    }
+    Promise.resolve(answer).then(
+      (body) => this.transport.reply(request, body),
+      (e: unknown) => this.transport.replyError(request, e instanceof Error ? e.message : String(e)),
+    );
   }
 
   private sendReply(request: WidgetApiRequest, reply: Reply): void {

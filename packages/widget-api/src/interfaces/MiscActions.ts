@@ -2,7 +2,7 @@
  * Small actions with one field each: stickers, always-on-screen, theme,
  * language, visibility, screenshot, capabilities, update_state, RTC transports.
  */
-import type { RoomEvent } from "./RoomEvent";
+import type { RoomAccountData, RoomEvent } from "./RoomEvent";
 
 /** m.sticker request data. */
 export interface StickerRequestData {
@@ -59,6 +59,11 @@ export interface UpdateStateData {
 /** com.beeper.read_room_account_data request data. */
 export interface ReadRoomAccountDataRequestData {
   type: string;
+}
+
+/** com.beeper.read_room_account_data reply. */
+export interface ReadRoomAccountDataResponseData {
+  events: RoomAccountData[];
 }
 
 /** org.matrix.msc4515.get_rtc_transports reply. */

@@ -203,6 +203,22 @@ export class CryptoService {
     return result;
   }
 
+  /**
+   * Megolm-encrypts one room event outside the send queue (the delayed and
+   * sticky sends a widget asks for go straight to their endpoints), sharing
+   * the room key with the members first, as a queued send would. Throws the
+   * spec's message when crypto is off.
+   */
+  async encryptRoomEvent(
+    roomId: string,
+    eventType: string,
+    content: Record<string, unknown>,
+  ): Promise<{ type: "m.room.encrypted"; content: Record<string, unknown> }> {
+    if (!this.lazy) throw new CryptoError("crypto_disabled", ROOM_ENCRYPTION_UNSUPPORTED);
+    const machine = await this.machine();
+    return machine.encryptRoomEvent(roomId, eventType, content);
+  }
+
   /** Encrypts and uploads a file; the result is the event's `file`. */
   uploadAttachment(data: Uint8Array, options?: UploadEncryptedOptions): Promise<EncryptedFile> {
     return uploadEncryptedAttachment(this.options.http, data, options);

@@ -14,7 +14,7 @@ import type { IDBPDatabase } from "idb";
 import { cloneJson } from "../MemoryStore";
 import { SAVE_INTERVAL_MS } from "../Store";
 import type { JsonObject, Store, StoredPendingEvent, StoredSync, StoredUser, ToDeviceBatch } from "../Store";
-import { SCHEMA_VERSION, SINGLETON_KEY, upgrade } from "./schema";
+import { EXTENSION_STORES, OBJECT_STORES, SCHEMA_VERSION, SINGLETON_KEY, upgrade } from "./schema";
 import { chunkWrites, joinRoomsData, splitRoomsData } from "./sync-chunks";
 import type { WrittenChunks } from "./sync-chunks";
 import type { LatticeDb } from "./schema";
@@ -266,17 +266,8 @@ export class IndexedDbStore implements Store {
   }
 
   async deleteAllData(): Promise<void> {
-    const names = [
-      "users",
-      "accountData",
-      "sync",
-      "oob_membership_events",
-      "client_options",
-      "to_device_queue",
-      "pending_events",
-      "room_list",
-      "sync_chunks",
-    ] as const;
+    // Every store the schema has: the spec's and the later versions' (one list, in schema.ts).
+    const names = [...OBJECT_STORES, ...EXTENSION_STORES];
     const tx = this.database.transaction([...names], "readwrite");
     await Promise.all([...names.map((n) => tx.objectStore(n).clear()), tx.done]);
     this.stagedSync = undefined;

@@ -8,6 +8,8 @@
  */
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
+import { captureInputTrack, inputTrack } from "../devices";
+import type { InputKind } from "../devices";
 import { CallFeed } from "../feed";
 import type { MediaStream, MediaTrack, RtpSender, Transceiver, TransceiverDirection } from "../platform";
 import type { CallPeerHost } from "./negotiation";
@@ -152,16 +154,52 @@ export class CallMedia {
     await this.announceMetadata();
   }
 
-  /** Starts or stops sharing the screen as a second stream (renegotiated). */
-  async setScreensharing(enabled: boolean): Promise<void> {
+  /**
+   * Moves the sender of `old` to `next` (RtpSender.replaceTrack): the same
+   * transceiver carries the new device, so nothing is renegotiated.
+   */
+  async replaceSenderTrack(old: MediaTrack, next: MediaTrack): Promise<void> {
+    const sender = this.senders.get(old.id);
+    if (!sender) return;
+    this.senders.delete(old.id);
+    this.senders.set(next.id, sender);
+    await sender.replaceTrack(next);
+  }
+
+  /**
+   * Switches the microphone or camera of our camera stream to `deviceId`
+   * (the default when undefined) mid-call, without renegotiation. A feed
+   * without that kind of track (a voice call's camera) is left alone: the
+   * next capture uses the choice.
+   */
+  async switchInputDevice(kind: InputKind, deviceId: string | undefined): Promise<void> {
+    const feed = this.localFeed();
+    const old = feed && inputTrack(feed.stream, kind);
+    if (!feed || !old) return;
+    const next = await captureInputTrack(this.call.platform, kind, deviceId);
+    if (this.call.ended || !feed.stream.getTracks().includes(old)) {
+      next.stop();
+      return;
+    }
+    feed.replaceTrack(old, next);
+    await this.replaceSenderTrack(old, next);
+    if (this.call.ownsLocalMedia) old.stop();
+  }
+
+  /**
+   * Starts or stops sharing the screen as a second stream (renegotiated).
+   * A mesh group call passes the one screen stream it shares with every
+   * peer (`shared`); otherwise the screen is captured here.
+   */
+  async setScreensharing(enabled: boolean, shared?: MediaStream): Promise<void> {
     const existing = this.localFeed("m.screenshare");
     if (enabled === !!existing) return;
     if (enabled) {
       if (!this.call.canRenegotiate)
         throw new CallError("not_supported", "The other party cannot receive a screen");
-      const stream = await this.call.platform.mediaDevices.getDisplayMedia();
+      const stream = shared ?? (await this.call.platform.mediaDevices.getDisplayMedia());
       if (this.call.ended) {
-        for (const track of stream.getTracks()) track.stop();
+        if (!shared) for (const track of stream.getTracks()) track.stop();
         return;
       }
       this.addLocalFeed(stream, "m.screenshare");

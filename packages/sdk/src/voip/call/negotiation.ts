@@ -53,16 +53,22 @@ export class Negotiator {
       this.makingOffer = true;
       await peer.setLocalDescription();
       if (call.ended) return;
-      await call.sendEvent(CallEventType.Negotiate, {
-        description: call.localDescriptionContent(),
-        lifetime: CALL_TIMINGS.inviteLifetimeMs,
-        ...call.media.metadataFields(),
-      });
+      await this.sendNegotiate();
     } catch {
       // A failed renegotiation leaves the call as it was; the next change tries again.
     } finally {
       this.makingOffer = false;
     }
+  }
+
+  /** Sends our local description; the spec requires lifetime on every m.call.negotiate, the answer included. */
+  private async sendNegotiate(): Promise<void> {
+    const call = this.call;
+    await call.sendEvent(CallEventType.Negotiate, {
+      description: call.localDescriptionContent(),
+      lifetime: CALL_TIMINGS.inviteLifetimeMs,
+      ...call.media.metadataFields(),
+    });
   }
 
   /** An m.call.negotiate from the opponent. */
@@ -81,12 +87,7 @@ export class Negotiator {
       if (description.type === "offer") {
         await peer.setLocalDescription();
         if (call.ended) return;
-        // The spec requires lifetime on every m.call.negotiate, the answer included.
-        await call.sendEvent(CallEventType.Negotiate, {
-          description: call.localDescriptionContent(),
-          lifetime: CALL_TIMINGS.inviteLifetimeMs,
-          ...call.media.metadataFields(),
-        });
+        await this.sendNegotiate();
       }
     } catch {
       return;

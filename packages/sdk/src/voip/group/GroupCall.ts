@@ -19,11 +19,13 @@ import type { ReadonlyObservable } from "../../util/observable";
 import { Call } from "../call/Call";
 import { CallEventType } from "../call/types";
 import type { CallContent, CallEventTypeName } from "../call/types";
+import type { InputKind } from "../devices";
 import { CallFeed } from "../feed";
 import type { IceServer, MediaPlatform, MediaStream } from "../platform";
 import type { CallStatsSummary } from "../stats";
 import { randomString } from "../../util/random";
 import { Emitter, OwnedTimers } from "../timers";
+import { GroupLocalMedia } from "./localMedia";
 import { ownDevice, participantKey, participantsOf, withOwnDevice } from "./members";
 import type { GroupCallRoom } from "./members";
 import {
@@ -87,6 +89,7 @@ export class GroupCall {
   private enteredTimers: OwnedTimers;
   private cancelExpiry: () => void = () => undefined;
   private cancelPtt: () => void = () => undefined;
+  private readonly local: GroupLocalMedia;
 
   constructor(private readonly options: GroupCallOptions) {
     this.groupCallId = options.groupCallId;
@@ -94,6 +97,13 @@ export class GroupCall {
     this.sessionId = options.sessionId ?? randomString(16, () => options.scheduler.random());
     this.timers = new OwnedTimers(options.scheduler);
     this.enteredTimers = new OwnedTimers(options.scheduler);
+    this.local = new GroupLocalMedia({
+      userId: options.userId,
+      deviceId: options.deviceId,
+      platform: options.platform,
+      scheduler: options.scheduler,
+      calls: () => this.callMap.getSnapshot().values(),
+    });
   }
 
   get state(): ReadonlyObservable<GroupCallState> {
@@ -178,6 +188,7 @@ export class GroupCall {
     await Promise.all([...this.callMap.getSnapshot().values()].map((c) => c.hangup("user_hangup")));
     this.callMap.set(new Map());
     this.retries.clear();
+    this.local.dispose();
     this.feed?.dispose();
     this.feed = undefined;
     this.speaker.set(undefined);
@@ -211,6 +222,35 @@ export class GroupCall {
     this.setMuted(muted);
     for (const call of this.callMap.getSnapshot().values())
       void call.media.setMicrophoneMuted(muted).catch(() => undefined);
+  }
+
+  /**
+   * Switches our microphone or camera to `deviceId` mid-call: one capture,
+   * swapped into the shared stream and onto every call's sender
+   * (replaceTrack), so no peer renegotiates.
+   */
+  switchInputDevice(kind: InputKind, deviceId: string | undefined): Promise<void> {
+    return this.local.switchInput(this.feed, () => this.feed, kind, deviceId);
+  }
+
+  /** Our screen-share feed while sharing. */
+  get localScreenshareFeed(): ReadonlyObservable<CallFeed | undefined> {
+    return this.local.screenshareFeed;
+  }
+
+  /**
+   * Shares the screen with every peer (one capture, a second stream with
+   * purpose m.screenshare on each call), or stops; the member state lists
+   * the m.screenshare feed while it runs.
+   */
+  async setScreensharing(enabled: boolean): Promise<void> {
+    const state = this.stateValue.getSnapshot();
+    if (enabled && state !== "entered")
+      throw new GroupCallError("invalid_state", `Cannot share the screen in the ${state} state`);
+    const changed = enabled
+      ? await this.local.startScreenshare(() => this.stateValue.getSnapshot() === "entered")
+      : await this.local.stopScreenshare();
+    if (changed) await this.sendMemberState();
   }
 
   private setMuted(muted: boolean): void {
@@ -341,7 +381,10 @@ export class GroupCall {
     this.sessions.set(call, p.sessionId);
     this.callMap.set(new Map([...this.callMap.getSnapshot(), [key, call]]));
     const stop = call.state.subscribe((state) => {
-      if (state === "connected") this.retries.delete(key);
+      if (state === "connected") {
+        this.retries.delete(key);
+        void this.local.shareWith(call);
+      }
       if (state !== "ended") return;
       stop();
       this.sessions.delete(call);
@@ -357,7 +400,7 @@ export class GroupCall {
     const { userId, deviceId, room, scheduler } = this.options;
     const entered = this.stateValue.getSnapshot() === "entered";
     const device = entered
-      ? ownDevice(deviceId, this.sessionId, scheduler.now(), ["m.usermedia"])
+      ? ownDevice(deviceId, this.sessionId, scheduler.now(), this.local.purposes())
       : undefined;
     const content = withOwnDevice(room.memberStates().get(userId), this.groupCallId, device, deviceId);
     await this.options.transport.sendState(GROUP_CALL_MEMBER_EVENT, userId, { ...content });

@@ -58,14 +58,22 @@ export function parseOpenGraph(html: string): Map<string, string> {
   return out;
 }
 
+/** The preview target could not be fetched within the limits; the route answers 404 for it. */
+class PreviewFetchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PreviewFetchError";
+  }
+}
+
 async function fetchLimited(url: URL): Promise<{ type: string; data: Buffer }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: "error" });
-  if (!res.ok || !res.body) throw new Error(`status ${res.status}`);
+  if (!res.ok || !res.body) throw new PreviewFetchError(`status ${res.status}`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of res.body) {
     size += (chunk as Uint8Array).length;
-    if (size > MAX_PAGE_BYTES) throw new Error("too large");
+    if (size > MAX_PAGE_BYTES) throw new PreviewFetchError("too large");
     chunks.push(Buffer.from(chunk as Uint8Array));
   }
   return { type: res.headers.get("content-type") ?? "application/octet-stream", data: Buffer.concat(chunks) };

@@ -1,14 +1,18 @@
 /**
  * The room header's voice and video call buttons: a 1:1 call in a room of
- * two, a mesh group call in a bigger room (joined when one is running).
- * Hidden where the browser cannot call or the room has nobody else.
+ * two, a mesh group call in a bigger room (joined when one is running),
+ * or Element Call hosted by the app when Settings › Voice & video chose it
+ * for group calls. Hidden where the browser cannot call or the room has
+ * nobody else.
  */
+import { useContext } from "react";
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
 import type { CallsViewModel } from "../../state/calls/CallsViewModel";
 import type { Subscribable } from "../../state/useObservable";
 import { useObservable } from "../../state/useObservable";
 import styles from "./Calls.module.css";
+import { ElementCallContext } from "./ElementCallContext";
 import { PhoneIcon, VideoIcon } from "./icons";
 
 export function CallButtons({
@@ -25,11 +29,18 @@ export function CallButtons({
   useObservable(room);
   useObservable(calls.rtcSessions);
   const active = useObservable(calls.active);
+  const prefs = useObservable(calls.settings.preferences);
+  const elementCall = useContext(ElementCallContext);
   if (!calls.supported) return null;
   const kind = calls.kindFor(roomId);
   if (kind === null) return null;
+  const viaElementCall = kind === "group" && prefs.groupCalls === "element-call" && elementCall !== null;
   const join = kind === "group" && calls.hasGroupCall(roomId);
   const busy = active !== null;
+  const place = (video: boolean): void => {
+    if (viaElementCall) elementCall.start(roomId, { voice: !video });
+    else void calls.place(roomId, video);
+  };
   const voice = join ? t("joinVoiceCall") : t("voiceCall");
   const video = join ? t("joinVideoCall") : t("videoCall");
   return (
@@ -42,7 +53,7 @@ export function CallButtons({
         title={voice}
         disabled={busy}
         data-testid="voice-call-button"
-        onClick={() => void calls.place(roomId, false)}
+        onClick={() => place(false)}
       >
         <PhoneIcon />
       </Button>
@@ -54,7 +65,7 @@ export function CallButtons({
         title={video}
         disabled={busy}
         data-testid="video-call-button"
-        onClick={() => void calls.place(roomId, true)}
+        onClick={() => place(true)}
       >
         <VideoIcon />
       </Button>

@@ -1,8 +1,8 @@
 /**
  * Settings › Voice & video: microphone, camera and speaker choice with a
  * device test (live camera preview and microphone level meter), echo
- * cancellation and noise suppression, the fallback STUN permission, and
- * the pre-call check.
+ * cancellation and noise suppression, the fallback STUN permission, who
+ * runs group calls (Lattice or Element Call), and the pre-call check.
  */
 import { useEffect, useRef } from "react";
 import { Banner } from "../../components/Banner";
@@ -13,6 +13,7 @@ import { useObservable } from "../../state/useObservable";
 import settingsStyles from "../settings/Settings.module.css";
 import styles from "./Calls.module.css";
 import { DevicePickers } from "./DevicePickers";
+import { GroupCallsChoice } from "./GroupCallsChoice";
 import { PreCallCheck } from "./PreCallCheck";
 
 function DeviceTest({ calls }: { calls: CallsViewModel }): React.JSX.Element {
@@ -108,6 +109,7 @@ export function VoiceVideoSection({ calls }: { calls: CallsViewModel }): React.J
         </label>
         <p className={settingsStyles.hint}>{t("fallbackStunHint")}</p>
       </section>
+      <GroupCallsChoice settings={calls.settings} />
       <section className={settingsStyles.group}>
         <PreCallCheck check={calls.preCall} />
       </section>

@@ -35,6 +35,8 @@ export interface ComposerProps {
   roomName: string;
   encrypted?: boolean;
   autoFocus?: boolean;
+  /** More buttons beside the emoji button (the room's sticker picker). */
+  tools?: React.ReactNode;
 }
 
 export function Composer({
@@ -42,6 +44,7 @@ export function Composer({
   roomName,
   encrypted = false,
   autoFocus = true,
+  tools,
 }: ComposerProps): React.JSX.Element {
   const t = useT("composer");
   const text = useObservable(vm.text);
@@ -176,6 +179,7 @@ export function Composer({
           onFocus={() => vm.preload()}
           onBlur={() => vm.blur()}
         />
+        {tools}
         <Button
           variant="ghost"
           size="sm"

@@ -12,6 +12,7 @@ import { useObservable } from "../../state/useObservable";
 import { Composer, filesOf } from "./Composer";
 import styles from "./Composer.module.css";
 import { browserMediaProbe } from "./mediaProbe";
+import { StickerButton } from "../widgets/StickerButton";
 
 setMediaProbe(browserMediaProbe);
 
@@ -68,7 +69,12 @@ export function RoomComposer({ room }: { room: ComposerRoomHost }): React.JSX.El
 
   return (
     <div ref={anchor}>
-      <Composer vm={vm} roomName={snapshot.name.name} encrypted={snapshot.isEncrypted} />
+      <Composer
+        vm={vm}
+        roomName={snapshot.name.name}
+        encrypted={snapshot.isEncrypted}
+        tools={<StickerButton roomId={snapshot.roomId} />}
+      />
       {dragging &&
         target !== null &&
         createPortal(

@@ -17,6 +17,10 @@ import { useObservable } from "../../state/useObservable";
 import { callsOf } from "../../state/calls/calls";
 import { ActiveCall, IncomingCalls } from "../calls/CallLayer";
 import { CallsContext } from "../calls/CallsContext";
+import { WidgetsContext } from "../widgets/WidgetsContext";
+import { ElementCallContext } from "../calls/ElementCallContext";
+import { ElementCallLayer } from "../calls/ElementCallLayer";
+import { elementCallsOf } from "../../state/widgets/elementCallsOf";
 import { SettingsButton } from "../settings/SettingsButton";
 import { MediaContext } from "../timeline/MediaContext";
 import styles from "./ClientShell.module.css";
@@ -30,6 +34,9 @@ import { ThemeToggle } from "./ThemeToggle";
 const VerificationDialog = lazy(() =>
   import("../verification/VerificationDialog").then((m) => ({ default: m.VerificationDialog })),
 );
+
+// Widgets (their frames, prompts and picture-in-picture) are their own chunk, fetched once a room opens.
+const ShellWidgets = lazy(() => import("../widgets/ShellWidgets").then((m) => ({ default: m.ShellWidgets })));
 
 // The Files view is its own chunk, fetched when it is first opened.
 const FilesView = lazy(() => import("../files/FilesView").then((m) => ({ default: m.FilesView })));
@@ -87,9 +94,14 @@ export function ClientShell({
   const displayName = useObservable(client.displayName);
   const [confirmLogout, setConfirmLogout] = useState(false);
   const calls = callsOf(client);
+  const elementCalls = elementCallsOf(client);
   const [leaving, setLeaving] = useState(false);
   const [filesOpen, setFilesOpen] = useState(false);
   const f = useT("files");
+  const [widgetsOn, setWidgetsOn] = useState(false);
+  useEffect(() => {
+    if (selected !== null) setWidgetsOn(true);
+  }, [selected]);
 
   // The URL hash follows the open room, and back/forward or a pasted link opens one.
   useEffect(() => client.router.attach(browserHashLocation(window)), [client]);
@@ -109,70 +121,93 @@ export function ClientShell({
   return (
     <MediaContext.Provider value={client.media}>
       <CallsContext.Provider value={calls}>
-        <div className={`${styles.shell} ${selected !== null || prompt !== null ? styles.roomOpen : ""}`}>
-          <SpacesBar list={client.roomList} />
-          <aside className={styles.sidebar} aria-label={t("room_list")}>
-            <div className={styles.account}>
-              <Avatar id={client.userId} name={displayName ?? localpartOf(client.userId)} size={32} />
-              <div className={styles.who} title={client.userId} data-testid="account-name">
-                <span className={styles.displayName}>{displayName ?? localpartOf(client.userId)}</span>
-                <span className={styles.userId}>{client.userId}</span>
-              </div>
-              <ThemeToggle theme={theme} />
-              <SettingsButton client={client} theme={theme} />
-              <Button
-                variant="ghost"
-                size="icon"
-                aria-label={t("sign_out")}
-                title={t("sign_out")}
-                onClick={() => setConfirmLogout(true)}
-              >
-                <SignOutIcon />
-              </Button>
+        <WidgetsContext.Provider value={client}>
+          <ElementCallContext.Provider value={elementCalls}>
+            <div className={`${styles.shell} ${selected !== null || prompt !== null ? styles.roomOpen : ""}`}>
+              <SpacesBar client={client} />
+              <aside className={styles.sidebar} aria-label={t("room_list")}>
+                <div className={styles.account}>
+                  <Avatar id={client.userId} name={displayName ?? localpartOf(client.userId)} size={32} />
+                  <div className={styles.who} title={client.userId} data-testid="account-name">
+                    <span className={styles.displayName}>{displayName ?? localpartOf(client.userId)}</span>
+                    <span className={styles.userId}>{client.userId}</span>
+                  </div>
+                  <ThemeToggle theme={theme} />
+                  <SettingsButton client={client} theme={theme} />
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={t("sign_out")}
+                    title={t("sign_out")}
+                    onClick={() => setConfirmLogout(true)}
+                  >
+                    <SignOutIcon />
+                  </Button>
+                </div>
+                <div className={styles.places}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    data-testid="open-files"
+                    onClick={() => setFilesOpen(true)}
+                  >
+                    <FolderIcon />
+                    {f("button")}
+                  </Button>
+                </div>
+                <ConnectionBanner client={client} />
+                <RoomList ref={search} list={client.roomList} />
+              </aside>
+              <main className={styles.main}>
+                <ActiveCall calls={calls} selectedRoomId={selected} />
+                {elementCalls !== null && (
+                  <ElementCallLayer
+                    calls={elementCalls}
+                    selectedRoomId={selected}
+                    theme={theme.choice}
+                    roomName={(roomId) => client.client.rooms.find(roomId)?.getSnapshot().name.name ?? roomId}
+                    openRoom={(roomId) => client.roomList.select(roomId)}
+                  />
+                )}
+                <RoomView client={client} />
+              </main>
             </div>
-            <div className={styles.places}>
-              <Button variant="ghost" size="sm" data-testid="open-files" onClick={() => setFilesOpen(true)}>
-                <FolderIcon />
-                {f("button")}
-              </Button>
-            </div>
-            <ConnectionBanner client={client} />
-            <RoomList ref={search} list={client.roomList} />
-          </aside>
-          <main className={styles.main}>
-            <ActiveCall calls={calls} selectedRoomId={selected} />
-            <RoomView client={client} />
-          </main>
-        </div>
-        <Verification client={client} />
-        <IncomingCalls calls={calls} />
-        {filesOpen && <FilesOverlay client={client} onClose={() => setFilesOpen(false)} />}
-        <Dialog
-          open={confirmLogout}
-          title={t("sign_out_title")}
-          onClose={() => setConfirmLogout(false)}
-          actions={
-            <>
-              <Button variant="secondary" onClick={() => setConfirmLogout(false)}>
-                {c("cancel")}
-              </Button>
-              <Button
-                variant="danger"
-                busy={leaving}
-                onClick={() => {
-                  setLeaving(true);
-                  void client.logout().finally(() => setLeaving(false));
-                }}
-              >
-                {t("sign_out")}
-              </Button>
-            </>
-          }
-        >
-          <p>
-            {t("sign_out_body")} {client.isGuest ? t("sign_out_guest") : ""}
-          </p>
-        </Dialog>
+            {widgetsOn && (
+              <Suspense fallback={null}>
+                <ShellWidgets client={client} />
+              </Suspense>
+            )}
+            <Verification client={client} />
+            <IncomingCalls calls={calls} />
+            {filesOpen && <FilesOverlay client={client} onClose={() => setFilesOpen(false)} />}
+            <Dialog
+              open={confirmLogout}
+              title={t("sign_out_title")}
+              onClose={() => setConfirmLogout(false)}
+              actions={
+                <>
+                  <Button variant="secondary" onClick={() => setConfirmLogout(false)}>
+                    {c("cancel")}
+                  </Button>
+                  <Button
+                    variant="danger"
+                    busy={leaving}
+                    onClick={() => {
+                      setLeaving(true);
+                      void client.logout().finally(() => setLeaving(false));
+                    }}
+                  >
+                    {t("sign_out")}
+                  </Button>
+                </>
+              }
+            >
+              <p>
+                {t("sign_out_body")} {client.isGuest ? t("sign_out_guest") : ""}
+              </p>
+            </Dialog>
+          </ElementCallContext.Provider>
+        </WidgetsContext.Provider>
       </CallsContext.Provider>
     </MediaContext.Provider>
   );

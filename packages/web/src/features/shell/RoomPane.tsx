@@ -33,6 +33,8 @@ import { ThreadsButton } from "../threads/ThreadsButton";
 import { ThreadsPanel } from "../threads/ThreadsPanel";
 import { ThreadSummary } from "../threads/ThreadSummary";
 import { useAvatarUrl } from "../timeline/media/useMedia";
+import { RoomAppsButton, RoomAppsPanel } from "../widgets/RoomApps";
+import { RoomWidgetsSide, RoomWidgetsTop, useRoomMaximised } from "../widgets/RoomWidgets";
 import styles from "./ClientShell.module.css";
 import layout from "./RoomView.module.css";
 
@@ -45,6 +47,7 @@ function HeaderActions({ vm }: { vm: RoomViewModel }): React.JSX.Element {
     <div className={layout.headerActions}>
       {calls !== null && <CallButtons calls={calls} roomId={vm.roomId} room={vm.room} />}
       <ThreadsButton room={vm} />
+      <RoomAppsButton room={vm} />
       <MembersButton vm={vm} />
       <SettingsButton vm={vm} />
     </div>
@@ -61,6 +64,8 @@ function panelContent(panel: NonNullable<RoomPanel>, vm: RoomViewModel): React.J
       return <MemberPanel vm={vm} />;
     case "user":
       return <UserPanel vm={vm} userId={panel.userId} />;
+    case "widgets":
+      return <RoomAppsPanel room={vm} />;
     default:
       void vm;
       return null;
@@ -121,6 +126,7 @@ function RoomPane({
   const onOpenThread = useCallback((id: string) => vm.openThread(id), [vm]);
   const renderUnder = useCallback((id: string) => <ThreadSummary room={vm} rootId={id} />, [vm]);
   const onReport = useCallback((id: string) => vm.report(id), [vm]);
+  const maximised = useRoomMaximised(vm);
   return (
     <section className={styles.room} aria-label={room.name.name} onClick={linkClick(onLink)}>
       <LiveAnnouncer room={vm} />
@@ -148,16 +154,20 @@ function RoomPane({
       </header>
       <div className={layout.body}>
         <div className={layout.column}>
-          <Timeline
-            vm={vm.timeline}
-            onReply={onReply}
-            onEdit={onEdit}
-            onOpenThread={onOpenThread}
-            renderUnder={renderUnder}
-            onReport={vm.canReport ? onReport : undefined}
-          />
+          <RoomWidgetsTop room={vm} />
+          {!maximised && (
+            <Timeline
+              vm={vm.timeline}
+              onReply={onReply}
+              onEdit={onEdit}
+              onOpenThread={onOpenThread}
+              renderUnder={renderUnder}
+              onReport={vm.canReport ? onReport : undefined}
+            />
+          )}
           <RoomComposer room={vm} />
         </div>
+        <RoomWidgetsSide room={vm} />
         <RightPanel vm={vm} />
       </div>
     </section>

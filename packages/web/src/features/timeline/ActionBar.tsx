@@ -3,11 +3,13 @@
  * message: react (a quick-reaction row), reply, thread, edit (own
  * messages), delete (when the power levels allow), and a "more" menu with
  * copy link, view source, edit history and report. Buttons whose callback
- * is missing are not shown.
+ * is missing are not shown. The icons are inline SVG (./icons), so the bar
+ * draws the same on a system without an emoji or symbol font.
  */
 import { useState } from "react";
 import { useT } from "../../i18n/useT";
 import type { TimelineItem } from "../../state/TimelineViewModel";
+import { EditIcon, MoreIcon, ReactIcon, ReplyIcon, ThreadIcon, TrashIcon } from "./icons";
 import styles from "./Message.module.css";
 import type { MessageDialogKind } from "./MessageDialogs";
 import { useTimeline } from "./TimelineContext";
@@ -22,7 +24,7 @@ function ActionButton({
   pressed,
 }: {
   label: string;
-  icon: string;
+  icon: React.JSX.Element;
   onClick: () => void;
   pressed?: boolean;
 }): React.JSX.Element {
@@ -35,7 +37,7 @@ function ActionButton({
       onClick={onClick}
       {...(pressed !== undefined ? { "aria-expanded": pressed } : {})}
     >
-      <span aria-hidden="true">{icon}</span>
+      {icon}
     </button>
   );
 }
@@ -126,20 +128,29 @@ export function ActionBar({
       {!item.redacted && (
         <ActionButton
           label={t("react")}
-          icon="☺"
+          icon={<ReactIcon />}
           onClick={() => toggle("react")}
           pressed={panel === "react"}
         />
       )}
       {!item.redacted && onReply !== undefined && (
-        <ActionButton label={t("reply")} icon="↩" onClick={() => onReply(item.eventId)} />
+        <ActionButton label={t("reply")} icon={<ReplyIcon />} onClick={() => onReply(item.eventId)} />
       )}
       {!item.redacted && onOpenThread !== undefined && (
-        <ActionButton label={t("thread")} icon="⌥" onClick={() => onOpenThread(item.eventId)} />
+        <ActionButton label={t("thread")} icon={<ThreadIcon />} onClick={() => onOpenThread(item.eventId)} />
       )}
-      {canEdit && <ActionButton label={t("edit")} icon="✎" onClick={() => onEdit?.(item.eventId)} />}
-      {canDelete && <ActionButton label={t("delete")} icon="🗑" onClick={() => onDialog("delete")} />}
-      <ActionButton label={t("more")} icon="⋯" onClick={() => toggle("more")} pressed={panel === "more"} />
+      {canEdit && (
+        <ActionButton label={t("edit")} icon={<EditIcon />} onClick={() => onEdit?.(item.eventId)} />
+      )}
+      {canDelete && (
+        <ActionButton label={t("delete")} icon={<TrashIcon />} onClick={() => onDialog("delete")} />
+      )}
+      <ActionButton
+        label={t("more")}
+        icon={<MoreIcon />}
+        onClick={() => toggle("more")}
+        pressed={panel === "more"}
+      />
     </div>
   );
 }

@@ -6,6 +6,7 @@
  */
 import { createContext, useContext } from "react";
 import type { TimelineViewModel } from "../../state/TimelineViewModel";
+import { AppStateError } from "../../state/errors";
 
 /** The action bar's callbacks; a missing one hides its button. */
 export interface TimelineCallbacks {
@@ -26,6 +27,6 @@ export const TimelineContext = createContext<TimelineContextValue | null>(null);
 /** The timeline's context; rows render only inside a Timeline. */
 export function useTimeline(): TimelineContextValue {
   const value = useContext(TimelineContext);
-  if (value === null) throw new Error("useTimeline outside a Timeline");
+  if (value === null) throw new AppStateError("useTimeline outside a Timeline");
   return value;
 }

@@ -45,6 +45,8 @@ export interface ActiveCallViewModel {
   setCameraOff(off: boolean): Promise<void>;
   setScreensharing(on: boolean): Promise<void>;
   setHold(onHold: boolean): void;
+  /** Swaps the microphone or camera mid-call (the picker's choice; undefined: the default), no renegotiation. */
+  switchInput(kind: "audio" | "video", deviceId: string | undefined): Promise<void>;
   sendDtmf(digit: string): void;
   hangup(): Promise<void>;
   dispose(): void;
@@ -151,6 +153,9 @@ export class OneToOneCallViewModel extends CallObservables implements ActiveCall
   setHold(onHold: boolean): void {
     void this.attempt(() => this.call.media.setRemoteOnHold(onHold));
   }
+  switchInput(kind: "audio" | "video", deviceId: string | undefined): Promise<void> {
+    return this.attempt(() => this.call.media.switchInputDevice(kind, deviceId));
+  }
   sendDtmf(digit: string): void {
     void this.attempt(() => this.call.media.sendDtmf(digit));
   }
@@ -185,7 +190,7 @@ export class MeshCallViewModel extends CallObservables implements ActiveCallView
   readonly opponentUserId = undefined;
   readonly status: ObservableValue<CallStatus>;
   readonly canHold = false;
-  readonly canScreenshare = false;
+  readonly canScreenshare = true;
   private callScope = this.scope.child();
   private connectedAt: number | undefined;
 
@@ -200,6 +205,7 @@ export class MeshCallViewModel extends CallObservables implements ActiveCallView
     this.scope.subscribe(group.state, () => this.update());
     this.scope.subscribe(group.calls, () => this.watchCalls());
     this.scope.subscribe(group.microphoneMuted, (m) => this.microphoneMuted.set(m));
+    this.scope.subscribe(group.localScreenshareFeed, () => this.update());
     this.scope.add(group.events.on("error", (e) => this.error.set(e.message)));
     const tick = setInterval(() => {
       if (this.connectedAt !== undefined) this.length.set(this.now() - this.connectedAt);
@@ -226,8 +232,10 @@ export class MeshCallViewModel extends CallObservables implements ActiveCallView
     const remote = [...this.group.calls.getSnapshot().values()].flatMap((c) =>
       c.state.getSnapshot() === "ended" ? [] : c.feeds.getSnapshot().filter((f) => !f.isLocal),
     );
-    this.feeds.set([...(local ? [local] : []), ...remote].map(feedView));
+    const screen = this.group.localScreenshareFeed.getSnapshot();
+    this.feeds.set([...(local ? [local] : []), ...(screen ? [screen] : []), ...remote].map(feedView));
     if (local) this.cameraOff.set(local.videoMuted);
+    this.screensharing.set(screen !== undefined);
   }
 
   canDtmf(): boolean {
@@ -260,11 +268,15 @@ export class MeshCallViewModel extends CallObservables implements ActiveCallView
       await Promise.all([...this.group.calls.getSnapshot().values()].map((c) => c.media.setVideoMuted(off)));
     });
   }
-  setScreensharing(): Promise<void> {
-    return Promise.resolve(); // mesh screen sharing is not offered (canScreenshare is false)
+  /** Shares the screen with every peer of the mesh, or stops. */
+  setScreensharing(on: boolean): Promise<void> {
+    return this.attempt(() => this.group.setScreensharing(on));
   }
   setHold(): void {
     // Hold is a 1:1 feature (canHold is false).
+  }
+  switchInput(kind: "audio" | "video", deviceId: string | undefined): Promise<void> {
+    return this.attempt(() => this.group.switchInputDevice(kind, deviceId));
   }
   sendDtmf(): void {
     // DTMF is a 1:1 feature (canDtmf is false).

@@ -1,7 +1,7 @@
 /**
  * Settings › Voice & video: the chosen microphone, camera and speaker, echo
- * cancellation and noise suppression, and whether the fallback STUN server
- * may be used. Kept in local storage (they describe this browser's devices,
+ * cancellation and noise suppression, whether the fallback STUN server
+ * may be used, and who runs group calls (Lattice or the hosted Element Call). Kept in local storage (they describe this browser's devices,
  * not the account) and read by the media platform at each capture and by
  * client.voip at each call.
  */
@@ -15,7 +15,12 @@ export interface CallPreferences {
   noiseSuppression: boolean;
   /** The user allowed the fallback STUN server when the homeserver offers no TURN. */
   fallbackStunAllowed: boolean;
+  /** Who runs the room's group calls: Lattice's own call view, or Element Call hosted by the app. */
+  groupCalls: GroupCallProvider;
 }
+
+/** The two ways to hold a group call. */
+export type GroupCallProvider = "lattice" | "element-call";
 
 /** The storage the settings live in (window.localStorage in the app). */
 export interface PreferenceStorage {
@@ -28,6 +33,7 @@ export const DEFAULT_CALL_PREFERENCES: CallPreferences = {
   echoCancellation: true,
   noiseSuppression: true,
   fallbackStunAllowed: false,
+  groupCalls: "lattice",
 };
 
 function parse(raw: string | null): CallPreferences {
@@ -43,6 +49,7 @@ function parse(raw: string | null): CallPreferences {
       echoCancellation: bool(o["echoCancellation"], true),
       noiseSuppression: bool(o["noiseSuppression"], true),
       fallbackStunAllowed: bool(o["fallbackStunAllowed"], false),
+      groupCalls: o["groupCalls"] === "element-call" ? "element-call" : "lattice",
     };
   } catch {
     return DEFAULT_CALL_PREFERENCES; // a damaged entry: start from the defaults

@@ -58,7 +58,10 @@ export class CallsViewModel {
     scope?: Scope,
   ) {
     this.scope = scope ?? new Scope();
-    this.devices = new DevicesViewModel(platform, settings);
+    // A device chosen mid-call is swapped onto the running call's senders.
+    this.devices = new DevicesViewModel(platform, settings, (kind, id) => {
+      void this.active.getSnapshot()?.switchInput(kind, id);
+    });
     this.preCall = new PreCallViewModel(client.voip, async () => {
       const { checkLiveKit } = await import("./LiveKitCall");
       // A token for the call's room, or for a check-only room when no call is on.

@@ -46,6 +46,8 @@ export class DevicesViewModel {
   constructor(
     private readonly platform: BrowserMediaPlatform | undefined,
     readonly settings: CallSettings,
+    /** Told of a microphone or camera choice, so a running call switches to it. */
+    private readonly onInputChosen?: (kind: "audio" | "video", id: string | undefined) => void,
   ) {
     if (platform) this.scope.add(platform.onDeviceChange(() => void this.refresh()));
     this.scope.add(() => this.stopPreview());
@@ -77,6 +79,7 @@ export class DevicesViewModel {
   /** Chooses a device (undefined: the system default); a running test restarts with it. */
   choose(kind: DeviceKind, id: string | undefined): void {
     this.settings.update({ [PREFERENCE[kind]]: id });
+    if (kind !== "speaker") this.onInputChosen?.(kind === "microphone" ? "audio" : "video", id);
     if (kind !== "speaker" && this.preview.getSnapshot() !== null) void this.startPreview();
   }
 

@@ -143,6 +143,7 @@ describe("call preferences and the pre-call check", () => {
       echoCancellation: true,
       noiseSuppression: true,
       fallbackStunAllowed: false,
+      groupCalls: "lattice",
     });
     settings.update({ microphoneId: "mic-2", noiseSuppression: false, fallbackStunAllowed: true });
     expect(new CallSettings(storage).current).toMatchObject({

@@ -8,7 +8,7 @@
  */
 import { loadOidc } from "../../sdk";
 import type { FetchFn, Session } from "../../sdk";
-import { describeError } from "../errors";
+import { AppStateError, describeError } from "../errors";
 import { SoftLogoutViewModel } from "../SoftLogoutViewModel";
 import { beginOidcSignIn, offerOf } from "./oidc";
 import type { OidcStorage } from "./oidc";
@@ -33,7 +33,7 @@ export class OidcSoftLogoutViewModel extends SoftLogoutViewModel {
   ) {
     super(oidcSession, indexedDB, fetch);
     const issuer = oidcSession.oidc?.issuer;
-    if (issuer === undefined) throw new Error("Not an OIDC session");
+    if (issuer === undefined) throw new AppStateError("Not an OIDC session");
     this.issuerHost = new URL(issuer).host;
   }
 

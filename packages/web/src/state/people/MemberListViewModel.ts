@@ -14,6 +14,7 @@ import type { Scope } from "../Scope";
 import { roleLabel, roleOf, whyCannotInvite } from "./permissions";
 import type { RoleKind } from "./permissions";
 import type { PresenceKind, PresenceTracker } from "./PresenceTracker";
+import { UserFacingError } from "../errors";
 
 /** The parts of the SDK client the people view models use. */
 export type PeopleClient = Pick<Client, "userId" | "http" | "rooms" | "sync" | "moderation" | "accountData">;
@@ -104,9 +105,9 @@ export class MemberListViewModel {
       await this.client.moderation.invite(this.room.roomId, who);
       return who;
     }
-    if (!EMAIL.test(who)) throw new Error(t("people", "invite_invalid"));
+    if (!EMAIL.test(who)) throw new UserFacingError(t("people", "invite_invalid"));
     const idServer = this.identityServerUrl ?? (await this.advertisedIdentityServer());
-    if (idServer === undefined) throw new Error(t("people", "invite_no_identity_server"));
+    if (idServer === undefined) throw new UserFacingError(t("people", "invite_no_identity_server"));
     const openId = await requestOpenIdToken(this.client.http, this.client.userId);
     const { token } = await registerIdentityAccount(this.client.http, { baseUrl: idServer }, openId);
     await this.client.moderation.inviteThirdParty(this.room.roomId, {

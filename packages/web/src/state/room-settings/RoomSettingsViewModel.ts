@@ -18,6 +18,7 @@ import { MEGOLM } from "../rooms/RoomActionsViewModel";
 import { UrlPreviewSettings } from "../settings/UrlPreviewSettings";
 import { mergePowerLevels, whyCannotEditPowerLevels } from "./powerLevelEdits";
 import type { PowerLevelChanges } from "./powerLevelEdits";
+import { UserFacingError } from "../errors";
 
 export type { PowerLevelChanges } from "./powerLevelEdits";
 
@@ -235,7 +236,7 @@ export class RoomSettingsViewModel {
   savePowerLevels(changes: PowerLevelChanges): Promise<boolean> {
     return this.run("roles", async () => {
       const why = this.whyCannotEditPowerLevels(changes);
-      if (why !== null) throw new Error(why);
+      if (why !== null) throw new UserFacingError(why);
       const raw = this.room.getSnapshot().state.content("m.room.power_levels");
       await this.client.state.setState(
         this.roomId,

@@ -17,6 +17,7 @@ import {
 import type { Client, CreateRoomRequest, JoinTarget } from "../../sdk";
 import { t } from "../../i18n/i18n";
 import { DirectoryViewModel } from "./DirectoryViewModel";
+import { UserFacingError } from "../errors";
 
 /** The parts of the SDK client the room actions use. */
 export type ActionsClient = Pick<
@@ -162,7 +163,7 @@ export class RoomActionsViewModel {
   /** Joins a room by id, alias or link; resolves with the room id. */
   async join(input: string | JoinTarget): Promise<string> {
     const target = typeof input === "string" ? parseJoinTarget(input) : input;
-    if (target === null) throw new Error(t("rooms", "join_invalid"));
+    if (target === null) throw new UserFacingError(t("rooms", "join_invalid"));
     return this.client.moderation.join(
       target.roomIdOrAlias,
       target.via.length > 0 ? { via: target.via } : {},
@@ -172,7 +173,7 @@ export class RoomActionsViewModel {
   /** Asks to join a knock room, with an optional reason. */
   async knock(input: string | JoinTarget, reason?: string): Promise<string> {
     const target = typeof input === "string" ? parseJoinTarget(input) : input;
-    if (target === null) throw new Error(t("rooms", "join_invalid"));
+    if (target === null) throw new UserFacingError(t("rooms", "join_invalid"));
     const why = reason?.trim();
     return this.client.moderation.knock(
       target.roomIdOrAlias,

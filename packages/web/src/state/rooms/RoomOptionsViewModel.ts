@@ -15,6 +15,7 @@ import type { Scope } from "../Scope";
 import { NotificationSettings } from "../settings/NotificationSettings";
 import type { RoomNotificationMode } from "../settings/NotificationSettings";
 import { describeFailure } from "./failure";
+import { UserFacingError } from "../errors";
 
 export const FAVOURITE_TAG = "m.favourite";
 export const LOW_PRIORITY_TAG = "m.lowpriority";
@@ -101,7 +102,7 @@ export class RoomOptionsViewModel {
     await this.load();
     return this.run("mode", async () => {
       const ok = await this.notifications.setRoomMode(roomId, mode);
-      if (!ok) throw new Error(this.notifications.status.getSnapshot().error ?? "");
+      if (!ok) throw new UserFacingError(this.notifications.status.getSnapshot().error ?? "");
     });
   }
 

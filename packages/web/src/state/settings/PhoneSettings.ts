@@ -12,6 +12,7 @@ import type { AccountService, HttpApi } from "../../sdk";
 import { ObservableValue } from "../observables";
 import { IDLE, runWrite } from "./status";
 import type { WriteStatus } from "./status";
+import { UserFacingError } from "../errors";
 
 /** A number waiting for its code. */
 export interface PendingPhone {
@@ -39,7 +40,8 @@ export class PhoneSettings {
     const c = country.trim().toUpperCase();
     const n = phoneNumber.trim();
     return runWrite(this.status, async () => {
-      if (n === "" || (c === "" && !n.startsWith("+"))) throw new Error(t("account", "phone_invalid"));
+      if (n === "" || (c === "" && !n.startsWith("+")))
+        throw new UserFacingError(t("account", "phone_invalid"));
       const validation = this.account.msisdnValidation(c, n);
       await validation.send();
       this.validation = validation;
@@ -69,7 +71,7 @@ export class PhoneSettings {
         client_secret,
         token: code.trim(),
       });
-      if (!ok) throw new Error(t("account", "phone_code_wrong"));
+      if (!ok) throw new UserFacingError(t("account", "phone_code_wrong"));
       await this.account.addThreepid(validation);
       this.validation = null;
       this.pending.set(null);

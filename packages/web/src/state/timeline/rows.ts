@@ -11,6 +11,7 @@
  */
 import type { PendingEvent, TimelineItem } from "../../sdk";
 import { CallIndex, callSummary, isCallLineType } from "../calls/timeline";
+import { isWidgetLineType, widgetSummary } from "../widgets/timeline";
 import { groupSummary, stateSummary } from "./summaries";
 import type { NameOf } from "./summaries";
 
@@ -191,6 +192,7 @@ export class RowBuilder {
         calls ??= new CallIndex(input.items);
         return callSummary(item, input.nameOf, calls);
       }
+      if (isWidgetLineType(item.type)) return widgetSummary(item, input.nameOf);
       return item.stateKey !== undefined ? stateSummary(item, input.nameOf) : null;
     };
     let day = "";

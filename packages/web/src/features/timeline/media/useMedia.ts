@@ -5,6 +5,7 @@
  */
 import { useContext, useEffect, useState } from "react";
 import { MediaContext } from "../MediaContext";
+import { MediaLoadError } from "../../../state/errors";
 
 /** What to load: a plain mxc URI, or an encrypted attachment (content.file). */
 export type MediaRef =
@@ -38,7 +39,8 @@ export function useMedia(ref: MediaRef | null): MediaState {
               ? { thumbnail: { width: ref.thumbnail, height: ref.thumbnail } }
               : {}),
           })
-        : (media.loadEncrypted?.(ref.file, ref.mimetype) ?? Promise.reject(new Error("No decryption")));
+        : (media.loadEncrypted?.(ref.file, ref.mimetype) ??
+          Promise.reject(new MediaLoadError("No decryption")));
     load.then(
       (url) => live && setState({ key, value: { status: "ready", url } }),
       () => live && setState({ key, value: { status: "failed" } }),

@@ -7,6 +7,8 @@ import { account } from "./account";
 import { calls } from "./calls";
 import { common } from "./common";
 import { composer } from "./composer";
+import { elementCall } from "./elementCall";
+import { embedded } from "./embedded";
 import { files } from "./files";
 import { navigation } from "./navigation";
 import { notifications } from "./notifications";
@@ -16,9 +18,11 @@ import { rooms } from "./rooms";
 import { search } from "./search";
 import { settings } from "./settings";
 import { shell } from "./shell";
+import { spaces } from "./spaces";
 import { threads } from "./threads";
 import { timeline } from "./timeline";
 import { verification } from "./verification";
+import { widgets } from "./widgets";
 
 export const en = {
   auth,
@@ -26,6 +30,8 @@ export const en = {
   calls,
   common,
   composer,
+  elementCall,
+  embedded,
   files,
   navigation,
   notifications,
@@ -35,7 +41,9 @@ export const en = {
   search,
   settings,
   shell,
+  spaces,
   threads,
   timeline,
   verification,
+  widgets,
 };

@@ -89,6 +89,11 @@ export const timeline = {
   download: "Download {{name}}",
   media_failed: "Could not load the media",
   lightbox: "Image viewer",
+  lightbox_zoom_in: "Zoom in",
+  lightbox_zoom_out: "Zoom out",
+  lightbox_fit: "Fit to screen",
+  lightbox_download: "Download",
+  lightbox_zoom_level: "{{percent}} %",
   file_size: "{{size}}",
   // State summaries
   joined: "{{name}} joined",

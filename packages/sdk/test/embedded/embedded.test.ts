@@ -1,0 +1,201 @@
+/**
+ * The embedded client against our own widget host (ClientWidgetApi) whose
+ * driver talks to the real test homeserver with the host user's token: a
+ * room view reads and sends what a normal Lattice client sees; the SPEC §8
+ * errors come through the real transport with their literal strings
+ * ('Unknown room: {room}', 'Not connected yet', 'widget api timeout'); a
+ * time-out is retried by the send queue; and a host that refuses encrypted
+ * to-device ('The widget driver does not support to-device encryption')
+ * moves MatrixRTC to the room key transport by itself.
+ */
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { startTestServer } from "@lattice/testserver";
+import type { TestServerHandle } from "@lattice/testserver";
+import { toDeviceCapability } from "@lattice/widget-api";
+import { api } from "../../src";
+import type { Client } from "../../src";
+import { sendEvent } from "../../src/api/send";
+import { createEmbeddedClient } from "../../src/embedded/createEmbeddedClient";
+import type { EmbeddedClient } from "../../src/embedded/createEmbeddedClient";
+import type { EmbeddedView } from "../../src/embedded/capabilities";
+import { registerOn, startClient, waitFor } from "../client/helpers";
+import { HomeserverDriver, hostHttp, pairedWidget } from "./hostDriver";
+
+let server: TestServerHandle;
+let bob: Client;
+let alice: { userId: string; accessToken: string; deviceId: string };
+let roomId: string;
+const open: Array<{ client: EmbeddedClient; driver: HomeserverDriver }> = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: "embedded-client" });
+  alice = await registerOn(server, "alice");
+  bob = await startClient(server, "bob", { crypto: false });
+  roomId = (
+    await api.rooms.createRoom(hostHttp(server.url, alice.accessToken), {
+      preset: "public_chat",
+      name: "Embedded",
+      power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
+    })
+  ).room_id;
+  await bob.moderation.join(roomId);
+}, 30_000);
+
+afterEach(async () => {
+  for (const { client, driver } of open.splice(0)) {
+    driver.stop();
+    await client.dispose();
+  }
+});
+
+afterAll(async () => {
+  await bob?.dispose();
+  await server?.stop();
+});
+
+const warnings: string[] = [];
+const logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (m: string) => void warnings.push(m),
+  error: () => undefined,
+};
+
+/** Alice's embedded client in `view`, inside a host holding her token. */
+function embedded(
+  view: EmbeddedView,
+  tune: (driver: HomeserverDriver) => void = () => undefined,
+  timeoutMs?: number,
+): { client: EmbeddedClient; driver: HomeserverDriver } {
+  const driver = new HomeserverDriver(hostHttp(server.url, alice.accessToken), roomId);
+  tune(driver);
+  void driver.run();
+  const { widget } = pairedWidget(driver, timeoutMs !== undefined ? { timeoutMs } : {});
+  const client = createEmbeddedClient({
+    widget,
+    roomId,
+    userId: alice.userId,
+    deviceId: alice.deviceId,
+    view,
+    logger,
+    sync: { pollTimeoutMs: 1_000 },
+  });
+  open.push({ client, driver });
+  return { client, driver };
+}
+
+const bodies = (c: Client): string[] =>
+  (c.rooms.find(roomId)?.recentEvents ?? []).map((e) =>
+    typeof e.content["body"] === "string" ? e.content["body"] : "",
+  );
+
+it("the room view reads what a normal client sends, and the normal client sees what it sends", async () => {
+  await api.send.sendEvent(bob.http, roomId, "m.room.message", "b1", { msgtype: "m.text", body: "from bob" });
+  const { client } = embedded("room");
+  await client.start();
+  await waitFor(() => bodies(client).includes("from bob"), "bob's message in the embedded room");
+  expect(client.rooms.find(roomId)?.getSnapshot().name).toMatchObject({ kind: "named", name: "Embedded" });
+
+  const pending = client.sendQueue.send(roomId, "m.room.message", {
+    msgtype: "m.text",
+    body: "from the widget",
+  });
+  const settled = await client.sendQueue.whenSettled(pending.txnId);
+  expect(settled?.status).toBe("sent");
+  await waitFor(() => bodies(bob).includes("from the widget"), "the widget's message at bob");
+  const echoed = bob.rooms.find(roomId)?.recentEvents.find((e) => e.content["body"] === "from the widget");
+  expect(echoed?.sender).toBe(alice.userId);
+
+  await api.send.sendEvent(bob.http, roomId, "m.room.message", "b2", { msgtype: "m.text", body: "later" });
+  await waitFor(() => bodies(client).includes("later"), "a pushed message in the embedded room");
+}, 30_000);
+
+it("asks only for what the view needs", () => {
+  const room = embedded("room").client.requestedCapabilities;
+  expect(room).toContain(`org.matrix.msc2762.timeline:${roomId}`);
+  expect(room).toContain("org.matrix.msc2762.send.event:m.room.message");
+  expect(room.some((c) => c.includes("call.member") || c.includes("to_device"))).toBe(false);
+  const call = embedded("call").client.requestedCapabilities;
+  expect(call).toContain(
+    `org.matrix.msc2762.send.state_event:org.matrix.msc3401.call.member#${alice.userId}_${alice.deviceId}_m.call`,
+  );
+  expect(call).toContain("org.matrix.msc3819.send.to_device:io.element.call.encryption_keys");
+  expect(call.some((c) => c.includes("m.room.message"))).toBe(false);
+});
+
+it("'Not connected yet' before the host approved the capabilities", async () => {
+  const { client } = embedded("room");
+  await expect(
+    sendEvent(client.http, roomId, "m.room.message", "t", { msgtype: "m.text", body: "x" }),
+  ).rejects.toThrow("Not connected yet");
+});
+
+it("'Unknown room: {room}' for a room the host did not grant", async () => {
+  const other = (await api.rooms.createRoom(bob.http, { preset: "public_chat" })).room_id;
+  const { client } = embedded("room");
+  await client.start();
+  await expect(client.moderation.join(other)).rejects.toThrow(`Unknown room: ${other}`);
+  await expect(api.timeline.messages(client.http, other, { dir: "b", limit: 5 })).rejects.toThrow(
+    `Unknown room: ${other}`,
+  );
+  await expect(
+    sendEvent(client.http, other, "m.room.message", "t", { msgtype: "m.text", body: "x" }),
+  ).rejects.toThrow(`Unknown room: ${other}`);
+}, 30_000);
+
+it("'widget api timeout' when the host does not answer; the send queue retries it", async () => {
+  const { client, driver } = embedded("room", () => undefined, 300);
+  await client.start();
+  const send = driver.sendEvent;
+  let held = 0;
+  driver.sendEvent = (...args) => (held++ < 2 ? new Promise(() => undefined) : send(...args));
+  await expect(
+    sendEvent(client.http, roomId, "m.room.message", "t1", { msgtype: "m.text", body: "lost" }),
+  ).rejects.toThrow("widget api timeout");
+  const pending = client.sendQueue.send(roomId, "m.room.message", { msgtype: "m.text", body: "retried" });
+  const settled = await client.sendQueue.whenSettled(pending.txnId);
+  expect(held).toBeGreaterThanOrEqual(3);
+  expect(settled?.status).toBe("sent");
+  await waitFor(() => bodies(bob).includes("retried"), "the retried message at bob");
+}, 30_000);
+
+it("a host that refuses encrypted to-device moves the call's keys to the room transport", async () => {
+  warnings.length = 0;
+  const { client, driver } = embedded("call", (d) => (d.refuseEncryptedToDevice = true));
+  await client.start();
+  await bob.rtc.join(roomId);
+  await client.rtc.join(roomId);
+  const mode = (): string | undefined =>
+    client.rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot();
+  await waitFor(() => mode() === "room", "the room transport");
+  expect(driver.toDeviceSent).toContainEqual({ type: "io.element.call.encryption_keys", encrypted: true });
+  expect(warnings).toContain("The widget driver does not support to-device encryption");
+  const participant = await waitFor(
+    () =>
+      bob.rtc
+        .participants(roomId)
+        .getSnapshot()
+        .find((p) => p.userId === alice.userId),
+    "alice as bob's participant",
+  );
+  const key = await waitFor(() => participant.keys.getSnapshot().keys.get(0), "alice's key at bob");
+  expect(key).toEqual(client.rtc.ownKey(roomId).getSnapshot()?.key);
+  await client.rtc.leave(roomId);
+  await bob.rtc.leave(roomId);
+}, 40_000);
+
+it("without the to-device capability, keys go by the room at once", async () => {
+  const cap = toDeviceCapability("send", "io.element.call.encryption_keys");
+  const { client, driver } = embedded("call", (d) => d.deny.add(cap));
+  await client.start();
+  expect(await client.connected()).not.toContain(cap);
+  await bob.rtc.join(roomId);
+  await client.rtc.join(roomId);
+  await waitFor(
+    () => client.rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot() === "room",
+    "the room transport",
+  );
+  expect(driver.toDeviceSent).toEqual([]);
+  await client.rtc.leave(roomId);
+  await bob.rtc.leave(roomId);
+}, 40_000);

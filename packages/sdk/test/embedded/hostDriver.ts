@@ -1,0 +1,212 @@
+/**
+ * A widget host for the embedded client's Node tests: our ClientWidgetApi
+ * with a driver over a real homeserver connection (the host's own token,
+ * never the widget's), in paired in-memory windows like widget-api's
+ * tests. The driver runs its own /sync loop and feeds each event of the
+ * granted room to the widget, the way a host client does. Knobs make it
+ * refuse encrypted to-device, hold replies (time-outs) or grant less.
+ */
+import { ClientWidgetApi, DefaultWidgetDriver, WidgetApi } from "@lattice/widget-api";
+import type {
+  OpenIdObserver,
+  RoomEvent,
+  SendEventOptions,
+  SentEvent,
+  TurnServer,
+  UpdateDelayedEventActionKind,
+  WidgetDriver,
+} from "@lattice/widget-api";
+import { embed, FakeWindow } from "@lattice/widget-api/test/fakeWindows";
+import { createHttpClient } from "../../src/http/client";
+import type { HttpApi } from "../../src/http/types";
+import { sendEvent, sendStateEvent } from "../../src/api/send";
+import { sendDelayedEvent, sendDelayedStateEvent, updateDelayedEvent } from "../../src/api/delayed-events";
+import { sendToDevice } from "../../src/api/to-device";
+import { sync } from "../../src/api/sync";
+import type { ClientEventWithoutRoomId } from "../../src/api/types/events";
+import { TO_DEVICE_UNSUPPORTED } from "../../src/rtc/constants";
+
+export const HOST_ORIGIN = "http://127.0.0.1:7000";
+export const WIDGET_ORIGIN = "http://127.0.0.1:7001";
+
+let txn = 0;
+const nextTxn = (): string => `host-${Date.now()}-${++txn}`;
+
+/** The host's connection and what it has seen of the room. */
+export class HomeserverDriver implements WidgetDriver {
+  private readonly base = new DefaultWidgetDriver();
+  public navigate = this.base.navigate;
+  public readRoomAccountData = this.base.readRoomAccountData;
+  public readEventRelations = this.base.readEventRelations;
+  public searchUserDirectory = this.base.searchUserDirectory;
+  public getMediaConfig = this.base.getMediaConfig;
+  public uploadFile = this.base.uploadFile;
+  public downloadFile = this.base.downloadFile;
+  public sendSticker = this.base.sendSticker;
+  public setAlwaysOnScreen = this.base.setAlwaysOnScreen;
+  public openModal = this.base.openModal;
+  public closeModal = this.base.closeModal;
+  public setModalButtonEnabled = this.base.setModalButtonEnabled;
+  public refuseEncryptedToDevice = false;
+  /** Capabilities the host will not grant. */
+  public deny = new Set<string>();
+  public readonly toDeviceSent: Array<{ type: string; encrypted: boolean }> = [];
+  private readonly timeline: ClientEventWithoutRoomId[] = [];
+  private readonly state = new Map<string, ClientEventWithoutRoomId>();
+  private readonly stopped = new AbortController();
+  public host: ClientWidgetApi | null = null;
+
+  public constructor(
+    public readonly http: HttpApi,
+    public readonly roomId: string,
+  ) {}
+
+  public validateCapabilities(requested: ReadonlySet<string>): Promise<ReadonlySet<string>> {
+    return Promise.resolve(new Set([...requested].filter((c) => !this.deny.has(c))));
+  }
+
+  public getKnownRooms(): string[] {
+    return [this.roomId];
+  }
+
+  public processError(error: unknown): Record<string, unknown> | undefined {
+    return error instanceof Error ? { reason: error.message } : undefined;
+  }
+
+  public sendEvent = async (
+    type: string,
+    content: Record<string, unknown>,
+    stateKey: string | null,
+    o: SendEventOptions,
+  ): Promise<SentEvent> => {
+    const roomId = o.roomId ?? this.roomId;
+    if (o.delay !== undefined) {
+      const delay = { delayMs: o.delay, ...(o.parentDelayId ? { parentDelayId: o.parentDelayId } : {}) };
+      const r =
+        stateKey === null
+          ? await sendDelayedEvent(this.http, roomId, type, nextTxn(), content, delay)
+          : await sendDelayedStateEvent(this.http, roomId, type, content, delay, stateKey);
+      return { roomId, delayId: r.delay_id };
+    }
+    const r =
+      stateKey === null
+        ? await sendEvent(this.http, roomId, type, nextTxn(), content)
+        : await sendStateEvent(this.http, roomId, type, content, stateKey);
+    return { roomId, eventId: r.event_id };
+  };
+
+  public updateDelayedEvent = async (delayId: string, action: UpdateDelayedEventActionKind) => {
+    await updateDelayedEvent(this.http, delayId, action);
+  };
+
+  public sendToDevice = async (
+    type: string,
+    encrypted: boolean,
+    messages: Record<string, Record<string, Record<string, unknown>>>,
+  ): Promise<void> => {
+    this.toDeviceSent.push({ type, encrypted });
+    if (encrypted && this.refuseEncryptedToDevice) throw new Error(TO_DEVICE_UNSUPPORTED);
+    await sendToDevice(this.http, type, nextTxn(), messages);
+  };
+
+  public readRoomTimeline = (
+    roomId: string,
+    type: string,
+    _msgtype: string | undefined,
+    _stateKey: string | undefined,
+    limit: number,
+  ): Promise<RoomEvent[]> =>
+    Promise.resolve(
+      this.timeline
+        .filter((e) => e.type === type && e.state_key === undefined)
+        .slice(-limit)
+        .map((e) => ({ ...e, room_id: roomId })),
+    );
+
+  public readRoomState = (roomId: string, type: string, stateKey: string | undefined): Promise<RoomEvent[]> =>
+    Promise.resolve(
+      [...this.state.values()]
+        .filter((e) => e.type === type && (stateKey === undefined || e.state_key === stateKey))
+        .map((e) => ({ ...e, room_id: roomId })),
+    );
+
+  public async *getTurnServers(): AsyncGenerator<TurnServer, void, void> {
+    await Promise.resolve();
+    yield { uris: ["turn:turn.example.org"], username: "u", password: "p" };
+  }
+
+  public askOpenId(observer: OpenIdObserver): void {
+    observer.update({
+      state: "allowed",
+      token: { access_token: "openid", expires_in: 3600, matrix_server_name: "test", token_type: "Bearer" },
+    });
+  }
+
+  public getRtcTransports = (): Promise<Record<string, unknown>[]> =>
+    Promise.resolve([{ type: "livekit", livekit_service_url: "https://livekit.example.org" }]);
+
+  /** Runs the host's /sync loop until stop(), feeding the room's events to the widget. */
+  public async run(): Promise<void> {
+    let since: string | undefined;
+    while (!this.stopped.signal.aborted) {
+      try {
+        const r = await sync(this.http, {
+          ...(since !== undefined ? { since } : {}),
+          timeout: since === undefined ? 0 : 500,
+          signal: this.stopped.signal,
+        });
+        since = r.next_batch;
+        const room = r.rooms?.join?.[this.roomId];
+        for (const e of room?.state?.events ?? []) this.state.set(`${e.type}|${e.state_key ?? ""}`, e);
+        for (const e of room?.timeline?.events ?? []) {
+          this.timeline.push(e);
+          if (e.state_key !== undefined) this.state.set(`${e.type}|${e.state_key}`, e);
+          const event = { ...e, room_id: this.roomId } as RoomEvent;
+          await this.host?.feedEvent(event).catch(() => undefined);
+          if (e.state_key !== undefined) await this.host?.feedStateUpdate(event).catch(() => undefined);
+        }
+      } catch {
+        if (this.stopped.signal.aborted) return;
+      }
+    }
+  }
+
+  public stop(): void {
+    this.stopped.abort();
+  }
+}
+
+/** A host page and a widget frame on two origins, wired; the widget side is not started. */
+export function pairedWidget(
+  driver: HomeserverDriver,
+  opts: { timeoutMs?: number; hostTimeoutMs?: number } = {},
+): { host: ClientWidgetApi; widget: WidgetApi; hostWindow: FakeWindow; widgetWindow: FakeWindow } {
+  const hostWindow = new FakeWindow(HOST_ORIGIN);
+  const widgetWindow = new FakeWindow(WIDGET_ORIGIN);
+  const { frame, parent } = embed(hostWindow, widgetWindow);
+  const quiet = { error: () => undefined, warn: () => undefined };
+  const host = new ClientWidgetApi({
+    widget: { id: "lattice", url: `${WIDGET_ORIGIN}/embedded.html`, waitForIframeLoad: false },
+    frameWindow: frame,
+    hostWindow,
+    driver,
+    logger: quiet,
+    ...(opts.hostTimeoutMs !== undefined ? { timeoutMs: opts.hostTimeoutMs } : {}),
+  });
+  driver.host = host;
+  host.setViewedRoomId(driver.roomId);
+  const widget = new WidgetApi({
+    widgetId: "lattice",
+    parentWindow: parent,
+    selfWindow: widgetWindow,
+    clientOrigin: HOST_ORIGIN,
+    logger: quiet,
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+  });
+  return { host, widget, hostWindow, widgetWindow };
+}
+
+/** The host's HTTP client for a user's token. */
+export function hostHttp(baseUrl: string, accessToken: string): HttpApi {
+  return createHttpClient({ baseUrl, accessToken });
+}

@@ -1,0 +1,178 @@
+/**
+ * A host page no one here wrote the host of: matrix-widget-api's
+ * ClientWidgetApi embedding Lattice's embedded page from another origin,
+ * with a driver over a real homeserver connection. The host's token
+ * reaches this page through `window.startHost` (never a URL, never the
+ * widget); the page runs its own /sync loop and feeds the room's events to
+ * the widget as a host client does. Knobs: hold the capability approval
+ * until `window.releaseCapabilities()`, and leave the first N sends
+ * unanswered (time-outs).
+ */
+import type { IRoomEvent, ISendEventDetails } from "matrix-widget-api";
+import { ClientWidgetApi, Widget, WidgetDriver } from "matrix-widget-api";
+
+/** What the test hands the host. */
+export interface HostConfig {
+  homeserver: string;
+  token: string;
+  roomId: string;
+  /** The embedded page's URL (another origin). */
+  widgetUrl: string;
+  view: "room" | "call";
+  holdCapabilities?: boolean;
+  hangSends?: number;
+}
+
+declare global {
+  interface Window {
+    startHost(config: HostConfig): Promise<void>;
+    releaseCapabilities(): void;
+    hostReady: boolean;
+    hostSends: number;
+    setHostTheme(name: string): Promise<void>;
+  }
+}
+
+let release: () => void = () => undefined;
+const released = new Promise<void>((r) => (release = r));
+window.releaseCapabilities = () => release();
+window.hostReady = false;
+window.hostSends = 0;
+
+window.startHost = async (config: HostConfig): Promise<void> => {
+  const api = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const res = await fetch(`${config.homeserver}/_matrix/client/v3${path}`, {
+      method,
+      headers: { authorization: `Bearer ${config.token}`, "content-type": "application/json" },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const me = await api("GET", "/account/whoami");
+  const userId = String(me["user_id"]);
+  const deviceId = String(me["device_id"]);
+  const timeline: IRoomEvent[] = [];
+  const state = new Map<string, IRoomEvent>();
+  let txn = 0;
+  let hang = config.hangSends ?? 0;
+
+  class HomeserverDriver extends WidgetDriver {
+    public override async validateCapabilities(requested: Set<string>): Promise<Set<string>> {
+      if (config.holdCapabilities === true) await released;
+      return new Set(requested);
+    }
+    public override async sendEvent(
+      type: string,
+      content: unknown,
+      stateKey?: string | null,
+      roomId?: string | null,
+    ): Promise<ISendEventDetails> {
+      window.hostSends++;
+      if (hang-- > 0) return new Promise<never>(() => undefined);
+      const target = roomId ?? config.roomId;
+      const r = encodeURIComponent(target);
+      const path =
+        stateKey === null || stateKey === undefined
+          ? `/rooms/${r}/send/${encodeURIComponent(type)}/host${Date.now()}-${++txn}`
+          : `/rooms/${r}/state/${encodeURIComponent(type)}/${encodeURIComponent(stateKey)}`;
+      const sent = await api("PUT", path, content);
+      return { roomId: target, eventId: String(sent["event_id"]) };
+    }
+    public override readRoomTimeline(
+      _roomId: string,
+      type: string,
+      _msgtype: string | undefined,
+      _stateKey: string | undefined,
+      limit: number,
+    ): Promise<IRoomEvent[]> {
+      return Promise.resolve(
+        timeline.filter((e) => e.type === type && e.state_key === undefined).slice(-limit),
+      );
+    }
+    public override readRoomState(
+      _roomId: string,
+      type: string,
+      stateKey: string | undefined,
+    ): Promise<IRoomEvent[]> {
+      return Promise.resolve(
+        [...state.values()].filter(
+          (e) => e.type === type && (stateKey === undefined || e.state_key === stateKey),
+        ),
+      );
+    }
+    public override getKnownRooms(): string[] {
+      return [config.roomId];
+    }
+  }
+
+  // The first sync, so reads have the room before the widget asks.
+  const take = (events: unknown, into: "state" | "timeline"): IRoomEvent[] => {
+    const out: IRoomEvent[] = [];
+    for (const raw of Array.isArray(events) ? (events as IRoomEvent[]) : []) {
+      const e = { ...raw, room_id: config.roomId };
+      if (into === "timeline") timeline.push(e);
+      if (typeof e.state_key === "string") state.set(`${e.type}|${e.state_key}`, e);
+      out.push(e);
+    }
+    return out;
+  };
+  const roomOf = (s: Record<string, unknown>): Record<string, { events?: unknown }> | undefined =>
+    ((s["rooms"] as Record<string, Record<string, unknown>> | undefined)?.["join"]?.[config.roomId] as
+      Record<string, { events?: unknown }> | undefined) ?? undefined;
+  const first = await api("GET", "/sync?timeout=0");
+  take(roomOf(first)?.["state"]?.events, "state");
+  take(roomOf(first)?.["timeline"]?.events, "timeline");
+  let since = String(first["next_batch"]);
+
+  const iframe = document.createElement("iframe");
+  iframe.style.width = "800px";
+  iframe.style.height = "600px";
+  iframe.allow = "microphone; camera; autoplay";
+  document.body.appendChild(iframe);
+  const widget = new ClientWidgetApi(
+    new Widget({
+      id: "lattice",
+      creatorUserId: userId,
+      type: "m.custom",
+      url: config.widgetUrl,
+      waitForIframeLoad: false,
+    }),
+    iframe,
+    new HomeserverDriver(),
+  );
+  widget.setViewedRoomId(config.roomId);
+  widget.on("ready", () => (window.hostReady = true));
+  window.setHostTheme = async (name: string) => {
+    await widget.updateTheme({ name });
+  };
+  // Element Call's URL shape: widgetId and parentUrl in the query, the rest in the fragment.
+  const fragment = new URLSearchParams({
+    roomId: config.roomId,
+    userId,
+    deviceId,
+    baseUrl: config.homeserver,
+    view: config.view,
+    theme: "light",
+    lang: "en",
+  });
+  iframe.src = `${config.widgetUrl}?widgetId=lattice&parentUrl=${encodeURIComponent(
+    location.origin + location.pathname,
+  )}#?${fragment.toString()}`;
+
+  void (async () => {
+    for (;;) {
+      try {
+        const s = await api("GET", `/sync?timeout=1000&since=${encodeURIComponent(since)}`);
+        since = String(s["next_batch"]);
+        for (const e of take(roomOf(s)?.["timeline"]?.events, "timeline")) {
+          await widget.feedEvent(e).catch(() => undefined);
+          if (typeof e.state_key === "string") await widget.feedStateUpdate(e).catch(() => undefined);
+        }
+      } catch {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  })();
+};

@@ -1,0 +1,62 @@
+/**
+ * A third-party widget for the browser tests, built on the real
+ * matrix-widget-api WidgetApi (bundled by widget-server.ts and served from
+ * its own loopback origin). It asks for: sending and reading m.room.message,
+ * sending `org.example.unticked` (the test unticks it), and
+ * m.always_on_screen. `window.widget` lets the test drive it; every answer
+ * and error is returned as plain data so the test can assert the host's
+ * literal messages.
+ */
+import { MatrixCapabilities, WidgetApi } from "matrix-widget-api";
+
+const params = new URLSearchParams(location.search);
+const api = new WidgetApi(params.get("widgetId"), params.get("clientOrigin"));
+api.requestCapabilityToSendEvent("m.room.message");
+api.requestCapabilityToReceiveEvent("m.room.message");
+api.requestCapabilityToSendEvent("org.example.unticked");
+api.requestCapability(MatrixCapabilities.AlwaysOnScreen);
+
+interface Outcome {
+  ok: boolean;
+  value?: unknown;
+  error?: string;
+}
+
+const status = document.getElementById("status");
+const state = { ready: false, approved: [] as string[], live: [] as string[] };
+
+api.on("ready", () => {
+  state.ready = true;
+  if (status) status.textContent = "ready";
+});
+api.on("action:notify_capabilities", (ev: CustomEvent<{ data: { approved?: string[] } }>) => {
+  state.approved = ev.detail.data.approved ?? [];
+});
+api.on("action:send_event", (ev: CustomEvent<{ data: { content?: { body?: unknown } } }>) => {
+  const body = ev.detail.data.content?.body;
+  if (typeof body === "string") state.live.push(body);
+});
+api.start();
+
+async function outcome(fn: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (e) {
+    const err = e as { message?: unknown; response?: { error?: { message?: unknown } } };
+    const message = err.response?.error?.message ?? err.message;
+    return { ok: false, error: typeof message === "string" ? message : JSON.stringify(e) };
+  }
+}
+
+const widget = {
+  state,
+  send: (body: string) => outcome(() => api.sendRoomEvent("m.room.message", { msgtype: "m.text", body })),
+  sendUnticked: () => outcome(() => api.sendRoomEvent("org.example.unticked", { hello: true })),
+  read: () =>
+    outcome(async () =>
+      (await api.readRoomEvents("m.room.message", 20)).map((e) => (e.content as { body?: string }).body),
+    ),
+  openId: () => outcome(() => api.requestOpenIDConnectToken()),
+  alwaysOnScreen: (on: boolean) => outcome(() => api.setAlwaysOnScreen(on)),
+};
+(window as unknown as { widget: typeof widget }).widget = widget;

@@ -1,0 +1,176 @@
+/**
+ * The space menu and the dialogs it opens. The menu (from the space's "⋯"
+ * button, a right click, Shift+F10 or the ContextMenu key) offers: explore
+ * rooms, add rooms, a new room in the space, space settings, invite people
+ * and leave. Arrow keys, Home and End move through it; Escape or Tab close
+ * it and give focus back to the space. The "+" of the bar opens the create
+ * space dialog through the same component.
+ */
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
+import { useT } from "../../i18n/useT";
+import type { ClientViewModel } from "../../state/ClientViewModel";
+import {
+  AddRoomsDialog,
+  CreateSpaceDialog,
+  InviteToSpaceDialog,
+  LeaveSpaceDialog,
+  NewRoomDialog,
+} from "./SpaceDialogs";
+import { ExploreSpaceDialog } from "./ExploreSpaceDialog";
+import styles from "./Spaces.module.css";
+
+// The settings dialog is the room settings' own (its own chunk, as for rooms).
+const SpaceSettings = lazy(() => import("./SpaceSettings").then((m) => ({ default: m.SpaceSettings })));
+
+/** What opened the menu. */
+export type MenuAt =
+  | { kind: "create" }
+  | { kind: "space"; spaceId: string; name: string; x: number; y: number; returnTo: HTMLElement };
+
+type Open = "menu" | "explore" | "add" | "new" | "settings" | "invite" | "leave";
+
+export function SpaceMenu({
+  client,
+  at,
+  onClose,
+}: {
+  client: ClientViewModel;
+  at: MenuAt;
+  onClose: () => void;
+}): React.JSX.Element | null {
+  const [open, setOpen] = useState<Open>("menu");
+  if (at.kind === "create")
+    return (
+      <CreateSpaceDialog
+        spaces={client.spaces}
+        onClose={onClose}
+        onCreated={(id) => {
+          client.spaces.select(id);
+          onClose();
+        }}
+      />
+    );
+  const close = (): void => {
+    onClose();
+    at.returnTo.focus();
+  };
+  const props = { spaces: client.spaces, spaceId: at.spaceId, name: at.name, onClose: close };
+  switch (open) {
+    case "menu":
+      return createPortal(<Menu at={at} onPick={setOpen} onClose={close} />, document.body);
+    case "explore":
+      return (
+        <ExploreSpaceDialog
+          {...props}
+          onOpenRoom={(roomId) => {
+            client.roomList.select(roomId);
+            close();
+          }}
+        />
+      );
+    case "add":
+      return <AddRoomsDialog {...props} />;
+    case "new":
+      return <NewRoomDialog {...props} onCreated={(id) => client.roomList.selectWhenJoined(id)} />;
+    case "invite":
+      return <InviteToSpaceDialog {...props} />;
+    case "leave":
+      return <LeaveSpaceDialog {...props} />;
+    case "settings":
+      return (
+        <Suspense fallback={null}>
+          <SpaceSettings {...props} />
+        </Suspense>
+      );
+  }
+}
+
+const ITEMS: ReadonlyArray<{ id: Exclude<Open, "menu">; key: string; danger?: boolean }> = [
+  { id: "explore", key: "menu_explore" },
+  { id: "add", key: "menu_add" },
+  { id: "new", key: "menu_new_room" },
+  { id: "settings", key: "menu_settings" },
+  { id: "invite", key: "menu_invite" },
+  { id: "leave", key: "menu_leave", danger: true },
+];
+
+function Menu({
+  at,
+  onPick,
+  onClose,
+}: {
+  at: Extract<MenuAt, { kind: "space" }>;
+  onPick: (open: Open) => void;
+  onClose: () => void;
+}): React.JSX.Element {
+  const t = useT("spaces");
+  const ref = useRef<HTMLDivElement>(null);
+  const [pos, setPos] = useState({ left: at.x, top: at.y });
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+
+  useEffect(() => {
+    const el = ref.current;
+    if (el === null) return;
+    const r = el.getBoundingClientRect();
+    // Kept inside the viewport (a phone's strip puts spaces near the right edge).
+    setPos({
+      left: Math.max(8, Math.min(at.x, window.innerWidth - r.width - 8)),
+      top: Math.max(8, Math.min(at.y, window.innerHeight - r.height - 8)),
+    });
+    el.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const outside = (e: MouseEvent): void => {
+      if (!el.contains(e.target as Node)) closeRef.current();
+    };
+    document.addEventListener("mousedown", outside);
+    return () => document.removeEventListener("mousedown", outside);
+  }, [at]);
+
+  const onKey = (e: React.KeyboardEvent): void => {
+    const items = Array.from(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+    const i = items.indexOf(document.activeElement as HTMLElement);
+    const next =
+      e.key === "ArrowDown"
+        ? i + 1
+        : e.key === "ArrowUp"
+          ? i - 1
+          : e.key === "Home"
+            ? 0
+            : e.key === "End"
+              ? -1
+              : null;
+    if (next !== null) {
+      e.preventDefault();
+      items.at(next % items.length)?.focus();
+    } else if (e.key === "Escape" || e.key === "Tab") {
+      e.preventDefault();
+      onClose();
+    }
+  };
+
+  return (
+    <div
+      ref={ref}
+      className={styles.menu}
+      role="menu"
+      aria-label={t("options", { name: at.name })}
+      style={{ left: pos.left, top: pos.top }}
+      onKeyDown={onKey}
+      data-testid="space-menu"
+    >
+      <p className={styles.menuTitle}>{at.name}</p>
+      {ITEMS.map((item) => (
+        <button
+          key={item.id}
+          type="button"
+          role="menuitem"
+          className={`${styles.item} ${item.danger === true ? styles.danger : ""}`}
+          onClick={() => onPick(item.id)}
+        >
+          {t(item.key)}
+        </button>
+      ))}
+    </div>
+  );
+}

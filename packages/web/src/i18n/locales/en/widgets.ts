@@ -1,0 +1,68 @@
+/** The widgets' strings: the apps panel, the frame, consent dialogs, modal widgets, stickers, timeline lines. */
+export const widgets = {
+  // Room header and apps panel
+  apps_button: "Apps",
+  apps_button_label: "Widgets in this room",
+  panel_title: "Widgets",
+  none: "No widgets in this room yet.",
+  added_by: "Added by {{name}}",
+  origin: "Runs at {{origin}}",
+  show_top: "Pin on top",
+  show_right: "Show in side panel",
+  show_maximised: "Maximise",
+  show_pip: "Picture-in-picture",
+  show_closed: "Hide",
+  restore: "Restore",
+  edit: "Edit",
+  remove: "Remove",
+  remove_confirm: "Remove the widget {{name}} for everyone in this room?",
+  remove_yes: "Remove for everyone",
+  cancel: "Cancel",
+  add_title: "Add a widget",
+  edit_title: "Edit widget",
+  field_name: "Name",
+  field_type: "Type",
+  field_url: "URL",
+  type_custom: "Custom",
+  type_etherpad: "Etherpad",
+  type_jitsi: "Jitsi",
+  type_call: "Call",
+  type_grafana: "Grafana",
+  add: "Add widget",
+  save: "Save",
+  needs_level: "Adding, editing and removing widgets needs power level {{level}} in this room.",
+  // Frame
+  frame_title: "Widget: {{name}}",
+  untrusted_title: "{{name}} was added by {{sender}}",
+  untrusted_body:
+    "This widget was added by someone who is not a room moderator. Loading it shares your user id and room with {{origin}}.",
+  load: "Load widget",
+  loading: "Loading widget…",
+  close: "Close widget",
+  back_to_room: "Back to the room",
+  pip_label: "Widget in picture-in-picture: {{name}}",
+  // Capability approval
+  approve_title: "{{name}} wants permission",
+  approve_intro: "The widget at {{origin}} asks to:",
+  approve_hint: "Untick anything you don't want to allow.",
+  remember: "Remember my choice for this widget in this room",
+  approve: "Allow selected",
+  deny_all: "Deny all",
+  // OpenID
+  openid_title: "Verify your identity to {{name}}?",
+  openid_body:
+    "The widget at {{origin}} asks to confirm who you are. It gets your user id and a short-lived token it can check with your homeserver, never your password or access token.",
+  openid_once: "Allow once",
+  openid_always: "Always allow",
+  openid_block: "Block",
+  // Modal widgets
+  modal_close: "Close",
+  // Stickers
+  stickers: "Stickers",
+  stickers_label: "Open the sticker picker",
+  stickers_none: "No sticker picker is set up for your account.",
+  // Timeline lines
+  line_added: "{{actor}} added the widget {{name}}",
+  line_modified: "{{actor}} changed the widget {{name}}",
+  line_removed: "{{actor}} removed the widget {{name}}",
+};
