@@ -20,6 +20,8 @@ export interface LkTrack {
 export interface LkLocalTrack extends LkTrack {
   mute(): Promise<unknown>;
   unmute(): Promise<unknown>;
+  /** Sends another device's track in its place, without renegotiation. */
+  replaceTrack(track: MediaTrack, userProvidedTrack?: boolean): Promise<unknown>;
 }
 
 export interface LkTrackPublication {

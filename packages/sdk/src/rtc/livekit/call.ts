@@ -231,6 +231,11 @@ export class LiveKitCall {
     await this.publisher?.setMuted(kind, muted);
   }
 
+  /** Swaps our microphone or camera for another device's track. */
+  async replaceTrack(track: MediaTrack): Promise<void> {
+    await this.publisher?.replaceTrack(track);
+  }
+
   /** Publishes one more track of ours (the camera, turned on in a voice call). */
   async addTrack(track: MediaTrack): Promise<void> {
     await this.publisher?.addTrack(track);

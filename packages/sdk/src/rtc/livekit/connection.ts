@@ -294,6 +294,20 @@ export class LiveKitConnection {
     this.refresh();
   }
 
+  /** Swaps our published microphone or camera for `track` (another device), no renegotiation. */
+  async replaceTrack(track: MediaTrack): Promise<void> {
+    const local = this.room?.localParticipant;
+    if (!local) return;
+    for (const pub of local.trackPublications.values()) {
+      if (pub.kind !== track.kind || pub.source === "screen_share" || pub.source === "screen_share_audio")
+        continue;
+      const old = pub.track?.mediaStreamTrack;
+      await (pub.track as LkLocalTrack | undefined)?.replaceTrack(track, true);
+      this.published = this.published.map((t) => (t === old ? track : t));
+    }
+    this.refresh();
+  }
+
   /** Mutes or unmutes our published audio or camera: the others see it muted (no frames are sent). */
   async setMuted(kind: "audio" | "video", muted: boolean): Promise<void> {
     const local = this.room?.localParticipant;

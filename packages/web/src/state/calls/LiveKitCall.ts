@@ -227,6 +227,23 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     });
   }
 
+  /** Swaps the microphone or camera for the picker's choice (undefined: the default device). */
+  switchInput(kind: "audio" | "video", deviceId: string | undefined): Promise<void> {
+    return this.attempt(async () => {
+      if (!this.platform) return;
+      const wanted = deviceId !== undefined ? { deviceId } : true;
+      const stream = await this.platform.mediaDevices.getUserMedia(
+        kind === "audio" ? { audio: wanted, video: false } : { audio: false, video: wanted },
+      );
+      for (const track of stream.getTracks()) {
+        const old = this.tracks.find((t) => t.kind === kind);
+        await this.call.replaceTrack(track);
+        this.tracks = [...this.tracks.filter((t) => t !== old), track];
+        old?.stop();
+      }
+    });
+  }
+
   setScreensharing(): Promise<void> {
     return Promise.resolve(); // not offered on LiveKit yet (canScreenshare is false)
   }
