@@ -174,7 +174,7 @@ export function createBrowserMediaPlatform(options: BrowserMediaPlatformOptions 
 }
 
 /** The browser cannot give media: no media devices (an insecure context) or no RTCPeerConnection. */
-export class MediaUnavailableError extends Error {
+class MediaUnavailableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "MediaUnavailableError";

@@ -132,7 +132,7 @@ export class ClientViewModel {
   /** An event to open the next selected room at (a link). */
   private pendingEventId: string | undefined;
 
-  /** The homeserver's base URL (Element Call is told it; it never gets the token). */
+  /** The homeserver's base URL (Element Call and widgets' `$org.matrix.msc4039.matrix_base_url`; never the token). */
   get homeserverUrl(): string | undefined {
     return this.options.session.homeserverUrl;
   }
@@ -270,11 +270,6 @@ export class ClientViewModel {
             ...(eventId !== undefined ? { eventId } : {}),
           }),
     );
-  }
-
-  /** The homeserver's base URL (widgets' `$org.matrix.msc4039.matrix_base_url`). */
-  get homeserverUrl(): string | undefined {
-    return this.options.session.homeserverUrl;
   }
 
   /** Runs `cleanup` when this client ends (view models made beside it, like the calls'). */

@@ -49,7 +49,7 @@ export interface ActionContext {
 }
 
 /** An acknowledgement: the reply body of actions that answer nothing but success. */
-export type Acknowledgement = Record<string, never>;
+type Acknowledgement = Record<string, never>;
 
 /**
  * A from-widget action handler. `Reply` is the action's reply interface from

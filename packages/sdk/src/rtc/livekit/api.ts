@@ -20,7 +20,7 @@ export interface LkTrack {
 export interface LkLocalTrack extends LkTrack {
   mute(): Promise<unknown>;
   unmute(): Promise<unknown>;
-  /** Sends another device's track in its place, without renegotiation. */
+  /** Swaps the captured track under the publication (same sender, no renegotiation); `userProvidedTrack` true: the caller owns it. */
   replaceTrack(track: MediaTrack, userProvidedTrack?: boolean): Promise<unknown>;
 }
 

@@ -231,14 +231,14 @@ export class LiveKitCall {
     await this.publisher?.setMuted(kind, muted);
   }
 
-  /** Swaps our microphone or camera for another device's track. */
-  async replaceTrack(track: MediaTrack): Promise<void> {
-    await this.publisher?.replaceTrack(track);
-  }
-
   /** Publishes one more track of ours (the camera, turned on in a voice call). */
   async addTrack(track: MediaTrack): Promise<void> {
     await this.publisher?.addTrack(track);
+  }
+
+  /** Swaps a published track of ours for a new one of the same kind (a device switch mid-call). */
+  async replaceTrack(old: MediaTrack, next: MediaTrack): Promise<void> {
+    await this.publisher?.replaceTrack(old, next);
   }
 
   /** Leaves the SFUs and the session (the membership is removed, the others rotate their keys). */

@@ -294,16 +294,16 @@ export class LiveKitConnection {
     this.refresh();
   }
 
-  /** Swaps our published microphone or camera for `track` (another device), no renegotiation. */
-  async replaceTrack(track: MediaTrack): Promise<void> {
-    const local = this.room?.localParticipant;
-    if (!local) return;
-    for (const pub of local.trackPublications.values()) {
-      if (pub.kind !== track.kind || pub.source === "screen_share" || pub.source === "screen_share_audio")
-        continue;
-      const old = pub.track?.mediaStreamTrack;
-      await (pub.track as LkLocalTrack | undefined)?.replaceTrack(track, true);
-      this.published = this.published.map((t) => (t === old ? track : t));
+  /**
+   * Swaps one of our published tracks for another of the same kind (a new
+   * microphone or camera chosen mid-call): the publication and its sender
+   * stay, the others keep receiving; republished after a re-join too.
+   */
+  async replaceTrack(old: MediaTrack, next: MediaTrack): Promise<void> {
+    this.published = this.published.map((t) => (t === old ? next : t));
+    for (const pub of this.room?.localParticipant.trackPublications.values() ?? []) {
+      const track = pub.track as LkLocalTrack | undefined;
+      if (track?.mediaStreamTrack === old) await track.replaceTrack(next, true);
     }
     this.refresh();
   }

@@ -227,20 +227,20 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     });
   }
 
-  /** Swaps the microphone or camera for the picker's choice (undefined: the default device). */
+  /** A microphone or camera chosen mid-call: captured, swapped under our publication, the old one stopped. */
   switchInput(kind: "audio" | "video", deviceId: string | undefined): Promise<void> {
     return this.attempt(async () => {
-      if (!this.platform) return;
-      const wanted = deviceId !== undefined ? { deviceId } : true;
+      const old = this.tracks.find((t) => t.kind === kind);
+      if (!this.platform || !old) return;
+      const wanted = deviceId === undefined ? true : { deviceId };
       const stream = await this.platform.mediaDevices.getUserMedia(
         kind === "audio" ? { audio: wanted, video: false } : { audio: false, video: wanted },
       );
-      for (const track of stream.getTracks()) {
-        const old = this.tracks.find((t) => t.kind === kind);
-        await this.call.replaceTrack(track);
-        this.tracks = [...this.tracks.filter((t) => t !== old), track];
-        old?.stop();
-      }
+      const next = stream.getTracks().find((t) => t.kind === kind);
+      if (!next) return;
+      await this.call.replaceTrack(old, next);
+      this.tracks = this.tracks.map((t) => (t === old ? next : t));
+      old.stop();
     });
   }
 

@@ -369,7 +369,7 @@ export class WidgetSession {
     return promise;
   }
 
-  private hooks(): WidgetDriverHooks {
+  protected hooks(): WidgetDriverHooks {
     return {
       approveCapabilities: (requested) => this.approveCapabilities(requested),
       askOpenId: (pending) => this.askOpenId(pending),
