@@ -46,7 +46,6 @@ export {
   lowPriorityFilter,
   peopleFilter,
   roomsFilter,
-  spaceFilter,
   spaceTreeFilter,
   allOf,
   joinedSuccessorOf,
