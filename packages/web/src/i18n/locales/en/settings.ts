@@ -129,8 +129,9 @@ export const settings = {
   layout: "Layout",
   layout_modern: "Modern",
   layout_compact: "Compact",
+  layout_irc: "IRC",
   layout_hint:
-    "Compact fits more on screen: tighter spacing in the room list and the timeline, smaller avatars.",
+    "Compact fits more on screen: tighter spacing in the room list and the timeline, smaller avatars. IRC shows one dense line per message: time, sender and text, no avatars.",
   font_size_hint: "Text everywhere scales with it.",
   url_previews: "URL previews",
   url_previews_on: "Show previews of links in messages",
