@@ -1,10 +1,11 @@
 /**
  * Avatar: a room's or user's picture, or their initial on a colour derived
- * from their id (stable across sessions) while there is no picture or it
+ * from their id (state/avatarColour.ts, stable across sessions) while there is no picture or it
  * fails to load. The picture URL is an object URL the media loader made.
  * Its size scales with --avatar-scale (smaller in the compact layout).
  */
 import { useState } from "react";
+import { colourSlotOf } from "../state/avatarColour";
 import styles from "./Avatar.module.css";
 
 /** The first letter or emoji of a name, skipping Matrix sigils. */
@@ -12,13 +13,6 @@ function initialOf(name: string): string {
   const trimmed = name.replace(/^[@#!+]/, "").trim();
   const first = [...trimmed][0];
   return first === undefined ? "?" : first.toUpperCase();
-}
-
-/** A colour slot 0..5 from an id (djb2), so a user keeps their colour. */
-function colourSlotOf(id: string): number {
-  let h = 5381;
-  for (let i = 0; i < id.length; i++) h = ((h << 5) + h + id.charCodeAt(i)) | 0;
-  return Math.abs(h) % 6;
 }
 
 /** Avatars above this size (px) are profile pictures: the compact layout does not shrink them. */

@@ -7,6 +7,7 @@
  * logout. Other view models take the SDK client as `clientVm.client`.
  * Everything it subscribes to is owned by its Scope.
  */
+import { pagePresenceStorage, storedPresence } from "./settings/presenceChoice";
 import { browserPlatform, createClient, FallbackStore, IndexedDbStore } from "../sdk";
 import type {
   Client,
@@ -164,6 +165,8 @@ export class ClientViewModel {
       ...(options.fetch ? { httpOptions: { fetch: options.fetch } } : {}),
       sync: {
         platform: browserPlatform(options.platformScope ?? globalThis),
+        // The device's presence choice on every sync (online unless chosen otherwise).
+        setPresence: () => storedPresence(pagePresenceStorage()),
         onUnknownToken: (softLogout) => {
           // The Session's state change takes the app to the soft-logout or sign-in screen.
           void (softLogout ? session.softLogout() : session.clear("token_invalid"));

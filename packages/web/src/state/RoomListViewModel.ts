@@ -67,7 +67,7 @@ export interface RoomListItem {
   readonly category: "join" | "invite" | "leave" | "knock";
   /** A direct chat (the "people" section). */
   readonly isDirect: boolean;
-  readonly members: ReadonlyMap<string, { readonly name: string }>;
+  readonly members: ReadonlyMap<string, { readonly name: string; readonly membership?: string }>;
   /** The event the preview line summarises (untrusted content). */
   readonly previewEvent?: {
     readonly type: string;
@@ -108,6 +108,8 @@ export class RoomListViewModel {
   readonly unreadTotal = new ObservableValue(0);
   /** The "+" menu's actions; null without a client (tests of the list alone). */
   readonly actions: RoomActionsViewModel | null;
+  /** The signed-in user (null in tests of the list alone): a direct chat's avatar is the other person's. */
+  readonly userId: string | null;
   private readonly service: RoomListService;
 
   constructor(
@@ -116,6 +118,7 @@ export class RoomListViewModel {
     client?: ActionsClient,
   ) {
     this.actions = client !== undefined ? new RoomActionsViewModel(client) : null;
+    this.userId = client?.userId ?? null;
     this.service = new RoomListService(rooms, { filter: (room) => !room.isSpace });
     scope.add(() => this.service.dispose());
     scope.add(

@@ -25,6 +25,7 @@ import { RowBuilder } from "./timeline/rows";
 import type { TimelineRow } from "./timeline/rows";
 import { typingSummary } from "./timeline/summaries";
 import { TimelineActions } from "./timeline/TimelineActions";
+import { ownDeviceVerifiedOf } from "./timeline/ownDevice";
 
 export type { TimelineRow } from "./timeline/rows";
 export type { TimelineItem };
@@ -74,6 +75,8 @@ export class TimelineViewModel {
   readonly actions: TimelineActions;
   readonly userId: string;
   readonly media: MediaLoader | undefined;
+  /** Whether this device is verified (undefined until known): the UTD "own device" category. */
+  readonly ownDeviceVerified = new ObservableValue<boolean | undefined>(undefined);
   private readonly window: ReturnType<Room["openTimeline"]>;
   private readonly builder = new RowBuilder();
   private readonly highlights = new WeakMap<TimelineItem, boolean>();
@@ -105,6 +108,7 @@ export class TimelineViewModel {
     this.scope.subscribe(client.sendQueue.room(room.roomId), rebuild);
     this.rebuild();
     void this.load(options.eventId);
+    void ownDeviceVerifiedOf(client).then((v) => this.ownDeviceVerified.set(v));
   }
 
   get roomId(): string {

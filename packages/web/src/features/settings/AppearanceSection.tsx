@@ -4,8 +4,7 @@
  * from the shared Form styles.
  */
 import { useT } from "../../i18n/useT";
-import { FONT_SIZES } from "../../state/settings/Appearance";
-import type { Layout } from "../../state/settings/Appearance";
+import { FONT_SIZES, LAYOUTS } from "../../state/settings/Appearance";
 import type { SettingsViewModel } from "../../state/settings/SettingsViewModel";
 import type { ThemeChoice, ThemeViewModel } from "../../state/ThemeViewModel";
 import { useObservable } from "../../state/useObservable";
@@ -13,7 +12,6 @@ import form from "../../components/Form.module.css";
 import styles from "./Settings.module.css";
 
 const THEMES: ThemeChoice[] = ["system", "light", "dark"];
-const LAYOUTS: Layout[] = ["modern", "compact"];
 
 export function AppearanceSection({
   settings,

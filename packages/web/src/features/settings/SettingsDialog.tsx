@@ -21,6 +21,7 @@ import { PasswordDialog } from "./PasswordDialog";
 import { ProfileSection } from "./ProfileSection";
 import { SecuritySection } from "./SecuritySection";
 import { SessionsSection } from "./SessionsSection";
+import { HelpSection, ShortcutsSection } from "./ShortcutsSection";
 import styles from "./Settings.module.css";
 
 /** Makes the settings view model of a signed-in client. */
@@ -63,6 +64,8 @@ export function SettingsDialog({
     account: () => <AccountSection account={settings.account} />,
     appearance: () => <AppearanceSection settings={settings} theme={theme} />,
     language: () => <LanguageSection settings={settings} />,
+    shortcuts: () => <ShortcutsSection />,
+    help: () => <HelpSection />,
   };
 
   return (

@@ -19,6 +19,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { Avatar } from "../../components/Avatar";
 import { Badge } from "../../components/Badge";
 import { useT } from "../../i18n/useT";
+import { roomAvatarSeedOf } from "../../state/avatarColour";
 import { roomBadge } from "../../state/badges";
 import type { RoomListItem, RoomListViewModel } from "../../state/RoomListViewModel";
 import { SECTIONS } from "../../state/RoomListViewModel";
@@ -68,7 +69,7 @@ const RoomRow = memo(function RoomRow({ room, list, selected, active, index, set
       className={`${styles.room} ${selected ? styles.selected : ""} ${active ? styles.active : ""} ${count > 0 ? styles.unread : ""}`}
       onClick={() => list.select(room.roomId)}
     >
-      <Avatar id={room.roomId} name={room.name.name} size={36} />
+      <Avatar id={roomAvatarSeedOf(room, list.userId)} name={room.name.name} size={36} />
       <span className={styles.text}>
         <span className={styles.name}>{room.name.name}</span>
         <span className={styles.preview}>{previewLine(room, t("invited"))}</span>

@@ -8,13 +8,21 @@
  * link (only where the preview policy allows: never in encrypted rooms,
  * for notices or for strangers).
  */
+import { useContext } from "react";
 import { FormattedBody } from "./FormattedBody";
 import { useT } from "../../i18n/useT";
 import { explainUtd } from "../../state/timeline/utd";
+import { useObservable } from "../../state/useObservable";
+import { TimelineContext } from "./TimelineContext";
+import { ObservableValue } from "../../state/observables";
+
 import type { TimelineItem } from "../../state/TimelineViewModel";
 import { MediaBody, isMediaMessage } from "./media/MediaBody";
 import styles from "./Message.module.css";
 import { UrlPreviewCard, firstLinkOf } from "./UrlPreviewCard";
+
+/** The own device's state where no timeline says it. */
+const UNKNOWN = new ObservableValue<boolean | undefined>(undefined);
 
 type Content = Readonly<Record<string, unknown>>;
 
@@ -95,13 +103,18 @@ export function MessageBody({
 /** An undecryptable message: its category in words, the technical detail behind "Details". */
 function UndecryptableBody({ item }: { item: MessageBodyProps["item"] }): React.JSX.Element {
   const t = useT("timeline");
-  const utd = explainUtd({
-    type: "m.room.message",
-    sender: item.sender,
-    origin_server_ts: 0,
-    content: item.content,
-    ...(item.event?.unsigned !== undefined ? { unsigned: item.event.unsigned } : {}),
-  });
+  // Outside a timeline (no context) the own device's state is simply unknown.
+  const ownDeviceVerified = useObservable(useContext(TimelineContext)?.vm.ownDeviceVerified ?? UNKNOWN);
+  const utd = explainUtd(
+    {
+      type: "m.room.message",
+      sender: item.sender,
+      origin_server_ts: 0,
+      content: item.content,
+      ...(item.event?.unsigned !== undefined ? { unsigned: item.event.unsigned } : {}),
+    },
+    ownDeviceVerified !== undefined ? { ownDeviceVerified } : {},
+  );
   const kind = utd?.kind ?? "unable";
   const detail = utd?.detail ?? "";
   return (

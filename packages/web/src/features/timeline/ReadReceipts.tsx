@@ -12,7 +12,7 @@ const SHOWN = 3;
 function ReaderAvatar({ userId }: { userId: string }): React.JSX.Element {
   const { vm } = useTimeline();
   const url = useAvatarUrl(vm.avatarOf(userId));
-  return <Avatar id={userId} name={vm.nameOf(userId)} url={url} size={16} />;
+  return <Avatar id={userId} name={vm.nameOf(userId)} url={url} size={20} />;
 }
 
 export function ReadReceipts({ readers }: { readers: readonly string[] }): React.JSX.Element | null {

@@ -5,6 +5,8 @@
  * password through the shared PasswordPrompt.
  */
 import { AccountService, uploadContent } from "../../sdk";
+import { pagePresenceStorage, storedPresence, storePresence } from "./presenceChoice";
+import type { PresenceStorage } from "./presenceChoice";
 import type { AccountCapabilities, Client, PresenceState, ThirdPartyIdentifier } from "../../sdk";
 import { ObservableValue } from "../observables";
 import type { PasswordPrompt } from "./PasswordPrompt";
@@ -29,7 +31,8 @@ export interface PendingEmail {
 
 export class AccountSettings {
   readonly profile = new ObservableValue<ProfileView | null>(null);
-  readonly presence = new ObservableValue<PresenceState>("online");
+  /** This device's presence choice (online unless chosen otherwise; presenceChoice.ts). */
+  readonly presence: ObservableValue<PresenceState>;
   readonly capabilities = new ObservableValue<AccountCapabilities | null>(null);
   readonly threepids = new ObservableValue<readonly ThirdPartyIdentifier[]>([]);
   readonly pendingEmail = new ObservableValue<PendingEmail | null>(null);
@@ -47,7 +50,10 @@ export class AccountSettings {
     private readonly prompt: PasswordPrompt,
     /** Called once the account is deactivated (the app signs out locally). */
     private readonly onDeactivated: () => void = () => undefined,
+    /** Where the presence choice is kept (the page's localStorage unless told). */
+    private readonly presenceStorage: PresenceStorage | undefined = pagePresenceStorage(),
   ) {
+    this.presence = new ObservableValue(storedPresence(presenceStorage));
     this.account = new AccountService({
       http: client.http,
       userId: client.userId,
@@ -60,9 +66,10 @@ export class AccountSettings {
 
   /** Loads profile, presence, capabilities and addresses. */
   async load(): Promise<void> {
-    const [profile, presence, caps, threepids] = await Promise.allSettled([
+    // Presence is not read back: the server says "offline" until a sync sent
+    // the choice, and the choice (kept on this device) is what the user set.
+    const [profile, caps, threepids] = await Promise.allSettled([
       this.client.profile.get(),
-      this.client.presence.get(),
       this.account.capabilities(),
       this.account.threepids(),
     ]);
@@ -73,7 +80,6 @@ export class AccountSettings {
         ...(typeof p.avatar_url === "string" ? { avatarUrl: p.avatar_url } : {}),
       });
     } else this.profile.set({ displayName: "" });
-    if (presence.status === "fulfilled") this.presence.set(presence.value.presence);
     this.capabilities.set(caps.status === "fulfilled" ? caps.value : null);
     if (threepids.status === "fulfilled") this.threepids.set(threepids.value);
   }
@@ -101,9 +107,10 @@ export class AccountSettings {
     });
   }
 
-  /** Sets online / unavailable / offline. */
+  /** Sets online / unavailable / offline: kept on this device (sync sends it) and told the server now. */
   setPresence(presence: PresenceState): Promise<boolean> {
     return runWrite(this.profileStatus, async () => {
+      storePresence(this.presenceStorage, presence);
       await this.client.presence.set(presence);
       this.presence.set(presence);
     });

@@ -1,12 +1,15 @@
 /**
  * Appearance beyond the theme: the base font size (scales every rem of the
- * design tokens) and the layout (modern or compact, as data-layout on
+ * design tokens) and the layout (modern, compact or IRC, as data-layout on
  * <html> for the stylesheets that read it). Both persist in localStorage
  * and apply at once; applyStoredAppearance runs when the shell mounts.
  */
 import { ObservableValue } from "../observables";
 
-export type Layout = "modern" | "compact";
+/** Modern (avatars, grouped senders), compact (denser) or IRC (one dense line per message: time, sender, text). */
+export type Layout = "modern" | "compact" | "irc";
+
+export const LAYOUTS: readonly Layout[] = ["modern", "compact", "irc"];
 
 export const FONT_SIZE_KEY = "lattice.fontSize";
 export const LAYOUT_KEY = "lattice.layout";
@@ -25,7 +28,8 @@ function storedFontSize(host: AppearanceHost): number {
 }
 
 function storedLayout(host: AppearanceHost): Layout {
-  return host.storage.getItem(LAYOUT_KEY) === "compact" ? "compact" : "modern";
+  const stored = host.storage.getItem(LAYOUT_KEY);
+  return (LAYOUTS as readonly (string | null)[]).includes(stored) ? (stored as Layout) : "modern";
 }
 
 /** Applies what is stored (on start). */

@@ -27,6 +27,8 @@ export const SETTINGS_SECTIONS = [
   "account",
   "appearance",
   "language",
+  "shortcuts",
+  "help",
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
@@ -81,6 +83,8 @@ export class SettingsViewModel {
       security: () => this.security.load(),
       appearance: () => Promise.resolve(),
       language: () => Promise.resolve(),
+      shortcuts: () => Promise.resolve(),
+      help: () => Promise.resolve(),
       // Voice & video has its own view models (state/calls), made by its section.
       voice: () => Promise.resolve(),
     }[section];

@@ -12,7 +12,7 @@
 import type { PendingEvent, TimelineItem } from "../../sdk";
 import { CallIndex, callSummary, isCallLineType } from "../calls/timeline";
 import { isWidgetLineType, widgetSummary } from "../widgets/timeline";
-import { groupSummary, stateSummary } from "./summaries";
+import { creationSummary, groupSummary, stateSummary } from "./summaries";
 import type { NameOf } from "./summaries";
 
 /** Consecutive messages from one sender within this time share a header. */
@@ -240,6 +240,29 @@ export class RowBuilder {
         continue;
       }
       newDay(item.ts);
+      if (item.type === "m.room.create") {
+        // The creation and the creator's setup after it (joins, power levels,
+        // rules, name, invites...) as one expandable line, not a bullet each.
+        flushRun();
+        const items = [item];
+        let last = index;
+        for (let j = index + 1; j < input.items.length; j++) {
+          const next = input.items[j] as TimelineItem;
+          if (MESSAGE_TYPES.has(next.type) || next.sender !== item.sender || next.stateKey === undefined)
+            break;
+          last = j;
+          if (summaryOf(next) !== null) items.push(next);
+        }
+        const readers = items.flatMap((i) => input.readersOf(i.eventId));
+        const text = items.length === 1 ? (summary ?? "") : creationSummary(item, input.nameOf);
+        push({ kind: "state", key: `state-${item.eventId}`, items, text, readers });
+        for (let j = index; j <= last; j++) {
+          if ((input.items[j] as TimelineItem).eventId === input.fullyRead) marker(last);
+        }
+        index = last;
+        lastSender = null;
+        continue;
+      }
       if (!isMessage) {
         if (item.type === "m.room.member") {
           run.push(item);

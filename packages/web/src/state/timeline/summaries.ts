@@ -163,6 +163,14 @@ export function groupSummary(items: readonly TimelineItem[], nameOf: NameOf): st
   return tl("group_changes", { count: items.length });
 }
 
+/**
+ * The one line of a room's creation: the m.room.create event and the
+ * creator's setup state after it, "alice created and configured the room.".
+ */
+export function creationSummary(create: TimelineItem, nameOf: NameOf): string {
+  return tl("room_created_configured", { actor: nameOf(create.sender) });
+}
+
 /** The typing line: one, two or several people, or null when nobody types. */
 export function typingSummary(names: readonly string[]): string | null {
   const [a = "", b = ""] = names;

@@ -117,6 +117,7 @@ export const timeline = {
   room_topic: "{{actor}} changed the topic to \u201c{{topic}}\u201d",
   room_topic_removed: "{{actor}} removed the topic",
   room_create: "{{actor}} created the room",
+  room_created_configured: "{{actor}} created and configured the room.",
   room_avatar: "{{actor}} changed the room avatar",
   room_encryption: "{{actor}} turned on end-to-end encryption",
   room_join_rules: "{{actor}} changed who can join to {{rule}}",

@@ -1,0 +1,30 @@
+/**
+ * Whether this device is verified (cross-signed by our own identity), for the
+ * UTD category "your own device is not verified": a message sent before this
+ * device existed cannot be read until the device is verified and keys are
+ * shared with it. Undefined when unknown (no crypto, or the lookup failed), so
+ * the category is used only when we positively know the device is unverified.
+ */
+import type { Client } from "../../sdk";
+
+/** The narrow part of the client this needs (a fake in tests). */
+export type OwnDeviceClient = Pick<Client, "userId" | "deviceId"> & {
+  readonly crypto: {
+    readonly enabled: boolean;
+    getUserDevices(userId: string): Promise<readonly { deviceId: string; verification: number }[]>;
+  };
+};
+
+/** True or false for this device's verification; undefined when not known. */
+export async function ownDeviceVerifiedOf(client: OwnDeviceClient): Promise<boolean | undefined> {
+  if (!client.crypto.enabled) return undefined;
+  try {
+    const mine = (await client.crypto.getUserDevices(client.userId)).find(
+      (d) => d.deviceId === client.deviceId,
+    );
+    return mine === undefined ? undefined : mine.verification === 1;
+  } catch {
+    // A lookup failure says nothing about the device: keep the neutral wording.
+    return undefined;
+  }
+}
