@@ -294,7 +294,11 @@ describe("Element Call hosted by Lattice", () => {
       }
       await carol.screenshot({ path: `${SHOTS}element-call-native-carol.png` });
       step("alice and bob, in Element Call, each see three moving pictures: theirs, the other's and carol's");
-      for (const page of [alice, bob]) await expectVideosFlowing(elementCallFrameOf(page), 3, 180_000);
+      try {
+        for (const page of [alice, bob]) await expectVideosFlowing(elementCallFrameOf(page), 3, 180_000);
+      } finally {
+        await alice.screenshot({ path: `${SHOTS}element-call-native-alice.png` });
+      }
     },
   );
 
