@@ -216,12 +216,19 @@ function elementCallFrameOf(page: Page): Frame {
 
 describe("Element Call hosted by Lattice", () => {
   const pages: Page[] = [];
+  let carolPage: Promise<Page> | undefined;
 
   it(
     "two Lattice users join one Element Call on the real SFU and see each other's video",
     { timeout: 600_000 },
     async () => {
       step("signing in alice and bob");
+      // Carol (Lattice's own call view) signs in now, while the machine is quiet: signing in with
+      // two Element Calls running once took over the page load's 60 s.
+      carolPage = h.signIn("carol", {
+        onPageError: (e) => console.error(`[carol] page error: ${e.message}`),
+      });
+      carolPage.catch(() => undefined);
       pages.push(...(await Promise.all(NAMES.slice(0, 2).map((n) => signInWithElementCall(n)))));
       const [alice, bob] = pages as [Page, Page];
 
@@ -264,19 +271,16 @@ describe("Element Call hosted by Lattice", () => {
     },
   );
 
-  // TODO: not yet passing, so run only on demand (LATTICE_EC_NATIVE=1). Carol's LiveKit call
-  // view did not show Alice's and Bob's decoded video within 300 s (first run, 2026-11-26);
-  // whether the two sides disagree on the SFU room, the identity keys are given under, or the
-  // membership form is still to be found. Steps below fail with what they last saw.
-  it.runIf(process.env["LATTICE_EC_NATIVE"] === "1")(
-    "a Lattice user in Lattice's own call view joins the same call and sees both Element Call users",
+  // Carol joins with a state-form membership, so her token comes from /sfu/get and the SFU names
+  // her `userId:deviceId`: the identity Element Call (compatibility mode) looks for and binds her
+  // keys to. Through /get_token she was a hashed identity Element Call never matched. (Her view
+  // showed Alice's and Bob's decoded video in both runs after that change.)
+  it(
+    "a Lattice user in Lattice's own call view joins the same call and sees both Element Call users, decrypted",
     { timeout: 600_000 },
     async () => {
-      const [alice, bob] = pages as [Page, Page];
       step("carol (group calls with Lattice) joins from the room's call button: LiveKit in the app");
-      const carol = await h.signIn("carol", {
-        onPageError: (e) => console.error(`[carol] page error: ${e.message}`),
-      });
+      const carol = await (carolPage ?? Promise.reject(new Error("carol was not signed in")));
       await carol.getByRole("option", { name: /Element Call room/ }).click();
       await carol.getByTestId("video-call-button").click();
       await carol.screenshot({ path: `${SHOTS}element-call-native-carol-joining.png` });
@@ -289,8 +293,25 @@ describe("Element Call hosted by Lattice", () => {
         await expect.poll(() => tile.getAttribute("data-encryption"), { timeout: 60_000 }).toBe("encrypted");
       }
       await carol.screenshot({ path: `${SHOTS}element-call-native-carol.png` });
+    },
+  );
+
+  // TODO: not yet passing, so run only on demand (LATTICE_EC_NATIVE=1). With Carol on the SFU as
+  // `userId:deviceId`, Element Call shows her tile, but with her avatar and a muted microphone:
+  // no picture within 180 s (2026-11-26, two runs). Still to find: whether Element Call reaches
+  // her LiveKit participant (her focus_selection is "oldest_membership", Element Call's
+  // "multi_sfu") and whether her key (to-device through Lattice's widget driver) reaches it.
+  it.runIf(process.env["LATTICE_EC_NATIVE"] === "1")(
+    "the Element Call users see the Lattice user's video",
+    { timeout: 300_000 },
+    async () => {
+      const [alice, bob] = pages as [Page, Page];
       step("alice and bob, in Element Call, each see three moving pictures: theirs, the other's and carol's");
-      for (const page of [alice, bob]) await expectVideosFlowing(elementCallFrameOf(page), 3, 180_000);
+      try {
+        for (const page of [alice, bob]) await expectVideosFlowing(elementCallFrameOf(page), 3, 180_000);
+      } finally {
+        await alice.screenshot({ path: `${SHOTS}element-call-native-alice.png` });
+      }
     },
   );
 

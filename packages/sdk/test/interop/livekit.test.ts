@@ -20,7 +20,7 @@ import {
   type LiveKitHandle,
 } from "@lattice/testserver/livekit";
 import { startSynapse } from "@lattice/testserver/synapse";
-import { requestSfuToken, SfuTokenError, type SfuToken } from "../../src/rtc/livekit/token";
+import { requestSfuToken, SfuTokenError, sfuTokenPlan, type SfuToken } from "../../src/rtc/livekit/token";
 import type { OpenIdToken } from "../../src/api/types/server";
 import { registerUser } from "@lattice/testserver/test/helpers";
 
@@ -136,6 +136,34 @@ describe("LiveKit focus with lk-jwt-service", () => {
     expect(token.endpoint).toBe("sfu/get");
     expect(token.identity).toBe(`${bob.userId}:${bob.deviceId}`);
     expect(token.room).toBe(unpaddedBase64Sha256(JSON.stringify([roomId, "m.call#ROOM"])));
+  });
+
+  it("the token follows the membership's form: the identity peers derive from it, in the same SFU room", async () => {
+    const carol = await registerUser(hs, "lk-carol-plan");
+    const roomId = "!plan:" + hs.serverName;
+    const ask = async (form: "state" | "sticky", memberId: string): Promise<SfuToken> =>
+      requestSfuToken({
+        serviceUrl: jwt.url,
+        roomId,
+        openIdToken: await openIdToken(hs, carol),
+        ...sfuTokenPlan(
+          { form, sender: carol.userId, deviceId: carol.deviceId, memberId },
+          carol.userId,
+          carol.deviceId,
+        ),
+      });
+    // A state-form reader (Element Call's compatibility mode) looks for `sender:device_id`.
+    const state = await ask("state", `${carol.userId}:${carol.deviceId}`);
+    expect(state.endpoint).toBe("sfu/get");
+    expect(state.identity).toBe(`${carol.userId}:${carol.deviceId}`);
+    // A sticky-form reader looks for the hash over [user, device, member.id].
+    const sticky = await ask("sticky", "a1b2c3");
+    expect(sticky.endpoint).toBe("get_token");
+    expect(sticky.identity).toBe(
+      unpaddedBase64Sha256(JSON.stringify([carol.userId, carol.deviceId, "a1b2c3"])),
+    );
+    expect(state.room).toBe(unpaddedBase64Sha256(JSON.stringify([roomId, "m.call#ROOM"])));
+    expect(sticky.room).toBe(state.room);
   });
 
   it("a token the homeserver does not know is refused, in words", async () => {

@@ -26,7 +26,7 @@ import { LiveKitConnection } from "./connection";
 import type { ConnectionStatus, MediaParticipant } from "./connection";
 import { focusesToJoin, livekitFoci, ownPublishFocus } from "./focus";
 import type { LiveKitFocus } from "./focus";
-import { requestSfuToken } from "./token";
+import { requestSfuToken, sfuTokenPlan } from "./token";
 
 /** The part of `client.rtc` a LiveKit call uses. */
 export interface RtcForLiveKit {
@@ -162,7 +162,8 @@ export class LiveKitCall {
           serviceUrl: focus.serviceUrl,
           roomId,
           openIdToken: await this.options.openIdToken(),
-          member: { id: `${userId}:${deviceId}`, userId, deviceId },
+          // The endpoint follows our membership's form, so peers find us under the identity they expect.
+          ...sfuTokenPlan(this.ownMembership(), userId, deviceId),
           ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
         }),
       keys: { ownKey: rtc.ownKey(roomId), participants: rtc.participants(roomId) },
@@ -180,6 +181,15 @@ export class LiveKitCall {
     );
     if (publish) this.unsubscribes.push(connection.status.subscribe((s) => this.statusValue.set(s)));
     await connection.connect();
+  }
+
+  /** Our own membership as the session holds it (undefined before the join lands). */
+  private ownMembership(): CallMembership | undefined {
+    const { rtc, roomId, userId, deviceId } = this.options;
+    return rtc
+      .session(roomId)
+      .memberships.getSnapshot()
+      .find((m) => m.sender === userId && m.deviceId === deviceId);
   }
 
   /** Both SFU names of each member (legacy and hashed), so whichever their token gave maps back to them. */

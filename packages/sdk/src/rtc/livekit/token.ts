@@ -10,6 +10,7 @@
  * the connection when a re-join needs a new one.
  */
 import type { OpenIdToken } from "../../api/types/server";
+import type { CallMembership } from "../membership/types";
 
 /** The token service's two endpoints. */
 export type SfuTokenEndpoint = "get_token" | "sfu/get";
@@ -77,6 +78,25 @@ export interface SfuToken {
 }
 
 export const DEFAULT_SLOT_ID = "m.call#ROOM";
+
+/**
+ * How to ask for our token so the SFU names us as our membership tells the
+ * others to expect. Peers derive our SFU identity from the membership's
+ * form: a state-form member is `userId:deviceId` (what `/sfu/get` gives),
+ * a sticky-form member the hashed identity (what `/get_token` gives).
+ * Element Call in its default (compatibility) mode reads state memberships
+ * so and looks for exactly that identity on the SFU: a state-form member
+ * that joined through `/get_token` is never matched and never decrypted.
+ */
+export function sfuTokenPlan(
+  own: Pick<CallMembership, "form" | "sender" | "deviceId" | "memberId"> | undefined,
+  userId: string,
+  deviceId: string,
+): { member: SfuMember; legacyOnly: boolean } {
+  if (own === undefined || own.form === "state")
+    return { member: { id: `${userId}:${deviceId}`, userId, deviceId }, legacyOnly: true };
+  return { member: { id: own.memberId, userId: own.sender, deviceId: own.deviceId }, legacyOnly: false };
+}
 
 function decodeBase64Url(text: string): string {
   const base64 = text.replace(/-/g, "+").replace(/_/g, "/");

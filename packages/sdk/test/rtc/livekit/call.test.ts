@@ -151,12 +151,14 @@ describe("LiveKitCall", () => {
     await call.join();
     expect(log[0]).toBe("join !r:hs");
     expect(log[1]).toBe("openid");
-    const post = JSON.parse(log[2]?.replace("POST https://jwt/get_token ", "") ?? "{}") as Record<
+    // A state-form member (the default): the legacy endpoint, so the SFU names us userId:deviceId.
+    expect(log[2]?.startsWith("POST https://jwt/sfu/get ")).toBe(true);
+    const post = JSON.parse(log[2]?.replace("POST https://jwt/sfu/get ", "") ?? "{}") as Record<
       string,
       unknown
     >;
-    expect(post["room_id"]).toBe("!r:hs");
-    expect(post["member"]).toEqual({ id: "@me:hs:ME", claimed_user_id: "@me:hs", claimed_device_id: "ME" });
+    expect(post["room"]).toBe("!r:hs");
+    expect(post["device_id"]).toBe("ME");
     expect((post["openid_token"] as Record<string, unknown>)["access_token"]).toBe("oid");
     expect(call.status.getSnapshot()).toBe("connected");
 

@@ -8,6 +8,7 @@ import {
   readJwtClaims,
   requestSfuToken,
   SfuTokenError,
+  sfuTokenPlan,
   tokenUsable,
   type SfuTokenRequest,
 } from "../../../src/rtc/livekit/token";
@@ -156,5 +157,20 @@ describe("requestSfuToken", () => {
     };
     expect(tokenUsable(token, 30_000)).toBe(true);
     expect(tokenUsable(token, 40_001)).toBe(false);
+  });
+});
+
+describe("sfuTokenPlan", () => {
+  it("a state-form member (or none yet) asks /sfu/get only; a sticky-form member /get_token with its member id", () => {
+    const state = { form: "state" as const, sender: "@c:hs", deviceId: "C", memberId: "@c:hs:C" };
+    expect(sfuTokenPlan(state, "@c:hs", "C")).toEqual({
+      member: { id: "@c:hs:C", userId: "@c:hs", deviceId: "C" },
+      legacyOnly: true,
+    });
+    expect(sfuTokenPlan(undefined, "@c:hs", "C").legacyOnly).toBe(true);
+    expect(sfuTokenPlan({ ...state, form: "sticky", memberId: "m1" }, "@c:hs", "C")).toEqual({
+      member: { id: "m1", userId: "@c:hs", deviceId: "C" },
+      legacyOnly: false,
+    });
   });
 });
