@@ -9,6 +9,7 @@ import { ObservableValue } from "../../sdk";
 import type { ElementCallTheme } from "./ElementCallParams";
 import type { ElementCallWidgetHost } from "./ElementCall";
 import type { ElementCallHostFactory } from "./ElementCalls";
+import { WidgetHostError } from "./errors";
 import type { WidgetClient } from "./SdkWidgetDriver";
 
 /** The host factory ElementCalls uses in the app, fetching the widget host's code on first use. */
@@ -39,7 +40,7 @@ export function lazyElementCallHostFactory(client: WidgetClient): ElementCallHos
       attach: (frame: Window, origin: string) => withHost((host) => host.attach(frame, origin)),
       sendCustom: async (action: string, data: Record<string, unknown>) => {
         const host = await ready;
-        if (host === null || disposed) throw new Error("Element Call host disposed");
+        if (host === null || disposed) throw new WidgetHostError("disposed", "The widget session has ended");
         return host.sendCustom(action, data);
       },
       setTheme: (theme: ElementCallTheme) => withHost((host) => host.setTheme(theme)),
