@@ -14,8 +14,11 @@
  * - style-src: 'self' in the built page; the dev server injects CSS modules
  *   as <style> elements, so it also needs 'unsafe-inline' there (styles
  *   only, scripts stay strict).
- * - frame-src 'self': only the app's own blank parser frame (see
- *   parserFrame.ts); widgets will widen it when they arrive.
+ * - frame-src: the app's own blank parser frame (see parserFrame.ts) and
+ *   widgets, which run at any https: origin (plain http only on loopback,
+ *   as for connect-src); each widget frame is sandboxed on its own
+ *   (docs/architecture/0032-widget-ui.md). Remote HTML never gets a frame:
+ *   the sanitiser drops <iframe>.
  * - object-src 'none', base-uri 'none', form-action 'none'.
  */
 
@@ -40,7 +43,7 @@ export function contentSecurityPolicy(options: { homeserver?: string | undefined
     "font-src": ["'self'"],
     "connect-src": connect,
     "worker-src": ["'self'", "blob:"],
-    "frame-src": ["'self'"],
+    "frame-src": ["'self'", "https:", "http://127.0.0.1:*", "http://localhost:*"],
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
     "form-action": ["'none'"],

@@ -216,6 +216,11 @@ describe("the composer", () => {
     const chooser = page.waitForEvent("filechooser");
     await page.getByRole("button", { name: "Attach files" }).click();
     await (await chooser).setFiles({ name: "gradient.png", mimeType: "image/png", buffer: Buffer.from(png) });
+    // The upload dialog holds the file until Upload.
+    await page
+      .getByRole("dialog", { name: "Upload files (1)" })
+      .getByRole("button", { name: "Upload" })
+      .click();
     const image = await sentWith((c) => c["msgtype"] === "m.image" && c["body"] === "gradient.png");
     expect(image["info"]).toMatchObject({
       w: 1200,
@@ -237,6 +242,10 @@ describe("the composer", () => {
         new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
       );
     });
+    await page
+      .getByRole("dialog", { name: "Upload files (1)" })
+      .getByRole("button", { name: "Upload" })
+      .click();
     const file = await sentWith((c) => c["msgtype"] === "m.file" && c["body"] === "pasted.txt");
     expect(file["info"]).toMatchObject({ mimetype: "text/plain", size: 16 });
   }, 60_000);

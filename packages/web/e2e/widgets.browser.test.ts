@@ -81,6 +81,9 @@ async function openRoom(page: Page, name: string): Promise<void> {
   await page.getByRole("heading", { name, level: 2, exact: true }).waitFor();
 }
 
+/** The room's timeline (the room list's preview and the live region repeat its text). */
+const timeline = (page: Page) => page.getByTestId("timeline-scroller");
+
 /** The frame of the widget page (not the hostile one). */
 async function widgetFrame(page: Page, widgetId: string): Promise<Frame> {
   const handle = await page.locator(`iframe[data-widget-id="${widgetId}"]`).elementHandle();
@@ -111,6 +114,7 @@ describe("widgets", () => {
   it("adds a widget, approves its capabilities, sends, reads, denies, OpenID, ignores a hostile frame, stays on screen", async () => {
     const server = pages as WidgetServer;
     const alice = await web.signIn("alice");
+    if (process.env["WIDGETS_DEBUG"]) alice.on("console", (m) => console.log(`[alice] ${m.text()}`));
     await openRoom(alice, LAB);
     await alice.getByRole("button", { name: "Widgets in this room" }).click();
     const panel = alice.getByTestId("apps-panel");
@@ -141,7 +145,7 @@ describe("widgets", () => {
     expect(await iframe.getAttribute("referrerpolicy")).toBe("no-referrer");
     expect(await iframe.getAttribute("src")).toContain(`widgetId=${encodeURIComponent(widgetId)}`);
     expect(await iframe.getAttribute("src")).toContain(`user=${encodeURIComponent("@alice:localhost")}`);
-    await alice.getByText("alice added the widget Echo").waitFor();
+    await timeline(alice).getByText("alice added the widget Echo").waitFor();
 
     // The approval dialog: plain words, one unticked.
     const dialog = alice.getByRole("dialog", { name: "Echo wants permission" });
@@ -169,7 +173,7 @@ describe("widgets", () => {
       (window as unknown as WidgetWindow).widget.send("hello from the widget"),
     );
     expect(sent.ok).toBe(true);
-    await alice.getByText("hello from the widget").waitFor();
+    await timeline(alice).getByText("hello from the widget").waitFor();
     // Reads bob's message.
     const bobLogin = await callAs(web.server.url, undefined, "/login", {
       type: "m.login.password",
@@ -183,7 +187,7 @@ describe("widgets", () => {
       { msgtype: "m.text", body: "bob says hi" },
       "PUT",
     );
-    await alice.getByText("bob says hi").waitFor();
+    await timeline(alice).getByText("bob says hi").waitFor();
     await expect
       .poll(async () => {
         const read = await frame.evaluate(() => (window as unknown as WidgetWindow).widget.read());
@@ -206,17 +210,19 @@ describe("widgets", () => {
     expect(creds["matrix_server_name"]).toBe("localhost");
 
     // A hostile frame of the same origin, reusing the widget's id, is ignored.
+    // Appended, then awaited until its page has loaded, so the frame found is the hostile page's.
     await alice.evaluate(
-      (src) => {
-        const f = document.createElement("iframe");
-        f.id = "hostile";
-        f.src = src;
-        document.body.appendChild(f);
-      },
+      (src) =>
+        new Promise<void>((resolve) => {
+          const f = document.createElement("iframe");
+          f.id = "hostile";
+          f.addEventListener("load", () => resolve(), { once: true });
+          f.src = src;
+          document.body.appendChild(f);
+        }),
       `${server.url}hostile.html?widgetId=${encodeURIComponent(widgetId)}`,
     );
-    const hostileHandle = await alice.locator("#hostile").elementHandle();
-    const hostile = await hostileHandle?.contentFrame();
+    const hostile = alice.frames().find((f) => f.url().startsWith(`${server.url}hostile.html`));
     if (!hostile) throw new Error("no hostile frame");
     await hostile.waitForFunction(() => "hostile" in window);
     await hostile.evaluate(() =>
@@ -226,8 +232,8 @@ describe("widgets", () => {
       (window as unknown as WidgetWindow).widget.send("after the hostile frame"),
     );
     expect(after.ok).toBe(true);
-    await alice.getByText("after the hostile frame").waitFor();
-    expect(await alice.getByText("HOSTILE message").count()).toBe(0);
+    await timeline(alice).getByText("after the hostile frame").waitFor();
+    expect(await timeline(alice).getByText("HOSTILE message").count()).toBe(0);
     expect(
       await hostile.evaluate(
         () => (window as unknown as { hostile: { replies: unknown[] } }).hostile.replies.length,
@@ -291,11 +297,15 @@ describe("widgets", () => {
     await alice.locator('iframe[title="Widget: Stranger"]').waitFor();
 
     await openRoom(alice, LAB);
+    await alice
+      .getByRole("dialog", { name: "Echo wants permission" })
+      .getByRole("button", { name: "Deny all" })
+      .click({ timeout: 30_000 });
     await alice.getByRole("button", { name: "Widgets in this room" }).click();
     const row = alice.getByTestId("apps-panel").locator("li", { hasText: "Echo" });
     await row.getByRole("button", { name: "Remove" }).click();
     await row.getByRole("button", { name: "Remove for everyone" }).click();
-    await alice.getByText("alice removed the widget Echo").waitFor();
+    await timeline(alice).getByText("alice removed the widget Echo").waitFor();
     await expect.poll(() => alice.locator('iframe[title="Widget: Echo"]').count()).toBe(0);
   }, 120_000);
 });

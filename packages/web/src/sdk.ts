@@ -47,6 +47,7 @@ export {
   peopleFilter,
   roomsFilter,
   spaceFilter,
+  spaceTreeFilter,
   allOf,
   joinedSuccessorOf,
 } from "@lattice/sdk/models/room-list/filters";
@@ -71,7 +72,7 @@ export { uploadContent } from "@lattice/sdk/api/media";
 export { queryKeys } from "@lattice/sdk/api/keys";
 export { requestOpenIdToken } from "@lattice/sdk/api/openid";
 export { registerAccount as registerIdentityAccount } from "@lattice/sdk/api/identity";
-export { addDirectRoom, DIRECT_EVENT_TYPE, parseDirect } from "@lattice/sdk/models/direct";
+export { addDirectRoom, DIRECT_EVENT_TYPE, parseDirect, removeDirectRoom } from "@lattice/sdk/models/direct";
 export { parseIgnoredUsers } from "@lattice/sdk/models/account-data";
 export { parseJoinTarget, parseUserLink } from "@lattice/sdk/models/permalink";
 export type { JoinTarget } from "@lattice/sdk/models/permalink";

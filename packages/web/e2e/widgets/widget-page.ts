@@ -8,6 +8,7 @@
  * literal messages.
  */
 import { MatrixCapabilities, WidgetApi } from "matrix-widget-api";
+import type { IWidgetApiRequest } from "matrix-widget-api";
 
 const params = new URLSearchParams(location.search);
 const api = new WidgetApi(params.get("widgetId"), params.get("clientOrigin"));
@@ -32,10 +33,16 @@ api.on("ready", () => {
 api.on("action:notify_capabilities", (ev: CustomEvent<{ data: { approved?: string[] } }>) => {
   state.approved = ev.detail.data.approved ?? [];
 });
-api.on("action:send_event", (ev: CustomEvent<{ data: { content?: { body?: unknown } } }>) => {
-  const body = ev.detail.data.content?.body;
-  if (typeof body === "string") state.live.push(body);
-});
+api.on(
+  "action:send_event",
+  (ev: CustomEvent<IWidgetApiRequest & { data: { content?: { body?: unknown } } }>) => {
+    // Live events the host pushes: answered, as the widget API wants every to-widget request answered.
+    ev.preventDefault();
+    api.transport.reply(ev.detail, {});
+    const body = ev.detail.data.content?.body;
+    if (typeof body === "string") state.live.push(body);
+  },
+);
 api.start();
 
 async function outcome(fn: () => Promise<unknown>): Promise<Outcome> {

@@ -30,6 +30,7 @@ export interface ComposerUploadsOptions {
 
 interface Job {
   file: OutgoingFile;
+  caption?: string;
   controller: AbortController;
 }
 
@@ -41,17 +42,21 @@ export class ComposerUploads {
 
   constructor(private readonly options: ComposerUploadsOptions) {}
 
-  /** Starts uploading a file; resolves once it was sent or failed. */
-  add(file: OutgoingFile): Promise<void> {
+  /**
+   * Starts uploading a file; resolves once it was sent or failed. A caption
+   * becomes the event's body, the file name staying in `filename` (the
+   * spec's media captions, v1.10).
+   */
+  add(file: OutgoingFile, caption?: string): Promise<void> {
     const id = this.nextId++;
-    return this.start(id, file);
+    return this.start(id, file, caption);
   }
 
   /** Retries a failed upload. */
   retry(id: number): Promise<void> {
     const job = this.jobs.get(id);
     if (job === undefined) return Promise.resolve();
-    return this.start(id, job.file);
+    return this.start(id, job.file, job.caption);
   }
 
   /** Cancels an upload in flight or forgets a failed one. */
@@ -61,9 +66,9 @@ export class ComposerUploads {
     this.remove(id);
   }
 
-  private async start(id: number, file: OutgoingFile): Promise<void> {
+  private async start(id: number, file: OutgoingFile, caption?: string): Promise<void> {
     const controller = new AbortController();
-    this.jobs.set(id, { file, controller });
+    this.jobs.set(id, { file, controller, ...(caption !== undefined ? { caption } : {}) });
     this.put({ id, name: file.name, loaded: 0, total: file.data.size, status: "uploading" });
     try {
       const content = await uploadAttachment(this.options.http, file, {
@@ -78,7 +83,8 @@ export class ComposerUploads {
       if (this.jobs.get(id)?.controller !== controller) return;
       this.jobs.delete(id);
       this.remove(id);
-      this.options.send(content);
+      const text = caption?.trim() ?? "";
+      this.options.send(text !== "" ? { ...content, body: text, filename: file.name } : content);
     } catch (err) {
       if (this.jobs.get(id)?.controller !== controller) return;
       const error =

@@ -268,7 +268,7 @@ describe("ComposerViewModel over HTTP", () => {
 
     vm.setText("/invite");
     expect(await vm.send()).toBe(false);
-    expect(vm.error.getSnapshot()).toBe("Usage: /invite <user-id>");
+    expect(vm.error.getSnapshot()).toBe("Usage: /invite <user-id> [reason]");
     vm.setText("/frobnicate now");
     await vm.send();
     expect(vm.error.getSnapshot()).toMatch(/^Unknown command: \/frobnicate/);

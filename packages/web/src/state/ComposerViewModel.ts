@@ -9,8 +9,11 @@
 import { getEvent, ObservableValue } from "../sdk";
 import type { Client, KeyValueStorage, PendingEvent, Room, TimelineItem } from "../sdk";
 import { t } from "../i18n/i18n";
-import { parseInput, runRoomCommand } from "./composer/commands";
+import { parseInput } from "./composer/commands";
 import type { Command } from "./composer/commands";
+import { CommandFailure, runAction } from "./composer/runCommand";
+import type { CommandClient } from "./composer/runCommand";
+import { describeFailure } from "./rooms/failure";
 import {
   findTrigger,
   roomsWithAliases,
@@ -34,12 +37,7 @@ import { ComposerUploads } from "./ComposerUploads";
 import type { MediaProbe } from "./composer/attachments";
 
 /** The parts of the SDK client the composer uses. */
-export type ComposerClient = Pick<
-  Client,
-  "userId" | "http" | "sendQueue" | "typing" | "moderation" | "profile"
-> & {
-  readonly rooms: Pick<Client["rooms"], "all">;
-};
+export type ComposerClient = Pick<Client, "typing"> & CommandClient;
 
 /** The event a reply or edit is about, as the banner shows it. */
 export interface ModeTarget {
@@ -80,6 +78,13 @@ export interface ComposerOptions {
   typingIdleMs?: number;
 }
 
+/** What /devtools shows of the room. */
+export interface DevtoolsView {
+  readonly roomId: string;
+  readonly version: string;
+  readonly state: ReadonlyArray<{ type: string; stateKey: string; content: unknown }>;
+}
+
 const NORMAL: ComposerMode = { kind: "normal" };
 
 export class ComposerViewModel {
@@ -91,8 +96,16 @@ export class ComposerViewModel {
   /** Where the caret should go after a programmatic change (the component applies it). */
   readonly caretRequest = new ObservableValue<{ at: number } | null>(null);
   readonly busy = new ObservableValue(false);
+  /** A command's answer to show (/whois, /ignore ...), cleared by the next edit. */
+  readonly notice = new ObservableValue<string | null>(null);
+  /** The panel a command opened: the /help list or /devtools. */
+  readonly panel = new ObservableValue<"help" | "devtools" | null>(null);
   readonly uploads: ComposerUploads;
+  /** Files waiting in the upload dialog. */
+  readonly staged = new ObservableValue<ReadonlyArray<{ name: string; type: string; data: Blob }>>([]);
   private mentions: TrackedMention[] = [];
+  /** A command's notice, shown once the composer has been cleared. */
+  private pendingNotice: string | undefined;
   private caret = 0;
   private emoji: EmojiIndex | undefined;
   private textBeforeEdit: { text: string; mentions: TrackedMention[] } | undefined;
@@ -131,6 +144,7 @@ export class ComposerViewModel {
     this.text.set(text);
     this.caret = caret;
     if (this.error.getSnapshot() !== null) this.error.set(null);
+    if (this.notice.getSnapshot() !== null) this.notice.set(null);
     this.mentions = this.mentions.filter((m) => text.includes(m.label));
     this.updateCompletion();
     this.typing.update(text);
@@ -253,6 +267,21 @@ export class ComposerViewModel {
     return true;
   }
 
+  /** The room as /devtools shows it: id, version and every state event. */
+  devtoolsView(): DevtoolsView {
+    const state = this.options.room.getSnapshot().state;
+    const version = state.content("m.room.create")?.["room_version"];
+    return {
+      roomId: this.roomId,
+      version: typeof version === "string" ? version : "1",
+      state: state
+        .types()
+        .flatMap((type) =>
+          [...state.ofType(type).entries()].map(([stateKey, e]) => ({ type, stateKey, content: e.content })),
+        ),
+    };
+  }
+
   /** The composer lost focus: typing stops. */
   blur(): void {
     this.typing.stop();
@@ -277,19 +306,39 @@ export class ComposerViewModel {
       if (parsed.kind === "command") await this.run(parsed.command);
       else await this.sendMessage(parsed.text, "m.text");
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      // The SDK's and the server's refusals, in their words (the same sentences as the room actions).
+      const message = err instanceof CommandFailure ? err.message : describeFailure(err);
       this.error.set(t("composer", parsed.kind === "command" ? "commandFailed" : "sendFailed", { message }));
       return false;
     } finally {
       this.busy.set(false);
     }
     this.clear();
+    if (this.pendingNotice !== undefined) this.notice.set(this.pendingNotice);
+    this.pendingNotice = undefined;
     return true;
   }
 
-  /** Files chosen, dropped or pasted: uploaded and sent one by one. */
+  /** Files uploaded and sent at once, one by one (no dialog). */
   attach(files: ReadonlyArray<{ name: string; type: string; data: Blob }>): void {
     for (const file of files) void this.uploads.add(file);
+  }
+
+  /** Files chosen, dropped or pasted: held for the upload dialog (preview and caption). */
+  stage(files: ReadonlyArray<{ name: string; type: string; data: Blob }>): void {
+    if (files.length > 0) this.staged.set([...this.staged.getSnapshot(), ...files]);
+  }
+
+  /** The dialog's Upload: every staged file goes out, the caption on the first (its body). */
+  sendStaged(caption: string): void {
+    const files = this.staged.getSnapshot();
+    this.staged.set([]);
+    files.forEach((file, i) => void this.uploads.add(file, i === 0 ? caption : undefined));
+  }
+
+  /** The dialog's Cancel: nothing is sent. */
+  cancelStaged(): void {
+    this.staged.set([]);
   }
 
   /** The suggestions need the emoji index: loaded on first use. */
@@ -304,10 +353,33 @@ export class ComposerViewModel {
   }
 
   private async run(command: Command): Promise<void> {
-    if (command.kind === "me") return this.sendMessage(command.text, "m.emote");
-    if (command.kind === "shrug") return this.sendMessage(command.text, "m.text");
-    const joined = await runRoomCommand(command, this.roomId, this.options.client);
-    if (joined !== undefined) this.options.onJoined?.(joined);
+    switch (command.kind) {
+      case "message":
+        if (command.format === "markdown") return this.sendMessage(command.text, command.msgtype);
+        return this.sendRendered({ body: command.text }, command.msgtype);
+      case "html":
+        return this.sendRendered({ body: command.body, formattedBody: command.html }, command.msgtype);
+      case "help":
+      case "devtools":
+        this.panel.set(command.kind);
+        return;
+      case "action": {
+        const outcome = await runAction(command, this.roomId, this.options.client);
+        if (outcome.openRoom !== undefined) this.options.onJoined?.(outcome.openRoom);
+        this.pendingNotice = outcome.notice;
+        return;
+      }
+    }
+  }
+
+  /** Content made by a command (/plain, /html, /spoiler, /rainbow): no markdown, the reply or thread kept. */
+  private sendRendered(
+    message: { body: string; formattedBody?: string },
+    msgtype: "m.text" | "m.emote",
+  ): void {
+    const mode = this.mode.getSnapshot();
+    const replyTo = mode.kind === "reply" ? mode.target.eventId : undefined;
+    this.sendContent(messageContent(message, { msgtype, relation: this.relation(replyTo) }));
   }
 
   private async sendMessage(text: string, msgtype: "m.text" | "m.emote"): Promise<void> {

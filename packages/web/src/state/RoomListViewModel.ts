@@ -18,7 +18,7 @@ import {
   peopleFilter,
   RoomListService,
   roomsFilter,
-  spaceFilter,
+  spaceTreeFilter,
 } from "../sdk";
 import type { ReadonlyObservableList, RoomFilter, Rooms, RoomSort } from "../sdk";
 import { roomBadge } from "./badges";
@@ -218,7 +218,8 @@ export class RoomListViewModel {
     const section = SECTION_FILTERS[this.section.getSnapshot()];
     if (section !== undefined) filters.push(section);
     const space = this.space.getSnapshot();
-    if (space !== null) filters.push(spaceFilter(space));
+    // A space shows its sub-spaces' rooms too: the rooms its badge counts.
+    if (space !== null) filters.push(spaceTreeFilter(space));
     const needle = this.search.getSnapshot().trim().toLocaleLowerCase();
     if (needle !== "") filters.push((room) => room.name.name.toLocaleLowerCase().includes(needle));
     this.service.setView(allOf(...filters), this.sortFor(this.section.getSnapshot(), space));

@@ -61,6 +61,27 @@ export function spaceFilter(spaceId: string): RoomFilter {
   return (room, ctx) => ctx.room(spaceId)?.state.spaceChildren.includes(room.roomId) ?? false;
 }
 
+/**
+ * The rooms of a space and of its sub-spaces at any depth (what a space's
+ * room list and its aggregated badge cover). Cycles end where a space
+ * repeats; sub-spaces count only when the client holds them.
+ */
+export function spaceTreeFilter(spaceId: string): RoomFilter {
+  return (room, ctx) => {
+    const seen = new Set<string>();
+    const queue = [spaceId];
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      for (const child of ctx.room(id)?.state.spaceChildren ?? []) {
+        if (child === room.roomId) return true;
+        if (ctx.room(child)?.isSpace === true) queue.push(child);
+      }
+    }
+    return false;
+  };
+}
+
 /** All of the filters. */
 export function allOf(...filters: RoomFilter[]): RoomFilter {
   return (room, ctx) => filters.every((f) => f(room, ctx));

@@ -149,7 +149,13 @@ export class LiveKitConnection {
     this.statusValue.set("connecting");
     const lk = await (this.options.load ?? loadLiveKit)();
     const keyProvider = keyProviderFor(lk);
-    this.feed = new KeyFeed(this.options.keys, keyProvider);
+    // A new key for a participant ends their "decryption failed": frames that failed before it had no key to use.
+    this.feed = new KeyFeed(this.options.keys, {
+      setKey: (identity, index, key) => {
+        keyProvider.setKey(identity, index, key);
+        if (this.decryptionFailures.delete(identity)) this.refresh();
+      },
+    });
     const room = new lk.Room({
       e2ee: { keyProvider, worker: this.options.e2eeWorker() },
       adaptiveStream: false,

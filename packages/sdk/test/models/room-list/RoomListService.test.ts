@@ -15,6 +15,7 @@ import {
   peopleFilter,
   roomsFilter,
   spaceFilter,
+  spaceTreeFilter,
   unreadFilter,
 } from "../../../src/models/room-list/filters";
 import { RoomListService } from "../../../src/models/room-list/RoomListService";
@@ -81,6 +82,33 @@ describe("room list filters", () => {
   ])("%s", (_name, filter, expected) => {
     const list = new RoomListService(world(), { filter });
     expect(ids(list)).toEqual(expected);
+    list.dispose();
+  });
+
+  it("a space tree: the rooms of the space and its sub-spaces at any depth, through a cycle", () => {
+    const rooms = world();
+    rooms.handle(
+      batch({
+        "!top:hs": joined({
+          state: [
+            state("m.room.create", "", { type: "m.space" }),
+            state("m.space.child", "!sub:hs", { via: ["hs"] }),
+            state("m.space.child", "!fav:hs", { via: ["hs"] }),
+          ],
+        }),
+        "!sub:hs": joined({
+          state: [
+            state("m.room.create", "", { type: "m.space" }),
+            state("m.space.child", "!top:hs", { via: ["hs"] }),
+            state("m.space.child", "!unread:hs", { via: ["hs"] }),
+          ],
+        }),
+      }),
+    );
+    const list = new RoomListService(rooms, {
+      filter: (r, ctx) => !r.isSpace && spaceTreeFilter("!top:hs")(r, ctx),
+    });
+    expect(ids(list)).toEqual(["!unread:hs", "!fav:hs"]);
     list.dispose();
   });
 

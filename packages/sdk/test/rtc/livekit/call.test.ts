@@ -5,7 +5,7 @@
  * an OpenID token and our member id, shows members (with their key index)
  * and never an SFU participant without a membership, and leaves both.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ObservableValue } from "../../../src/util/observable";
 import type { OwnKey, ParticipantKeys, RtcParticipant } from "../../../src/rtc/keys/EncryptionManager";
 import { legacyIdentity } from "../../../src/rtc/keys/identity";
@@ -165,19 +165,20 @@ describe("LiveKitCall", () => {
     room.remoteParticipants.set(bob.identity, remote(bob.identity));
     room.remoteParticipants.set("@eve:hs:E", remote("@eve:hs:E"));
     participants.set([bob]);
-    await new Promise((r) => setTimeout(r, 20));
     room.emit("participantConnected");
+    // Bob's hashed identity is computed asynchronously: wait for the view to include him.
+    await vi.waitFor(() =>
+      expect(call.participants.getSnapshot().map((p) => [p.userId, p.isLocal, p.keyIndex])).toEqual([
+        ["@me:hs", true, 1],
+        ["@bob:hs", false, 3],
+      ]),
+    );
     const shown = call.participants.getSnapshot();
-    expect(shown.map((p) => [p.userId, p.isLocal, p.keyIndex])).toEqual([
-      ["@me:hs", true, 1],
-      ["@bob:hs", false, 3],
-    ]);
     expect(shown[1]?.speaking).toBe(true);
 
     // Bob's delayed leave fired: he is gone from the view while the SFU still holds him.
     participants.set([]);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(call.participants.getSnapshot().map((p) => p.userId)).toEqual(["@me:hs"]);
+    await vi.waitFor(() => expect(call.participants.getSnapshot().map((p) => p.userId)).toEqual(["@me:hs"]));
 
     await call.leave();
     expect(log.at(-1)).toBe("leave !r:hs");

@@ -115,7 +115,12 @@ export function registerSendRoutes(router: Router, ctx: ServerContext): void {
       JSON.stringify(current.content) === JSON.stringify(content)
     )
       return { event_id: current.event_id };
-    if (type === "m.room.member") throw errors.forbidden("Use the membership endpoints to change membership");
+    // A joined member may update their own member event (per-room name and picture, /myroomnick),
+    // as Synapse allows; any change of membership goes through the membership endpoints.
+    const ownProfileUpdate =
+      key === me.userId && content["membership"] === "join" && current?.content["membership"] === "join";
+    if (type === "m.room.member" && !ownProfileUpdate)
+      throw errors.forbidden("Use the membership endpoints to change membership");
     if (type === "m.room.create") throw errors.forbidden("Cannot send a second create event");
     if (type === "m.room.canonical_alias" && key === "") checkCanonicalAlias(ctx, room.roomId, content);
     const ev = store.append(room, { type, sender: me.userId, content, state_key: key });

@@ -12,6 +12,8 @@ import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
 import type { ComposerViewModel } from "../../state/ComposerViewModel";
 import { useObservable } from "../../state/useObservable";
+import { CommandPanel } from "./CommandPanel";
+import { UploadDialog } from "./UploadDialog";
 import { Autocomplete, optionId } from "./Autocomplete";
 import styles from "./Composer.module.css";
 import { PlusIcon, SendIcon, SmileIcon } from "./icons";
@@ -109,7 +111,7 @@ export function Composer({
     const files = filesOf(e.clipboardData.files);
     if (files.length === 0) return;
     e.preventDefault();
-    vm.attach(files);
+    vm.stage(files);
   };
 
   const placeholder =
@@ -155,7 +157,7 @@ export function Composer({
           hidden
           data-testid="composer-file"
           onChange={(e) => {
-            vm.attach(filesOf(e.currentTarget.files));
+            vm.stage(filesOf(e.currentTarget.files));
             e.currentTarget.value = "";
           }}
         />
@@ -207,6 +209,8 @@ export function Composer({
           {error}
         </p>
       )}
+      <CommandPanel vm={vm} />
+      <UploadDialog vm={vm} />
       <UploadList uploads={vm.uploads} />
     </div>
   );

@@ -29,10 +29,11 @@ interface Tip {
 /** Where a tooltip for `el` goes: beside it on a vertical bar, under it on the phone strip. */
 function tipAt(el: HTMLElement, label: string): Tip {
   const r = el.getBoundingClientRect();
+  const bar = el.closest("nav")?.getBoundingClientRect() ?? r;
   const strip = window.matchMedia("(max-width: 720px)").matches;
   return strip
-    ? { label, x: r.left, y: r.bottom + 4 }
-    : { label, x: r.right + 8, y: r.top + r.height / 2 - 12 };
+    ? { label, x: r.left, y: bar.bottom + 4 }
+    : { label, x: bar.right + 4, y: r.top + r.height / 2 - 12 };
 }
 
 export function SpacesBar({ client }: { client: ClientViewModel }): React.JSX.Element {

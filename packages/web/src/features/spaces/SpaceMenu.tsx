@@ -58,7 +58,8 @@ export function SpaceMenu({
     );
   const close = (): void => {
     onClose();
-    at.returnTo.focus();
+    // After the dialog has left the page (a modal dialog's removal moves focus to the body).
+    requestAnimationFrame(() => at.returnTo.focus());
   };
   const props = { spaces: client.spaces, spaceId: at.spaceId, name: at.name, onClose: close };
   if (open === "menu") return createPortal(<Menu at={at} onPick={setOpen} onClose={close} />, document.body);

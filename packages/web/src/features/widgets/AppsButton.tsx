@@ -1,6 +1,8 @@
 /**
  * The room header's "Apps" button: opens or closes the apps panel (the
- * room's widgets). Its count says how many widgets the room has.
+ * room's widgets). Its count says how many widgets the room has. On a
+ * phone it is left out of a room with no widgets where the user may not
+ * add one.
  */
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
@@ -38,11 +40,15 @@ export function AppsButton({
   const t = useT("widgets");
   const panel = useObservable(room.panel);
   const widgets = useObservable(vm.widgets);
+  const canManage = useObservable(vm.canManage);
   const on = panel?.kind === "widgets";
+  // A phone's header is full: there the button shows only when it leads somewhere (widgets, or the right to add one).
+  const optional = widgets.length === 0 && !canManage && !on;
   return (
     <Button
       variant="ghost"
       size="sm"
+      className={`${styles.appsButton} ${optional ? styles.phoneOptional : ""}`}
       aria-pressed={on}
       aria-label={t("apps_button_label")}
       data-testid="apps-button"

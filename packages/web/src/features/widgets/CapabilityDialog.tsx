@@ -12,16 +12,9 @@ import { useObservable } from "../../state/useObservable";
 import type { WidgetSession } from "../../state/widgets/WidgetSession";
 import styles from "./Widgets.module.css";
 
-/**
- * Answers with the ticked capabilities. "Remember" unticked asks the session
- * not to keep the choice, through approve's options when it takes them
- * (WidgetSession.approve(granted, { remember })); a session whose approve
- * takes one argument remembers every answer.
- */
+/** Answers with the ticked capabilities; "Remember" unticked: the session asks again next time. */
 function approveWith(session: WidgetSession, granted: readonly string[], remember: boolean): void {
-  type ApproveWithOptions = (this: WidgetSession, g: readonly string[], o?: { remember: boolean }) => void;
-  const approve: ApproveWithOptions = session.approve; // eslint-disable-line @typescript-eslint/unbound-method
-  approve.call(session, granted, { remember });
+  session.approve(granted, { remember });
 }
 
 export function CapabilityDialog({

@@ -11,10 +11,10 @@ import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import { useT } from "../../i18n/useT";
 import { useObservable } from "../../state/useObservable";
-import { createModalSession, modalDefinition } from "../../state/widgets/ModalWidgetSession";
-import type { ModalWidgetSession } from "../../state/widgets/ModalWidgetSession";
+import { modalDefinition } from "../../state/widgets/modalDefinition";
 import { widgetsOf } from "../../state/widgets/widgets";
-import type { ModalButton, ModalRequest, WidgetSession } from "../../state/widgets/WidgetSession";
+import { WidgetSession } from "../../state/widgets/WidgetSession";
+import type { ModalButton, ModalRequest } from "../../state/widgets/WidgetSession";
 import { WidgetFrame } from "./WidgetFrame";
 import { WidgetsContext } from "./WidgetsContext";
 import styles from "./Widgets.module.css";
@@ -31,7 +31,7 @@ function ModalButtons({
   session,
   buttons,
 }: {
-  session: ModalWidgetSession;
+  session: WidgetSession;
   buttons: readonly ModalButton[];
 }): React.JSX.Element {
   const enabled = useObservable(session.modalButtonsEnabled);
@@ -82,7 +82,7 @@ function OpenModal({
   const session = useMemo(() => {
     if (client === null) return null;
     const app = widgetsOf(client);
-    return createModalSession({
+    return new WidgetSession({
       client: client.client,
       roomId,
       widget: modalDefinition(opener.widget, request, { userId: client.userId, roomId }),
@@ -97,12 +97,11 @@ function OpenModal({
   }, [client, opener, request, roomId]);
   useEffect(() => {
     if (session === null) return;
-    const close = (data: Record<string, unknown>): void => {
-      void opener.modalClosed(data).catch(() => undefined);
-    };
-    session.onClose(close);
+    const stop = session.closeRequest.subscribe((data) => {
+      if (data !== null) void opener.modalClosed({ ...data }).catch(() => undefined);
+    });
     return () => {
-      session.onClose(null);
+      stop();
       session.dispose();
     };
   }, [session, opener]);

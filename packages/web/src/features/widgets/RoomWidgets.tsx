@@ -54,29 +54,29 @@ function Container({
 }
 
 /** Widgets pinned above the timeline. */
-export function PinnedWidgets({ vm }: { vm: RoomWidgetsViewModel }): React.JSX.Element | null {
+function PinnedWidgets({ vm }: { vm: RoomWidgetsViewModel }): React.JSX.Element | null {
   return <Container vm={vm} container="top" className={styles.pinned} />;
 }
 
 /** The maximised widget, if any (the room pane shows it instead of the timeline). */
-export function useMaximised(vm: RoomWidgetsViewModel | null): boolean {
+function useMaximised(vm: RoomWidgetsViewModel | null): boolean {
   const widgets = useObservable(vm?.widgets ?? EMPTY);
   const layout = useObservable(vm?.layout ?? NO_LAYOUT);
   return widgets.some((w) => layout.get(w.id) === "maximised");
 }
 
 /** The maximised widget, filling the room's column. */
-export function MaximisedWidget({ vm }: { vm: RoomWidgetsViewModel }): React.JSX.Element | null {
+function MaximisedWidget({ vm }: { vm: RoomWidgetsViewModel }): React.JSX.Element | null {
   return <Container vm={vm} container="maximised" className={styles.maximised} />;
 }
 
 /** Widgets in the side panel, beside the timeline. */
-export function SideWidgets({ vm }: { vm: RoomWidgetsViewModel }): React.JSX.Element | null {
+function SideWidgets({ vm }: { vm: RoomWidgetsViewModel }): React.JSX.Element | null {
   return <Container vm={vm} container="right" className={styles.side} />;
 }
 
 /** Widgets in the room's picture-in-picture corner. */
-export function RoomPipWidgets({ vm }: { vm: RoomWidgetsViewModel }): React.JSX.Element | null {
+function RoomPipWidgets({ vm }: { vm: RoomWidgetsViewModel }): React.JSX.Element | null {
   return <Container vm={vm} container="pip" className={styles.roomPip} />;
 }
 

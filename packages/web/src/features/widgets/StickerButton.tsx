@@ -4,12 +4,12 @@
  * composer. The picker runs as an account widget with this room as its
  * viewed room, so the stickers it sends arrive here as `m.sticker` events.
  * Its session starts when the popover opens and ends when it closes. With
- * no picker set up, the popover says so.
+ * no picker set up there is no button.
  */
 import { useContext, useEffect, useMemo, useState } from "react";
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
-import { stickerPickerOf } from "../../state/widgets/stickers";
+import { hasStickerPicker, stickerPickerOf } from "../../state/widgets/stickers";
 import { widgetsOf } from "../../state/widgets/widgets";
 import { WidgetSession } from "../../state/widgets/WidgetSession";
 import { CapabilityDialog } from "./CapabilityDialog";
@@ -74,7 +74,8 @@ export function StickerButton({ roomId }: { roomId: string }): React.JSX.Element
   const t = useT("widgets");
   const client = useContext(WidgetsContext);
   const [open, setOpen] = useState(false);
-  if (client === null) return null;
+  // Shown only when the account has a sticker picker: the composer row is narrow on phones.
+  if (client === null || !hasStickerPicker(client.client)) return null;
   return (
     <>
       <Button

@@ -12,10 +12,10 @@ export const WIDGET_SANDBOX =
   "allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads";
 
 /** The permissions policy a call widget (m.call, jitsi) gets; every other widget gets none. */
-export const CALL_WIDGET_ALLOW = "camera; microphone; display-capture";
+const CALL_WIDGET_ALLOW = "camera; microphone; display-capture";
 
 /** What other widgets get: the same features, denied outright (even to a same-origin page). */
-export const NO_MEDIA_ALLOW = "camera 'none'; microphone 'none'; display-capture 'none'";
+const NO_MEDIA_ALLOW = "camera 'none'; microphone 'none'; display-capture 'none'";
 
 /** The `allow` attribute of a widget frame. */
 export function allowOf(isCall: boolean): string {

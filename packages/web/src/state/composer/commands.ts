@@ -1,49 +1,145 @@
 /**
- * Slash commands of the composer: the list the autocomplete offers and the
- * parser that turns "/invite @bob:example.org" into a typed command or a
- * clear error ("Unknown command", "Usage: /invite <user-id>"). Running
- * the room commands goes through the SDK client's services.
+ * Slash commands of the composer, the set Element users know: the list the
+ * autocomplete and /help show, and the parser that turns
+ * "/ban @bob:example.org spam" into a typed command or a clear error
+ * ("Unknown command", "Usage: /ban <user-id> [reason]"). Message commands
+ * (/me, /shrug, /plain, /html, /spoiler, /rainbow ...) become content the
+ * composer sends; the others run through the SDK client (runCommand.ts).
  */
-import { sendStateEvent } from "../../sdk";
+
+/** How a command reads its argument. */
+type ArgKind =
+  | "none"
+  | "text"
+  | "optionalText"
+  | "user"
+  | "userReason"
+  | "userLevel"
+  | "room"
+  | "optionalRoom"
+  | "mxc"
+  | "version";
 
 /** A command as the autocomplete and help list show it. */
 export interface CommandSpec {
   readonly name: string;
-  /** The argument hint, e.g. "<user-id>" (empty when it takes none). */
+  /** The argument hint, e.g. "<user-id> [reason]" (empty when it takes none). */
   readonly args: string;
   /** The i18n key (namespace "composer") of its one-line description. */
   readonly descriptionKey: string;
-  /** Whether the argument is required. */
-  readonly required: boolean;
+  readonly argKind: ArgKind;
+  /** Where /help lists it. */
+  readonly group: "messages" | "room" | "moderation" | "account" | "advanced";
 }
 
-/** Every command, in the order the autocomplete lists them. */
+const spec = (name: string, argKind: ArgKind, args: string, group: CommandSpec["group"]): CommandSpec => ({
+  name,
+  argKind,
+  args,
+  group,
+  descriptionKey: `cmd_${name}`,
+});
+
+/** Every command, in the order the autocomplete and /help list them. */
 export const COMMANDS: readonly CommandSpec[] = [
-  { name: "me", args: "<message>", descriptionKey: "cmdMe", required: true },
-  { name: "shrug", args: "[message]", descriptionKey: "cmdShrug", required: false },
-  { name: "topic", args: "<topic>", descriptionKey: "cmdTopic", required: true },
-  { name: "invite", args: "<user-id>", descriptionKey: "cmdInvite", required: true },
-  { name: "join", args: "<room-alias>", descriptionKey: "cmdJoin", required: true },
-  { name: "leave", args: "[reason]", descriptionKey: "cmdLeave", required: false },
-  { name: "nick", args: "<display-name>", descriptionKey: "cmdNick", required: true },
+  spec("me", "text", "<message>", "messages"),
+  spec("shrug", "optionalText", "[message]", "messages"),
+  spec("tableflip", "optionalText", "[message]", "messages"),
+  spec("unflip", "optionalText", "[message]", "messages"),
+  spec("lenny", "optionalText", "[message]", "messages"),
+  spec("plain", "text", "<message>", "messages"),
+  spec("html", "text", "<html>", "messages"),
+  spec("spoiler", "text", "<message>", "messages"),
+  spec("rainbow", "text", "<message>", "messages"),
+  spec("rainbowme", "text", "<message>", "messages"),
+  spec("msg", "userReason", "<user-id> [message]", "messages"),
+  spec("query", "user", "<user-id>", "messages"),
+  spec("topic", "text", "<topic>", "room"),
+  spec("roomname", "text", "<name>", "room"),
+  spec("myroomnick", "text", "<display-name>", "room"),
+  spec("myroomavatar", "mxc", "<mxc-url>", "room"),
+  spec("invite", "userReason", "<user-id> [reason]", "room"),
+  spec("join", "room", "<room-alias>", "room"),
+  spec("part", "optionalRoom", "[room-alias]", "room"),
+  spec("leave", "optionalText", "[reason]", "room"),
+  spec("converttodm", "none", "", "room"),
+  spec("converttoroom", "none", "", "room"),
+  spec("kick", "userReason", "<user-id> [reason]", "moderation"),
+  spec("remove", "userReason", "<user-id> [reason]", "moderation"),
+  spec("ban", "userReason", "<user-id> [reason]", "moderation"),
+  spec("unban", "userReason", "<user-id> [reason]", "moderation"),
+  spec("op", "userLevel", "<user-id> [power-level]", "moderation"),
+  spec("deop", "user", "<user-id>", "moderation"),
+  spec("nick", "text", "<display-name>", "account"),
+  spec("myavatar", "mxc", "<mxc-url>", "account"),
+  spec("ignore", "user", "<user-id>", "account"),
+  spec("unignore", "user", "<user-id>", "account"),
+  spec("whois", "user", "<user-id>", "account"),
+  spec("holdcall", "none", "", "advanced"),
+  spec("unholdcall", "none", "", "advanced"),
+  spec("upgraderoom", "version", "<room-version>", "advanced"),
+  spec("discardsession", "none", "", "advanced"),
+  spec("devtools", "none", "", "advanced"),
+  spec("help", "none", "", "advanced"),
 ];
 
-/** The shrug face, with markdown's underscore escaped so it renders as typed. */
+/** The faces the message commands put before the text; markdown's special characters escaped. */
 export const SHRUG = "¯\\_(ツ)_/¯";
+export const TABLEFLIP = "(╯°□°）╯︵ ┻━┻";
+export const UNFLIP = "┬──┬ ノ( ゜-゜ノ)";
+export const LENNY = "( ͡° ͜ʖ ͡°)";
+
+const FACES: Readonly<Record<string, string>> = {
+  shrug: SHRUG,
+  tableflip: TABLEFLIP,
+  unflip: UNFLIP,
+  lenny: LENNY,
+};
+
+/** The commands that run through the client (not message content). */
+export type ActionName =
+  | "topic"
+  | "roomname"
+  | "myroomnick"
+  | "myroomavatar"
+  | "invite"
+  | "join"
+  | "part"
+  | "leave"
+  | "converttodm"
+  | "converttoroom"
+  | "kick"
+  | "remove"
+  | "ban"
+  | "unban"
+  | "op"
+  | "deop"
+  | "nick"
+  | "myavatar"
+  | "ignore"
+  | "unignore"
+  | "whois"
+  | "holdcall"
+  | "unholdcall"
+  | "upgraderoom"
+  | "discardsession"
+  | "msg"
+  | "query";
 
 /** A parsed command. */
 export type Command =
-  | { kind: "me"; text: string }
-  | { kind: "shrug"; text: string }
-  | { kind: "topic"; topic: string }
-  | { kind: "invite"; userId: string; reason?: string }
-  | { kind: "join"; target: string }
-  | { kind: "leave"; reason?: string }
-  | { kind: "nick"; name: string };
+  /** Text to send: markdown (with mentions) or as typed. */
+  | { kind: "message"; text: string; msgtype: "m.text" | "m.emote"; format: "markdown" | "plain" }
+  /** Ready-made HTML (/html, /spoiler, /rainbow) with its plain-text body. */
+  | { kind: "html"; body: string; html: string; msgtype: "m.text" | "m.emote" }
+  /** A command acting through the client; `text` is the argument after any user id. */
+  | { kind: "action"; name: ActionName; userId?: string; text: string; level?: number }
+  | { kind: "help" }
+  | { kind: "devtools" };
 
 /** An error to show, as an i18n key of namespace "composer" and its variables. */
 export interface CommandError {
-  readonly key: "unknownCommand" | "usage" | "invalidUserId" | "invalidRoom";
+  readonly key: "unknownCommand" | "usage" | "invalidUserId" | "invalidRoom" | "invalidMxc" | "invalidLevel";
   readonly vars: Record<string, string>;
 }
 
@@ -55,11 +151,12 @@ export type ParsedInput =
 
 const USER_ID = /^@[^:\s]+:\S+$/;
 const ROOM_TARGET = /^[#!][^:\s]+:\S+$/;
+const MXC = /^mxc:\/\/[^/\s]+\/\S+$/;
 
-/** The usage line of a command ("/invite <user-id>"). */
+/** The usage line of a command ("/invite <user-id> [reason]"). */
 export function usageOf(name: string): string {
-  const spec = COMMANDS.find((c) => c.name === name);
-  return spec === undefined ? `/${name}` : `/${spec.name} ${spec.args}`.trim();
+  const found = COMMANDS.find((c) => c.name === name);
+  return found === undefined ? `/${name}` : `/${found.name} ${found.args}`.trim();
 }
 
 /** The commands whose name starts with `prefix` (without the slash). */
@@ -78,73 +175,147 @@ export function parseInput(input: string): ParsedInput {
   const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(input);
   const name = (match?.[1] ?? "").toLowerCase();
   const arg = (match?.[2] ?? "").trim();
-  const spec = COMMANDS.find((c) => c.name === name);
-  if (spec === undefined)
+  const found = COMMANDS.find((c) => c.name === name);
+  if (found === undefined)
     return { kind: "error", error: { key: "unknownCommand", vars: { command: `/${name}` } } };
-  if (spec.required && arg === "") return usage(name);
-  const [first = "", ...rest] = arg.split(/\s+/);
-  const restText = rest.join(" ");
+  const checked = checkArg(found, arg);
+  if ("key" in checked) return { kind: "error", error: checked };
+  return { kind: "command", command: commandOf(name, arg, checked) };
+}
+
+interface Checked {
+  userId?: string;
+  text: string;
+  level?: number;
+}
+
+/** Validates the argument against the command's kind. */
+function checkArg(c: CommandSpec, arg: string): Checked | CommandError {
+  const usage = { key: "usage", vars: { usage: usageOf(c.name) } } as const;
+  const first = arg.split(/\s+/)[0] ?? "";
+  const rest = arg.slice(first.length).trim();
+  switch (c.argKind) {
+    case "none":
+      return { text: "" };
+    case "optionalText":
+      return { text: arg };
+    case "text":
+      return arg === "" ? usage : { text: arg };
+    case "user":
+    case "userReason":
+    case "userLevel": {
+      if (first === "") return usage;
+      if (!USER_ID.test(first))
+        return { key: "invalidUserId", vars: { userId: first, usage: usageOf(c.name) } };
+      if (c.argKind === "user" && rest !== "") return usage;
+      if (c.argKind === "userLevel") {
+        if (rest === "") return { userId: first, text: "", level: 50 };
+        const level = Number(rest);
+        if (!/^-?\d+$/.test(rest) || !Number.isSafeInteger(level))
+          return { key: "invalidLevel", vars: { level: rest, usage: usageOf(c.name) } };
+        return { userId: first, text: "", level };
+      }
+      return { userId: first, text: rest };
+    }
+    case "room":
+    case "optionalRoom":
+      if (arg === "") return c.argKind === "room" ? usage : { text: "" };
+      if (!ROOM_TARGET.test(first))
+        return { key: "invalidRoom", vars: { room: first, usage: usageOf(c.name) } };
+      return { text: first };
+    case "mxc":
+      if (arg === "") return usage;
+      return MXC.test(arg)
+        ? { text: arg }
+        : { key: "invalidMxc", vars: { url: arg, usage: usageOf(c.name) } };
+    case "version":
+      return /^[A-Za-z0-9.-]{1,32}$/.test(arg) ? { text: arg } : usage;
+  }
+}
+
+function commandOf(name: string, arg: string, checked: Checked): Command {
+  const face = FACES[name];
+  if (face !== undefined)
+    return {
+      kind: "message",
+      text: arg === "" ? face : `${face} ${arg}`,
+      msgtype: "m.text",
+      format: "markdown",
+    };
   switch (name) {
     case "me":
-      return command({ kind: "me", text: arg });
-    case "shrug":
-      return command({ kind: "shrug", text: arg === "" ? SHRUG : `${SHRUG} ${arg}` });
-    case "topic":
-      return command({ kind: "topic", topic: arg });
-    case "invite":
-      if (!USER_ID.test(first))
-        return { kind: "error", error: { key: "invalidUserId", vars: { userId: first } } };
-      return command({ kind: "invite", userId: first, ...(restText !== "" ? { reason: restText } : {}) });
-    case "join":
-      if (rest.length > 0 || !ROOM_TARGET.test(first))
-        return { kind: "error", error: { key: "invalidRoom", vars: { room: arg } } };
-      return command({ kind: "join", target: first });
-    case "leave":
-      return command({ kind: "leave", ...(arg !== "" ? { reason: arg } : {}) });
+      return { kind: "message", text: arg, msgtype: "m.emote", format: "markdown" };
+    case "plain":
+      return { kind: "message", text: arg, msgtype: "m.text", format: "plain" };
+    case "html":
+      return { kind: "html", body: textOfHtml(arg), html: arg, msgtype: "m.text" };
+    case "spoiler":
+      return {
+        kind: "html",
+        body: arg,
+        html: `<span data-mx-spoiler>${escapeHtml(arg)}</span>`,
+        msgtype: "m.text",
+      };
+    case "rainbow":
+    case "rainbowme":
+      return {
+        kind: "html",
+        body: arg,
+        html: rainbow(arg),
+        msgtype: name === "rainbow" ? "m.text" : "m.emote",
+      };
+    case "help":
+      return { kind: "help" };
+    case "devtools":
+      return { kind: "devtools" };
     default:
-      return command({ kind: "nick", name: arg });
+      return {
+        kind: "action",
+        name: name as ActionName,
+        text: checked.text,
+        ...(checked.userId !== undefined ? { userId: checked.userId } : {}),
+        ...(checked.level !== undefined ? { level: checked.level } : {}),
+      };
   }
 }
 
-function command(c: Command): ParsedInput {
-  return { kind: "command", command: c };
+/** Escapes text for HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-function usage(name: string): ParsedInput {
-  return { kind: "error", error: { key: "usage", vars: { usage: usageOf(name) } } };
+/** The plain text of an HTML fragment (/html's body): tags dropped, the common entities read. */
+export function textOfHtml(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
 }
 
-/** What the room commands act through (the SDK client's services). */
-export interface CommandServices {
-  http: Parameters<typeof sendStateEvent>[0];
-  moderation: {
-    invite(roomId: string, userId: string, reason?: string): Promise<void>;
-    join(target: string): Promise<string>;
-    leave(roomId: string, reason?: string): Promise<void>;
+/** Each character in a colour of the rainbow (hue by position), as `<font color>` the spec allows. */
+export function rainbow(text: string): string {
+  const chars = [...text];
+  return chars
+    .map((ch, i) => {
+      if (/\s/.test(ch)) return ch;
+      const hue = Math.round((i / Math.max(1, chars.length)) * 360);
+      return `<font color="${hslToHex(hue)}">${escapeHtml(ch)}</font>`;
+    })
+    .join("");
+}
+
+function hslToHex(hue: number): string {
+  // Saturation 1, lightness 0.5: the pure hue.
+  const f = (n: number): string => {
+    const k = (n + hue / 30) % 12;
+    const v = 0.5 - 0.5 * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(v * 255)
+      .toString(16)
+      .padStart(2, "0");
   };
-  profile: { setDisplayName(name: string): Promise<void> };
-}
-
-/** Runs a command that is not a message (/topic, /invite, /join, /leave, /nick); resolves with a joined room id. */
-export async function runRoomCommand(
-  command: Exclude<Command, { kind: "me" | "shrug" }>,
-  roomId: string,
-  services: CommandServices,
-): Promise<string | undefined> {
-  switch (command.kind) {
-    case "topic":
-      await sendStateEvent(services.http, roomId, "m.room.topic", { topic: command.topic });
-      return undefined;
-    case "invite":
-      await services.moderation.invite(roomId, command.userId, command.reason);
-      return undefined;
-    case "join":
-      return services.moderation.join(command.target);
-    case "leave":
-      await services.moderation.leave(roomId, command.reason);
-      return undefined;
-    case "nick":
-      await services.profile.setDisplayName(command.name);
-      return undefined;
-  }
+  return `#${f(0)}${f(8)}${f(4)}`;
 }

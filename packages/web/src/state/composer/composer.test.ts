@@ -7,7 +7,8 @@
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
 import { createSanitiser } from "../../features/timeline/html/sanitise";
-import { parseInput, SHRUG } from "./commands";
+import { t } from "../../i18n/i18n";
+import { COMMANDS, parseInput, SHRUG } from "./commands";
 import { findTrigger, suggestCommands, suggestRooms, suggestUsers } from "./completions";
 import { draftKey, loadDraft, saveDraft } from "./drafts";
 import { buildIndex, recentEmoji, rememberEmoji } from "./emoji";
@@ -78,27 +79,65 @@ describe("markdown", () => {
 });
 
 describe("slash commands", () => {
-  it("parses each command", () => {
-    expect(parseInput("/me waves")).toEqual({ kind: "command", command: { kind: "me", text: "waves" } });
-    expect(parseInput("/shrug")).toEqual({ kind: "command", command: { kind: "shrug", text: SHRUG } });
-    expect(parseInput("/shrug ok")).toEqual({
+  const md = (text: string, msgtype = "m.text") => ({
+    kind: "command",
+    command: { kind: "message", text, msgtype, format: "markdown" },
+  });
+  const action = (name: string, rest: Record<string, unknown> = {}) => ({
+    kind: "command",
+    command: { kind: "action", name, text: "", ...rest },
+  });
+
+  it("parses the message commands", () => {
+    expect(parseInput("/me waves")).toEqual(md("waves", "m.emote"));
+    expect(parseInput("/shrug")).toEqual(md(SHRUG));
+    expect(parseInput("/shrug ok")).toEqual(md(`${SHRUG} ok`));
+    expect(parseInput("/tableflip")).toEqual(md("(╯°□°）╯︵ ┻━┻"));
+    expect(parseInput("/lenny hi")).toEqual(md("( ͡° ͜ʖ ͡°) hi"));
+    expect(parseInput("/plain *as typed*")).toEqual({
       kind: "command",
-      command: { kind: "shrug", text: `${SHRUG} ok` },
+      command: { kind: "message", text: "*as typed*", msgtype: "m.text", format: "plain" },
     });
-    expect(parseInput("/topic A new topic")).toEqual({
+    expect(parseInput("/html <b>bold</b> &amp; more")).toEqual({
       kind: "command",
-      command: { kind: "topic", topic: "A new topic" },
+      command: { kind: "html", body: "bold & more", html: "<b>bold</b> &amp; more", msgtype: "m.text" },
     });
-    expect(parseInput("/invite @bob:ex.org be nice")).toEqual({
+    expect(parseInput("/spoiler the <end>")).toEqual({
       kind: "command",
-      command: { kind: "invite", userId: "@bob:ex.org", reason: "be nice" },
+      command: {
+        kind: "html",
+        body: "the <end>",
+        html: "<span data-mx-spoiler>the &#60;end&#62;</span>",
+        msgtype: "m.text",
+      },
     });
-    expect(parseInput("/join #lounge:ex.org")).toEqual({
-      kind: "command",
-      command: { kind: "join", target: "#lounge:ex.org" },
-    });
-    expect(parseInput("/leave")).toEqual({ kind: "command", command: { kind: "leave" } });
-    expect(parseInput("/nick Bobby")).toEqual({ kind: "command", command: { kind: "nick", name: "Bobby" } });
+    const rainbow = parseInput("/rainbow ab");
+    expect(rainbow).toMatchObject({ kind: "command", command: { kind: "html", body: "ab" } });
+    expect(JSON.stringify(rainbow)).toContain('<font color=\\"#ff0000\\">a</font>');
+    expect(parseInput("/help")).toEqual({ kind: "command", command: { kind: "help" } });
+    expect(parseInput("/devtools")).toEqual({ kind: "command", command: { kind: "devtools" } });
+  });
+
+  it("parses the action commands with their user, reason and level", () => {
+    expect(parseInput("/topic A new topic")).toEqual(action("topic", { text: "A new topic" }));
+    expect(parseInput("/invite @bob:ex.org be nice")).toEqual(
+      action("invite", { userId: "@bob:ex.org", text: "be nice" }),
+    );
+    expect(parseInput("/join #lounge:ex.org")).toEqual(action("join", { text: "#lounge:ex.org" }));
+    expect(parseInput("/part")).toEqual(action("part"));
+    expect(parseInput("/leave")).toEqual(action("leave"));
+    expect(parseInput("/nick Bobby")).toEqual(action("nick", { text: "Bobby" }));
+    expect(parseInput("/ban @eve:ex.org spam")).toEqual(
+      action("ban", { userId: "@eve:ex.org", text: "spam" }),
+    );
+    expect(parseInput("/op @bob:ex.org")).toEqual(action("op", { userId: "@bob:ex.org", level: 50 }));
+    expect(parseInput("/op @bob:ex.org 100")).toEqual(action("op", { userId: "@bob:ex.org", level: 100 }));
+    expect(parseInput("/deop @bob:ex.org")).toEqual(action("deop", { userId: "@bob:ex.org" }));
+    expect(parseInput("/myavatar mxc://ex.org/abc")).toEqual(
+      action("myavatar", { text: "mxc://ex.org/abc" }),
+    );
+    expect(parseInput("/upgraderoom 11")).toEqual(action("upgraderoom", { text: "11" }));
+    expect(parseInput("/converttodm")).toEqual(action("converttodm"));
   });
 
   it("gives clear errors and lets // send a slash", () => {
@@ -108,14 +147,68 @@ describe("slash commands", () => {
     });
     expect(parseInput("/invite")).toEqual({
       kind: "error",
-      error: { key: "usage", vars: { usage: "/invite <user-id>" } },
+      error: { key: "usage", vars: { usage: "/invite <user-id> [reason]" } },
     });
     expect(parseInput("/invite bob")).toMatchObject({ kind: "error", error: { key: "invalidUserId" } });
     expect(parseInput("/join lounge")).toMatchObject({ kind: "error", error: { key: "invalidRoom" } });
+    expect(parseInput("/op @bob:ex.org high")).toMatchObject({
+      kind: "error",
+      error: { key: "invalidLevel" },
+    });
+    expect(parseInput("/myavatar http://x/y.png")).toMatchObject({
+      kind: "error",
+      error: { key: "invalidMxc" },
+    });
+    expect(parseInput("/whois @a:b extra")).toMatchObject({ kind: "error", error: { key: "usage" } });
     expect(parseInput("//not a command")).toEqual({ kind: "message", text: "/not a command" });
     expect(parseInput("plain")).toEqual({ kind: "message", text: "plain" });
   });
+
+  it("has every command Element users know, each with a description", () => {
+    const names = COMMANDS.map((c) => c.name);
+    for (const name of ELEMENT_COMMANDS) expect(names).toContain(name);
+    for (const c of COMMANDS) expect(t("composer", c.descriptionKey)).not.toBe(c.descriptionKey);
+  });
 });
+
+const ELEMENT_COMMANDS = [
+  "me",
+  "shrug",
+  "tableflip",
+  "lenny",
+  "plain",
+  "html",
+  "spoiler",
+  "rainbow",
+  "topic",
+  "roomname",
+  "myroomnick",
+  "myroomavatar",
+  "myavatar",
+  "nick",
+  "invite",
+  "join",
+  "part",
+  "leave",
+  "kick",
+  "ban",
+  "unban",
+  "op",
+  "deop",
+  "ignore",
+  "unignore",
+  "converttodm",
+  "converttoroom",
+  "devtools",
+  "upgraderoom",
+  "whois",
+  "discardsession",
+  "query",
+  "msg",
+  "holdcall",
+  "unholdcall",
+  "help",
+];
 
 describe("autocomplete", () => {
   it("finds the trigger at the caret", () => {

@@ -107,7 +107,6 @@ export class SpacesViewModel {
         : {}),
     };
     const { room_id: roomId } = await createRoom(this.client.http, body);
-    this.list.selectWhenJoined(roomId);
     return roomId;
   }
 

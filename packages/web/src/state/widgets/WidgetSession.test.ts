@@ -111,6 +111,21 @@ describe("capability consent", () => {
     elsewhere.session.dispose();
   });
 
+  it("asks again after an answer given with Remember unticked", async () => {
+    const storage = memoryStorage();
+    const consent = new WidgetConsent(storage, alice.userId);
+    const first = open(alice, plainRoom, [SEND_MESSAGE], consent);
+    await until(() => first.session.approval.getSnapshot(), "the approval prompt");
+    first.session.approve([SEND_MESSAGE], { remember: false });
+    await until(() => first.widget.approvedCapabilities, "notify_capabilities");
+    expect([...(first.widget.approvedCapabilities ?? [])]).toEqual([SEND_MESSAGE]);
+    first.session.dispose();
+    const second = open(alice, plainRoom, [SEND_MESSAGE], new WidgetConsent(storage, alice.userId));
+    const asked = await until(() => second.session.approval.getSnapshot(), "a second prompt");
+    expect(asked.requested).toEqual([SEND_MESSAGE]);
+    second.session.dispose();
+  });
+
   it("keeps a widget id such as __proto__ as data", () => {
     const storage = memoryStorage();
     const consent = new WidgetConsent(storage, alice.userId);

@@ -234,14 +234,18 @@ export class WidgetSession {
     this.attached().onIframeLoad();
   }
 
-  /** The user's answer to `approval`: the capabilities left ticked (remembered per widget and room). */
-  approve(granted: readonly string[]): void {
+  /**
+   * The user's answer to `approval`: the capabilities left ticked, remembered
+   * per widget and room unless `remember` is false (asked again next time).
+   */
+  approve(granted: readonly string[], options: { remember?: boolean } = {}): void {
     const pending = this.approvalValue.getSnapshot();
     const answer = this.approvalAnswer;
     if (!pending || !answer) return;
     const requested = new Set(pending.requested);
     const chosen = new Set(granted.filter((c) => requested.has(c)));
-    this.consent.rememberCapabilities(this.init.widget.id, this.init.roomId, pending.requested, chosen);
+    if (options.remember !== false)
+      this.consent.rememberCapabilities(this.init.widget.id, this.init.roomId, pending.requested, chosen);
     this.approvalAnswer = null;
     this.approvalValue.set(null);
     answer(chosen);

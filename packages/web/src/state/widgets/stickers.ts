@@ -10,10 +10,10 @@ import type { WidgetDefinition } from "@lattice/widget-api";
 import type { Client } from "../../sdk";
 
 /** The account data type holding account widgets. */
-export const ACCOUNT_WIDGETS_TYPE = "m.widgets";
+const ACCOUNT_WIDGETS_TYPE = "m.widgets";
 
 /** The widget type of a sticker picker. */
-export const STICKER_PICKER_TYPE = "m.stickerpicker";
+const STICKER_PICKER_TYPE = "m.stickerpicker";
 
 /** The user's sticker picker (its url template filled for `roomId`), or null when none is set up. */
 export function stickerPickerOf(
@@ -34,4 +34,10 @@ export function stickerPickerOf(
     baseUrl: env.baseUrl,
   });
   return { ...picker, url };
+}
+
+/** Whether the account has a sticker picker set up. */
+export function hasStickerPicker(client: Pick<Client, "rooms">): boolean {
+  const content = client.rooms.accountData(ACCOUNT_WIDGETS_TYPE)?.content;
+  return parseAccountWidgets(content).some((w) => w.type === STICKER_PICKER_TYPE);
 }

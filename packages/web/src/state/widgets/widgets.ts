@@ -75,7 +75,18 @@ export function widgetsOf(client: ClientViewModel): AppWidgets {
     baseUrl: client.homeserverUrl ?? "",
   };
   found = { registry, consent, env };
-  client.onDispose(() => registry.dispose());
+  // Every running widget hears which room the user views (SPEC §6: other rooms' events need a timeline capability).
+  const viewed = (): string | null => client.room.getSnapshot()?.roomId ?? null;
+  const tell = (): void => {
+    for (const r of registry.running.getSnapshot()) r.session.setViewedRoom(viewed());
+  };
+  const stopRoom = client.room.subscribe(tell);
+  const stopRunning = registry.running.subscribe(tell);
+  client.onDispose(() => {
+    stopRoom();
+    stopRunning();
+    registry.dispose();
+  });
   hosts.set(client, found);
   return found;
 }
