@@ -9,6 +9,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
+import { menuKeyHandler } from "../../components/menuKeys";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import { useT } from "../../i18n/useT";
@@ -174,27 +175,7 @@ function Menu({
       {t(key)}
     </button>
   );
-  const onKey = (e: React.KeyboardEvent): void => {
-    const items = Array.from(ref.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? []);
-    const at = items.indexOf(document.activeElement as HTMLElement);
-    const next =
-      e.key === "ArrowDown"
-        ? at + 1
-        : e.key === "ArrowUp"
-          ? at - 1
-          : e.key === "Home"
-            ? 0
-            : e.key === "End"
-              ? -1
-              : null;
-    if (next !== null) {
-      e.preventDefault();
-      items.at(next % items.length)?.focus();
-    } else if (e.key === "Escape" || e.key === "Tab") {
-      e.preventDefault();
-      onClose();
-    }
-  };
+  const onKey = menuKeyHandler(ref, onClose);
   return (
     <div
       ref={ref}

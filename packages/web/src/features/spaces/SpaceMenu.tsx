@@ -8,6 +8,7 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
+import { menuKeyHandler } from "../../components/menuKeys";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import type * as SpaceDialogsModule from "./SpaceDialogs";
@@ -132,27 +133,7 @@ function Menu({
     return () => document.removeEventListener("mousedown", outside);
   }, [at]);
 
-  const onKey = (e: React.KeyboardEvent): void => {
-    const items = Array.from(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
-    const i = items.indexOf(document.activeElement as HTMLElement);
-    const next =
-      e.key === "ArrowDown"
-        ? i + 1
-        : e.key === "ArrowUp"
-          ? i - 1
-          : e.key === "Home"
-            ? 0
-            : e.key === "End"
-              ? -1
-              : null;
-    if (next !== null) {
-      e.preventDefault();
-      items.at(next % items.length)?.focus();
-    } else if (e.key === "Escape" || e.key === "Tab") {
-      e.preventDefault();
-      onClose();
-    }
-  };
+  const onKey = menuKeyHandler(ref, onClose);
 
   return (
     <div
