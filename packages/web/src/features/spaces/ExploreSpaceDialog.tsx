@@ -34,10 +34,16 @@ export function ExploreSpaceDialog({
   const [vm, setVm] = useState<ExploreSpaceViewModel | null>(null);
   useEffect(() => {
     const scope = new Scope();
-    const explore = spaces.explore(spaceId, scope);
-    setVm(explore);
-    void explore.load();
-    return () => scope.end();
+    let ended = false;
+    void spaces.explore(spaceId, scope).then((explore) => {
+      if (ended) return;
+      setVm(explore);
+      void explore.load();
+    });
+    return () => {
+      ended = true;
+      scope.end();
+    };
   }, [spaces, spaceId]);
   return (
     <Dialog

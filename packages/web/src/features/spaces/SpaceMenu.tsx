@@ -11,18 +11,21 @@ import { createPortal } from "react-dom";
 import { menuKeyHandler } from "../../components/menuKeys";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
-import {
-  AddRoomsDialog,
-  CreateSpaceDialog,
-  InviteToSpaceDialog,
-  LeaveSpaceDialog,
-  NewRoomDialog,
-} from "./SpaceDialogs";
-import { ExploreSpaceDialog } from "./ExploreSpaceDialog";
+import type * as SpaceDialogsModule from "./SpaceDialogs";
 import styles from "./Spaces.module.css";
 
 // The settings dialog is the room settings' own (its own chunk, as for rooms).
 const SpaceSettings = lazy(() => import("./SpaceSettings").then((m) => ({ default: m.SpaceSettings })));
+// The other dialogs are one chunk, fetched when a dialog first opens: the first screen shows only the bar.
+const dialogs = (): Promise<typeof SpaceDialogsModule> => import("./SpaceDialogs");
+const CreateSpaceDialog = lazy(() => dialogs().then((m) => ({ default: m.CreateSpaceDialog })));
+const AddRoomsDialog = lazy(() => dialogs().then((m) => ({ default: m.AddRoomsDialog })));
+const NewRoomDialog = lazy(() => dialogs().then((m) => ({ default: m.NewRoomDialog })));
+const InviteToSpaceDialog = lazy(() => dialogs().then((m) => ({ default: m.InviteToSpaceDialog })));
+const LeaveSpaceDialog = lazy(() => dialogs().then((m) => ({ default: m.LeaveSpaceDialog })));
+const ExploreSpaceDialog = lazy(() =>
+  import("./ExploreSpaceDialog").then((m) => ({ default: m.ExploreSpaceDialog })),
+);
 
 /** What opened the menu. */
 export type MenuAt =
@@ -43,14 +46,16 @@ export function SpaceMenu({
   const [open, setOpen] = useState<Open>("menu");
   if (at.kind === "create")
     return (
-      <CreateSpaceDialog
-        spaces={client.spaces}
-        onClose={onClose}
-        onCreated={(id) => {
-          client.spaces.select(id);
-          onClose();
-        }}
-      />
+      <Suspense fallback={null}>
+        <CreateSpaceDialog
+          spaces={client.spaces}
+          onClose={onClose}
+          onCreated={(id) => {
+            client.spaces.select(id);
+            onClose();
+          }}
+        />
+      </Suspense>
     );
   const close = (): void => {
     onClose();
@@ -58,33 +63,32 @@ export function SpaceMenu({
     requestAnimationFrame(() => at.returnTo.focus());
   };
   const props = { spaces: client.spaces, spaceId: at.spaceId, name: at.name, onClose: close };
-  switch (open) {
-    case "menu":
-      return createPortal(<Menu at={at} onPick={setOpen} onClose={close} />, document.body);
-    case "explore":
-      return (
-        <ExploreSpaceDialog
-          {...props}
-          onOpenRoom={(roomId) => {
-            client.roomList.select(roomId);
-            close();
-          }}
-        />
-      );
-    case "add":
-      return <AddRoomsDialog {...props} />;
-    case "new":
-      return <NewRoomDialog {...props} onCreated={(id) => client.roomList.selectWhenJoined(id)} />;
-    case "invite":
-      return <InviteToSpaceDialog {...props} />;
-    case "leave":
-      return <LeaveSpaceDialog {...props} />;
-    case "settings":
-      return (
-        <Suspense fallback={null}>
-          <SpaceSettings {...props} />
-        </Suspense>
-      );
+  if (open === "menu") return createPortal(<Menu at={at} onPick={setOpen} onClose={close} />, document.body);
+  return <Suspense fallback={null}>{dialogFor(open)}</Suspense>;
+
+  function dialogFor(which: Exclude<Open, "menu">): React.JSX.Element {
+    switch (which) {
+      case "explore":
+        return (
+          <ExploreSpaceDialog
+            {...props}
+            onOpenRoom={(roomId) => {
+              client.roomList.select(roomId);
+              close();
+            }}
+          />
+        );
+      case "add":
+        return <AddRoomsDialog {...props} />;
+      case "new":
+        return <NewRoomDialog {...props} onCreated={(id) => client.roomList.selectWhenJoined(id)} />;
+      case "invite":
+        return <InviteToSpaceDialog {...props} />;
+      case "leave":
+        return <LeaveSpaceDialog {...props} />;
+      case "settings":
+        return <SpaceSettings {...props} />;
+    }
   }
 }
 

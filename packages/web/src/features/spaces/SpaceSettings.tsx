@@ -24,8 +24,14 @@ export function SpaceSettings({
   // Made in the effect, so StrictMode's second mount gets a live one.
   useEffect(() => {
     const scope = new Scope();
-    setSettings(spaces.settings(spaceId, scope));
-    return () => scope.end();
+    let ended = false;
+    void spaces.settings(spaceId, scope).then((settings) => {
+      if (!ended) setSettings(settings);
+    });
+    return () => {
+      ended = true;
+      scope.end();
+    };
   }, [spaces, spaceId]);
   if (settings === null) return null;
   return (

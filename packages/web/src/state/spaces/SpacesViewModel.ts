@@ -13,9 +13,9 @@ import type { Client, CreateRoomRequest } from "../../sdk";
 import { ObservableValue } from "../observables";
 import type { RoomListViewModel } from "../RoomListViewModel";
 import type { Scope } from "../Scope";
-import { RoomSettingsViewModel } from "../room-settings/RoomSettingsViewModel";
+import type { RoomSettingsViewModel } from "../room-settings/RoomSettingsViewModel";
 import { describeFailure } from "../rooms/failure";
-import { ExploreSpaceViewModel } from "./ExploreSpaceViewModel";
+import type { ExploreSpaceViewModel } from "./ExploreSpaceViewModel";
 import { buildSpaceTree, NO_BADGE, sameTree } from "./spaceTree";
 import type { SpaceTree } from "./spaceTree";
 
@@ -181,12 +181,16 @@ export class SpacesViewModel {
   }
 
   /** A new explorer of the space (ends with `scope`). */
-  explore(spaceId: string, scope: Scope = this.scope.child()): ExploreSpaceViewModel {
+  async explore(spaceId: string, scope: Scope = this.scope.child()): Promise<ExploreSpaceViewModel> {
+    // Its own chunk: the first screen shows the spaces bar, not the explorer.
+    const { ExploreSpaceViewModel } = await import("./ExploreSpaceViewModel");
     return new ExploreSpaceViewModel(this.client, spaceId, scope);
   }
 
   /** The settings of the space (name, topic, avatar, visibility); ends with `scope`. */
-  settings(spaceId: string, scope: Scope = this.scope.child()): RoomSettingsViewModel {
+  async settings(spaceId: string, scope: Scope = this.scope.child()): Promise<RoomSettingsViewModel> {
+    // Loaded with the settings dialog, not with the spaces bar.
+    const { RoomSettingsViewModel } = await import("../room-settings/RoomSettingsViewModel");
     return new RoomSettingsViewModel(this.client, this.client.rooms.get(spaceId), scope);
   }
 

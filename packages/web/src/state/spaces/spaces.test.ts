@@ -126,7 +126,7 @@ describe("SpacesViewModel over HTTP", () => {
     expect(aliceSpaces.candidates(spaceId).map((c) => c.name)).not.toContain("Tavern");
 
     // Bob explores the space he is not in, through the hierarchy, and joins the room from it.
-    const explore = bobSpaces.explore(spaceId);
+    const explore = await bobSpaces.explore(spaceId);
     await explore.load();
     const state = explore.state.getSnapshot();
     expect(state.source).toBe("server");
@@ -173,7 +173,7 @@ describe("SpacesViewModel over HTTP", () => {
     const old: typeof alice = Object.create(alice, {
       serverFeatures: { value: () => Promise.resolve({ ...features, spaceHierarchy: false }) },
     }) as typeof alice;
-    const explore = new SpacesViewModel(
+    const explore = await new SpacesViewModel(
       old,
       new RoomListViewModel(alice.rooms, scope.child()),
       scope.child(),

@@ -9,7 +9,7 @@
  */
 import { i18n } from "../../i18n/i18n";
 import type { ClientViewModel } from "../ClientViewModel";
-import { elementCallHostFactory } from "./ElementCallHost";
+import { lazyElementCallHostFactory } from "./lazyElementCallHost";
 import type { ElementCallTheme } from "./ElementCallParams";
 import { ELEMENT_CALL_BASE_PATH } from "./ElementCallParams";
 import { ElementCalls } from "./ElementCalls";
@@ -50,7 +50,7 @@ export function elementCallsOf(client: ClientViewModel): ElementCalls | null {
     settings: client.callSettings,
     callRunning: (roomId) => sdk.rtc.active.getSnapshot().has(roomId),
     roomName: (roomId) => sdk.rooms.find(roomId)?.getSnapshot().name.name ?? roomId,
-    hostFactory: elementCallHostFactory(sdk),
+    hostFactory: lazyElementCallHostFactory(sdk),
     baseHref: () =>
       new URL(`${import.meta.env.BASE_URL}${ELEMENT_CALL_BASE_PATH}`, window.location.href).href,
     parentUrl: () => window.location.href,
