@@ -9,7 +9,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import { menuKeyHandler } from "../../components/menuKeys";
+import { usePopupMenu } from "../../components/popupMenu";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import { useT } from "../../i18n/useT";
@@ -131,31 +131,12 @@ function Menu({
   onLeave: (room: { roomId: string; name: string }) => void;
 }): React.JSX.Element | null {
   const t = useT("navigation");
-  const ref = useRef<HTMLDivElement>(null);
   useObservable(vm.notifications.ruleset);
   const status = useObservable(vm.status);
   const [copied, setCopied] = useState(false);
   const view = vm.view(request.roomId);
-  const [pos, setPos] = useState({ left: request.x, top: request.y });
-  // The list re-renders with every sync: the effect below must not re-run (and refocus) for that.
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
-
-  useEffect(() => {
-    const el = ref.current;
-    if (el === null) return;
-    const r = el.getBoundingClientRect();
-    setPos({
-      left: Math.max(8, Math.min(request.x, window.innerWidth - r.width - 8)),
-      top: Math.max(8, Math.min(request.y, window.innerHeight - r.height - 8)),
-    });
-    el.querySelector<HTMLElement>('[role^="menuitem"]')?.focus();
-    const outside = (e: MouseEvent): void => {
-      if (!el.contains(e.target as Node)) closeRef.current();
-    };
-    document.addEventListener("mousedown", outside);
-    return () => document.removeEventListener("mousedown", outside);
-  }, [request]);
+  // The list re-renders with every sync: placement and focus run once per request, not per render.
+  const { ref, pos, onKey } = usePopupMenu(request, onClose);
 
   if (view === null) return null;
   const act = (action: () => Promise<boolean>): void => {
@@ -175,7 +156,6 @@ function Menu({
       {t(key)}
     </button>
   );
-  const onKey = menuKeyHandler(ref, onClose);
   return (
     <div
       ref={ref}

@@ -6,9 +6,9 @@
  * it and give focus back to the space. The "+" of the bar opens the create
  * space dialog through the same component.
  */
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { createPortal } from "react-dom";
-import { menuKeyHandler } from "../../components/menuKeys";
+import { usePopupMenu } from "../../components/popupMenu";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import type * as SpaceDialogsModule from "./SpaceDialogs";
@@ -111,29 +111,7 @@ function Menu({
   onClose: () => void;
 }): React.JSX.Element {
   const t = useT("spaces");
-  const ref = useRef<HTMLDivElement>(null);
-  const [pos, setPos] = useState({ left: at.x, top: at.y });
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
-
-  useEffect(() => {
-    const el = ref.current;
-    if (el === null) return;
-    const r = el.getBoundingClientRect();
-    // Kept inside the viewport (a phone's strip puts spaces near the right edge).
-    setPos({
-      left: Math.max(8, Math.min(at.x, window.innerWidth - r.width - 8)),
-      top: Math.max(8, Math.min(at.y, window.innerHeight - r.height - 8)),
-    });
-    el.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    const outside = (e: MouseEvent): void => {
-      if (!el.contains(e.target as Node)) closeRef.current();
-    };
-    document.addEventListener("mousedown", outside);
-    return () => document.removeEventListener("mousedown", outside);
-  }, [at]);
-
-  const onKey = menuKeyHandler(ref, onClose);
+  const { ref, pos, onKey } = usePopupMenu(at, onClose);
 
   return (
     <div
