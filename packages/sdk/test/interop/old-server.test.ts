@@ -199,7 +199,13 @@ describeEachServer(
           { type: "m.room.history_visibility", state_key: "", content: { history_visibility: "shared" } },
         ],
       });
-      await waitFor(() => alice.rooms.find(roomId), "alice's room", 30_000);
+      // Wait for the encryption state, not only the room: under load a sync can bring the room
+      // mid-creation (create and member, not yet m.room.encryption), and a send then goes out in the clear.
+      await waitFor(
+        () => alice.rooms.find(roomId)?.getSnapshot().isEncrypted === true || undefined,
+        "alice's room, encrypted",
+        30_000,
+      );
       const echo = alice.sendQueue.send(roomId, "m.room.message", { msgtype: "m.text", body: "before bob" });
       const sent = await alice.sendQueue.whenSettled(echo.txnId);
       const eventId =
