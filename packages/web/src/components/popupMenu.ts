@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from "react";
 import type { KeyboardEvent, RefObject } from "react";
 
 /** A keydown handler for the menu element in `menu`; items are its [role^="menuitem"] descendants. */
-export function menuKeyHandler(
+function menuKeyHandler(
   menu: RefObject<HTMLElement | null>,
   onClose: () => void,
 ): (e: KeyboardEvent) => void {
