@@ -39,6 +39,19 @@ describeEachServer("group call power levels", (ctx) => {
     expect((refused as MatrixError).errcode).toBe("M_FORBIDDEN");
 
     const roomId = await sharedRoom(alice, [bob], withCallMemberPowerLevel({}));
+    // The override's events map replaces the server's whole map: the defaults must survive it.
+    const levels = await waitFor(
+      () => {
+        const pl = alice.rooms.find(roomId)?.getSnapshot().state.powerLevels;
+        return pl?.hasEvent ? pl : undefined;
+      },
+      "alice's power levels",
+      SYNC_WAIT_MS,
+    );
+    expect(levels.requiredForEvent(GROUP_CALL_MEMBER_EVENT, true)).toBe(0);
+    expect(levels.requiredForEvent("m.room.power_levels", true)).toBe(100);
+    expect(levels.requiredForEvent("m.room.history_visibility", true)).toBe(100);
+    expect(levels.requiredForEvent("m.room.encryption", true)).toBe(100);
     const group = await alice.voip.createGroupCall(roomId, { type: "m.voice", intent: "m.prompt" });
     await group.enter();
     const bobsGroup = await waitFor(

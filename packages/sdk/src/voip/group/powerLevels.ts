@@ -12,8 +12,27 @@ import { GROUP_CALL_MEMBER_EVENT } from "./types";
 export const CALL_MEMBER_POWER_LEVEL = 0;
 
 /**
+ * The event levels a homeserver writes into a new room's power levels
+ * (Synapse's and the test homeserver's defaults). The override is applied
+ * shallowly, so an `events` map in it replaces these whole: they are
+ * written again beside the call member level, or a moderator could change
+ * power levels, history visibility and encryption.
+ */
+const CREATE_ROOM_EVENT_LEVELS: Readonly<Record<string, number>> = {
+  "m.room.name": 50,
+  "m.room.power_levels": 100,
+  "m.room.history_visibility": 100,
+  "m.room.canonical_alias": 50,
+  "m.room.avatar": 50,
+  "m.room.tombstone": 100,
+  "m.room.server_acl": 100,
+  "m.room.encryption": 100,
+};
+
+/**
  * `body` with the call member event at power level 0 in its
- * power_level_content_override, keeping whatever else the override says.
+ * power_level_content_override, keeping the server's default event levels
+ * and whatever else the override says.
  */
 export function withCallMemberPowerLevel(body: CreateRoomRequest): CreateRoomRequest {
   const override = body.power_level_content_override ?? {};
@@ -23,6 +42,7 @@ export function withCallMemberPowerLevel(body: CreateRoomRequest): CreateRoomReq
     power_level_content_override: {
       ...override,
       events: {
+        ...CREATE_ROOM_EVENT_LEVELS,
         ...(typeof events === "object" && events !== null ? events : {}),
         [GROUP_CALL_MEMBER_EVENT]: CALL_MEMBER_POWER_LEVEL,
       },
