@@ -7,12 +7,11 @@
  * `openPeer` gives a page whose `window.peer` (peer-api.ts) the caller
  * drives through `PeerHandle`.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { extname, join } from "node:path";
+import { join } from "node:path";
 import { build } from "esbuild";
+import { serveFolder } from "../serve-folder";
 import { chromium } from "playwright-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CHROMIUM_ARGS } from "../browser";
@@ -47,13 +46,6 @@ const PAGE = (kind: PeerKind): string => `<!doctype html>
 <script type="module" src="/${kind}-peer.js"></script>
 </body></html>`;
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".map": "application/json",
-};
-
 /** The bundles and the server that serves them. */
 export interface PeerPages {
   url: string;
@@ -76,28 +68,7 @@ export async function servePeerPages(kinds: readonly PeerKind[] = ["lattice", "j
     loader: { ".wasm": "file" },
   });
   for (const kind of kinds) await writeFile(join(dir, `${kind}.html`), PAGE(kind));
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://x").pathname.replace(/^\/+/, "");
-    if (path.includes("..") || path === "") {
-      res.writeHead(404).end();
-      return;
-    }
-    readFile(join(dir, path)).then(
-      (body) =>
-        res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body),
-      () => res.writeHead(404).end(),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return serveFolder(dir);
 }
 
 /** A peer page and typed calls into its `window.peer`. */
