@@ -113,6 +113,19 @@ it("sets state directly: allowed at the state level, refused below it with no re
   });
 });
 
+it("lets a plain member set their own room name: member events follow the membership rules, not state_default", async () => {
+  const mine = bob.rooms.get(roomId).getSnapshot().state.content("m.room.member", bob.userId) ?? {};
+  const eventId = await bob.state.setState(roomId, "m.room.member", bob.userId, {
+    ...mine,
+    membership: "join",
+    displayname: "Bob in Mods",
+  });
+  expect(eventId).toMatch(/^\$/);
+  expect(await api.timeline.getStateEvent(alice.http, roomId, "m.room.member", bob.userId)).toMatchObject({
+    displayname: "Bob in Mods",
+  });
+});
+
 it("lets an invite through at level 0 in a public room, and a moderator kick, ban and unban", async () => {
   await bob.moderation.invite(roomId, carol.userId);
   await waitFor(() => carol.rooms.find(roomId)?.getSnapshot().category === "invite", "carol's invite");
