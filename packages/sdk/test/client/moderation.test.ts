@@ -126,6 +126,21 @@ it("lets a plain member set their own room name: member events follow the member
   });
 });
 
+it("creates an encrypted room and resolves only once the client knows it is encrypted", async () => {
+  const created = await alice.moderation.create({
+    name: "Secret",
+    initial_state: [
+      { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
+    ],
+  });
+  // No wait here: a message sent now must be encrypted, and the send queue asks the room model.
+  expect(alice.rooms.find(created)?.getSnapshot().isEncrypted).toBe(true);
+  const plain = await alice.moderation.create({ name: "Plain" });
+  expect(plain).toMatch(/^!/);
+  await waitFor(() => alice.rooms.find(plain), "the plain room");
+  expect(alice.rooms.get(plain).getSnapshot().isEncrypted).toBe(false);
+});
+
 it("lets an invite through at level 0 in a public room, and a moderator kick, ban and unban", async () => {
   await bob.moderation.invite(roomId, carol.userId);
   await waitFor(() => carol.rooms.find(roomId)?.getSnapshot().category === "invite", "carol's invite");
