@@ -3,8 +3,10 @@
  * the caller's name and avatar, accept as voice or video, decline), the
  * active call the call view and the picture-in-picture bar show, and the
  * room header's call buttons (a room of two gets a 1:1 call, a bigger room
- * a mesh group call, joined when one is already running). A desktop
- * notification announces an incoming call while the tab is hidden.
+ * a mesh group call, joined when one is already running), and the group
+ * calls we may join (mesh calls, and MatrixRTC calls that ring us: Join on
+ * LiveKit, or Decline). A desktop notification announces an incoming call
+ * or ring while the tab is hidden.
  */
 import type { Call, Client, GroupCall } from "../../sdk";
 import { ObservableValue } from "../observables";
@@ -14,6 +16,7 @@ import type { ActiveCallViewModel } from "./ActiveCall";
 import type { CallSettings } from "./CallSettings";
 import { DevicesViewModel } from "./DevicesViewModel";
 import { IncomingGroupCalls } from "./IncomingGroupCalls";
+import type { IncomingGroupCallView } from "./IncomingGroupCalls";
 import { PreCallViewModel } from "./PreCallViewModel";
 import type { BrowserMediaPlatform } from "../../platform";
 import type { Subscribable } from "../useObservable";
@@ -51,6 +54,8 @@ export class CallsViewModel {
   /** Group calls running in our rooms that we may join (the Join / Dismiss toasts). */
   readonly incomingGroup: IncomingGroupCalls;
   private readonly ringing = new Map<string, Call>();
+  /** MatrixRTC rings already announced (one desktop notification each). */
+  private readonly announcedRings = new Set<string>();
   private readonly scope: Scope;
 
   constructor(
@@ -77,13 +82,16 @@ export class CallsViewModel {
     this.incomingGroup = new IncomingGroupCalls(
       {
         groupCalls: client.voip.groupCalls,
+        rtcRings: client.rtc.ringingForUs,
         userId: client.userId,
         roomName: (roomId) => client.rooms.find(roomId)?.getSnapshot().name.name ?? roomId,
         memberName: (roomId, userId) => this.nameOf(roomId, userId),
         activeCallId: () => this.active.getSnapshot()?.id,
+        activeRoomId: () => this.active.getSnapshot()?.roomId,
       },
       this.scope,
     );
+    this.scope.subscribe(this.incomingGroup.toasts, (toasts) => this.announceRings(toasts));
     this.scope.subscribe(this.active, () => this.incomingGroup.update());
     this.scope.add(() => this.active.getSnapshot()?.dispose());
   }
@@ -118,11 +126,7 @@ export class CallsViewModel {
         this.setActive(new OneToOneCallViewModel(call));
       } else if (kind === "group" && (await this.groupOnLiveKit(roomId))) {
         // The server offers a LiveKit focus: the group call goes on the SFU, end-to-end encrypted.
-        const { LiveKitCallViewModel } = await import("./LiveKitCall");
-        const vm = new LiveKitCallViewModel(this.client, roomId, this.platform, video);
-        this.setActive(vm);
-        await vm.enter();
-        if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
+        await this.enterLiveKit(roomId, video);
       } else if (kind === "group") {
         const group =
           this.client.voip.groupCall(roomId) ??
@@ -149,6 +153,58 @@ export class CallsViewModel {
     const previous = this.active.getSnapshot();
     if (previous) await this.hangup(previous);
     await this.enterGroup(group);
+  }
+
+  /**
+   * Joins the MatrixRTC call that rang us (an rtc toast) on LiveKit, with
+   * video unless the ring's intent is audio, and opens its room (a call in
+   * progress is hung up first).
+   */
+  async joinRing(id: string): Promise<void> {
+    const incoming = this.incomingGroup.ring(id);
+    if (!incoming) return;
+    this.incomingGroup.dismiss(id);
+    this.error.set(null);
+    this.host.openRoom(incoming.roomId);
+    const previous = this.active.getSnapshot();
+    if (previous) await this.hangup(previous);
+    try {
+      await this.enterLiveKit(incoming.roomId, incoming.ring.callIntent !== "audio");
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Declines a MatrixRTC ring (the decline event tells the caller and our other devices). */
+  async declineRing(id: string): Promise<void> {
+    const incoming = this.incomingGroup.ring(id);
+    this.incomingGroup.dismiss(id);
+    if (incoming) await this.client.rtc.decline(incoming.roomId, id).catch(() => undefined);
+  }
+
+  private async enterLiveKit(roomId: string, video: boolean): Promise<void> {
+    const { LiveKitCallViewModel } = await import("./LiveKitCall");
+    const vm = new LiveKitCallViewModel(this.client, roomId, this.platform, video);
+    this.setActive(vm);
+    await vm.enter();
+    if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
+  }
+
+  /** A desktop notification for each new MatrixRTC ring (the host shows it only while the tab is hidden). */
+  private announceRings(toasts: readonly IncomingGroupCallView[]): void {
+    for (const toast of toasts) {
+      if (toast.kind !== "rtc" || this.announcedRings.has(toast.id)) continue;
+      this.announcedRings.add(toast.id);
+      this.host.notify?.({
+        id: toast.id,
+        roomId: toast.roomId,
+        callerId: toast.callerId,
+        callerName: toast.callerName,
+        avatarUrl: this.client.rooms.find(toast.roomId)?.getSnapshot().state.members.get(toast.callerId)
+          ?.avatarUrl,
+        video: toast.video,
+      });
+    }
   }
 
   private async enterGroup(group: GroupCall): Promise<void> {

@@ -11,6 +11,7 @@ export const calls = {
   incomingGroupVoice: "Group voice call",
   incomingGroupVideo: "Group video call",
   incomingGroupFrom: "{{name}} is in a call in {{room}}",
+  incomingRingFrom: "{{name}} is calling you in {{room}}",
   joinGroup: "Join",
   dismissGroup: "Dismiss",
   callFailed: "The call could not go on: {{message}}",
