@@ -104,6 +104,9 @@ export function liveKitApp(names: readonly string[], roomName: string): LiveKitA
         },
       });
       contexts.push(context);
+      page.on("console", (m) => {
+        if (m.type() === "error") console.error(`[${name} console] ${m.text().slice(0, 300)}`);
+      });
       await openRoom(page, roomName);
       return page;
     },

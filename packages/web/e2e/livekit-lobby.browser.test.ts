@@ -51,6 +51,11 @@ describe("LiveKit lobby and screen share in the web app", () => {
     await seesDecoded(alice, users["bob"] ?? "");
 
     await alice.getByTestId("call-screenshare").click();
+    // Her own screen tile plays what she shares (the capture works), then Bob's copy decodes.
+    await expectVideoFlowing(
+      alice.locator('[data-testid="call-tile"][data-local="true"][data-purpose="m.screenshare"] video'),
+      120_000,
+    );
     await seesDecoded(bob, users["alice"] ?? "", "m.screenshare");
     // Her camera tile stays, still off.
     expect(await aliceAtBob.count()).toBe(1);

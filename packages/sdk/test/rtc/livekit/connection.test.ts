@@ -12,6 +12,7 @@ import type {
   LiveKitModule,
   LkParticipant,
   LkRoomOptions,
+  LkTrack,
   LkTrackPublication,
 } from "../../../src/rtc/livekit/api";
 import {
@@ -212,9 +213,20 @@ describe("LiveKitConnection", () => {
       isSpeaking: false,
       connectionQuality: "good",
       isEncrypted: true,
-      trackPublications: new Map([
-        ["c", { kind: "video", source: "camera", isMuted: false, track: { mediaStreamTrack: camera } }],
-        ["s", { kind: "video", source: "screen_share", isMuted: false, track: { mediaStreamTrack: shown } }],
+      trackPublications: new Map<string, LkTrackPublication>([
+        [
+          "c",
+          { kind: "video", source: "camera", isMuted: false, track: { mediaStreamTrack: camera } as LkTrack },
+        ],
+        [
+          "s",
+          {
+            kind: "video",
+            source: "screen_share",
+            isMuted: false,
+            track: { mediaStreamTrack: shown } as LkTrack,
+          },
+        ],
       ]),
     });
     room.emit("participantConnected");
