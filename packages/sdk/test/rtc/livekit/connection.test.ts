@@ -36,7 +36,7 @@ class FakeRoom {
   readonly listeners = new Map<string, Set<(...args: unknown[]) => void>>();
   readonly connects: string[] = [];
   readonly published: MediaTrack[] = [];
-  readonly publishOptions: Array<Record<string, unknown> | undefined> = [];
+  readonly sources: unknown[] = [];
   readonly unpublished: MediaTrack[] = [];
   e2ee = false;
   state = "disconnected";
@@ -49,7 +49,7 @@ class FakeRoom {
     trackPublications: new Map<string, LkTrackPublication>(),
     publishTrack: (t: MediaTrack, options?: Record<string, unknown>) => {
       this.published.push(t);
-      this.publishOptions.push(options);
+      this.sources.push(options?.["source"]);
       return Promise.resolve();
     },
     unpublishTrack: (t: MediaTrack) => {
@@ -141,6 +141,8 @@ describe("LiveKitConnection", () => {
     expect(room.options.e2ee?.worker).toBe("worker");
     expect(room.connects).toEqual(["ws://sfu j1"]);
     expect(room.published.map((t) => t.kind)).toEqual(["audio", "video"]);
+    // Named as the microphone and the camera: Element Call renders only those sources.
+    expect(room.sources).toEqual(["microphone", "camera"]);
     await flush();
     expect(keysSet).toEqual([["me-id", 0, 5]]);
     expect(connection.status.getSnapshot()).toBe("connected");
@@ -194,10 +196,7 @@ describe("LiveKitConnection", () => {
     const room = FakeRoom.last as FakeRoom;
     const screen = [track("video"), track("audio")];
     await connection.publishScreen(screen);
-    expect(room.publishOptions.slice(2)).toEqual([
-      { source: "screen_share" },
-      { source: "screen_share_audio" },
-    ]);
+    expect(room.sources.slice(2)).toEqual(["screen_share", "screen_share_audio"]);
     room.emit("disconnected");
     await flush();
     await new Promise((r) => setTimeout(r, 10));
