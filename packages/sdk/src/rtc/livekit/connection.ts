@@ -183,7 +183,8 @@ export class LiveKitConnection {
       throw this.errorValue.getSnapshot() ?? error;
     }
     this.published = (await this.options.tracks?.()) ?? [];
-    for (const track of this.published) await room.localParticipant.publishTrack(track, publishOptions(track));
+    for (const track of this.published)
+      await room.localParticipant.publishTrack(track, publishOptions(track));
     this.refresh();
   }
 
@@ -245,7 +246,8 @@ export class LiveKitConnection {
       if (this.leaving) return;
       try {
         await this.join(room);
-        for (const track of this.published) await room.localParticipant.publishTrack(track, publishOptions(track));
+        for (const track of this.published)
+          await room.localParticipant.publishTrack(track, publishOptions(track));
         this.decryptionFailures.clear();
         this.refresh();
         return;
