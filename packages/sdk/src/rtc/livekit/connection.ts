@@ -63,7 +63,6 @@ export interface MediaParticipant {
   readonly encryption: EncryptionState;
 }
 
-/** The SFU could not be joined or was lost for good, in words. */
 /**
  * How a track of ours is published: as the camera or the microphone. Without a source LiveKit
  * names it "unknown", and Element Call (which renders a member's Camera and Microphone
@@ -73,6 +72,7 @@ function publishOptions(track: MediaTrack): { source: "camera" | "microphone" } 
   return { source: track.kind === "audio" ? "microphone" : "camera" };
 }
 
+/** The SFU could not be joined or was lost for good, in words. */
 export class LiveKitConnectionError extends Error {
   constructor(
     readonly code: "unreachable" | "lost",
