@@ -74,6 +74,10 @@ export interface ComposerOptions {
   probe?: MediaProbe;
   /** Called with the room id after /join succeeds (the app selects it). */
   onJoined?: (roomId: string) => void;
+  /** False where typing notices cannot be sent (embedded); defaults to true. */
+  sendsTyping?: boolean;
+  /** False where files cannot be uploaded (a host without media): no attach button, drops ignored. */
+  canUpload?: boolean;
   /** Stop typing after this long without a keystroke (ms); defaults to 10000. */
   typingIdleMs?: number;
 }
@@ -101,6 +105,8 @@ export class ComposerViewModel {
   /** The panel a command opened: the /help list or /devtools. */
   readonly panel = new ObservableValue<"help" | "devtools" | null>(null);
   readonly uploads: ComposerUploads;
+  /** Whether files can be sent (the attach button shows). */
+  readonly canUpload: boolean;
   /** Files waiting in the upload dialog. */
   readonly staged = new ObservableValue<ReadonlyArray<{ name: string; type: string; data: Blob }>>([]);
   private mentions: TrackedMention[] = [];
@@ -116,7 +122,12 @@ export class ComposerViewModel {
   constructor(private readonly options: ComposerOptions) {
     const { client, room, threadRootId } = options;
     this.key = draftKey(client.userId, room.roomId, threadRootId);
-    this.typing = new TypingNotifier((on) => client.typing.setTyping(room.roomId, on), options.typingIdleMs);
+    this.canUpload = options.canUpload !== false;
+    const typing = options.sendsTyping === false ? () => Promise.resolve() : undefined;
+    this.typing = new TypingNotifier(
+      typing ?? ((on) => client.typing.setTyping(room.roomId, on)),
+      options.typingIdleMs,
+    );
     this.uploads = new ComposerUploads({
       http: client.http,
       isEncrypted: () => room.getSnapshot().isEncrypted,
@@ -326,7 +337,7 @@ export class ComposerViewModel {
 
   /** Files chosen, dropped or pasted: held for the upload dialog (preview and caption). */
   stage(files: ReadonlyArray<{ name: string; type: string; data: Blob }>): void {
-    if (files.length > 0) this.staged.set([...this.staged.getSnapshot(), ...files]);
+    if (files.length > 0 && this.canUpload) this.staged.set([...this.staged.getSnapshot(), ...files]);
   }
 
   /** The dialog's Upload: every staged file goes out, the caption on the first (its body). */
