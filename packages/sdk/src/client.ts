@@ -39,7 +39,6 @@ import { TypingService } from "./client/services/TypingService";
 import type { Actor } from "./client/services/types";
 import { UrlPreviewService } from "./client/services/UrlPreviewService";
 import { TokenRefresher } from "./auth/refresh";
-import { CryptoMachine } from "./crypto/CryptoMachine";
 import type { CryptoStoreOptions } from "./crypto/CryptoMachine";
 import { LazyCrypto } from "./crypto/LazyCrypto";
 import type { CryptoMachineFactory } from "./crypto/LazyCrypto";
@@ -60,12 +59,10 @@ import type { Scheduler } from "./util/scheduler";
 import { SyncService } from "./sync/SyncService";
 import type { SyncServiceOptions } from "./sync/SyncService";
 import type { ServerFeatures } from "./sync/server-features";
-import { createRtc } from "./client/rtc";
+import { lazyServices } from "./client/lazy-services";
 import type { RtcService } from "./rtc/RtcService";
 import type { RtcTransport } from "./rtc/membership/types";
 import type { KeyTarget as RtcKeyTarget } from "./rtc/keys/transports";
-import { createVoip } from "./client/voip";
-import { createFiles } from "./client/files";
 import type { FilesService } from "./files/FilesService";
 import type { VoipOptions, VoipService } from "./voip/VoipService";
 
@@ -152,12 +149,20 @@ export interface Client {
   readonly search: SearchService;
   readonly directory: DirectoryService;
   readonly urlPreviews: UrlPreviewService;
-  /** MatrixRTC calls: sessions per room, join, leave, ring, decline, participants and their keys. */
-  readonly rtc: RtcService;
-  /** 1:1 calls and mesh group calls (docs/architecture/0012-voip.md). */
-  readonly voip: VoipService;
-  /** File trees over spaces (MSC3089): shared, encrypted folders with roles. */
-  readonly files: FilesService;
+  /**
+   * MatrixRTC calls: sessions per room, join, leave, ring, decline,
+   * participants and their keys. Loaded on first use (its own chunk; also
+   * in the background by start()); the same service every time.
+   */
+  rtc(): Promise<RtcService>;
+  /**
+   * 1:1 calls and mesh group calls (docs/architecture/0012-voip.md). Loaded
+   * on first use (its own chunk; also in the background by start(), so
+   * incoming calls ring); the same service every time.
+   */
+  voip(): Promise<VoipService>;
+  /** File trees over spaces (MSC3089): shared, encrypted folders with roles. Loaded on first use. */
+  files(): Promise<FilesService>;
   /**
    * To-device events of each network batch, Olm-decrypted when crypto is on
    * (call signalling, widgets, verification); returns the unsubscribe.
@@ -208,8 +213,9 @@ function lazyCryptoOf(options: CreateClientOptions, identity: Identity): LazyCry
   const factory: CryptoMachineFactory =
     typeof crypto === "function"
       ? crypto
-      : (rooms) =>
-          CryptoMachine.create({
+      : async (rooms) =>
+          // The engine's wrapper is its own chunk, loaded with the engine (not on the first screen).
+          (await import("./crypto/CryptoMachine")).CryptoMachine.create({
             userId,
             deviceId,
             http,
@@ -355,13 +361,40 @@ export function createClient(options: CreateClientOptions): Client {
     ...(options.typingTimeoutMs !== undefined ? { timeoutMs: options.typingTimeoutMs } : {}),
   });
   const state = new StateService({ http, actor, rooms, running: sync });
-  const voip = createVoip({
-    ...{ userId, deviceId, http, scheduler, rooms, sendQueue, toDevice, crypto, state },
+  const onToDevice = (listener: (events: readonly ToDeviceEvent[]) => void): (() => void) =>
+    processor?.subscribe((batch) => {
+      if (!batch.fromCache && batch.toDevice.length > 0) listener(batch.toDevice);
+    }) ?? ((): void => undefined);
+  const authenticatedMedia = (): Promise<boolean | undefined> =>
+    sync.serverInfo.serverFeatures().then(
+      (features) => features.authenticatedMedia,
+      () => undefined,
+    );
+  // Calls and files: each its own chunk, loaded on first use (client/lazy-services.ts, ADR 0038).
+  const lazyParts = lazyServices({
+    voip: {
+      ...{ userId, deviceId, http, scheduler, rooms, sendQueue, toDevice, crypto, state },
+      options: options.voip,
+    },
+    rtc: {
+      ...{ userId, deviceId, http, scheduler, rooms, sendQueue, onToDevice, logger: options.logger },
+      crypto: lazy ? crypto : undefined,
+      sendToDevice: options.transport?.sendToDevice,
+      decryptor: lazy,
+      serverFeatures: () => sync.serverInfo.serverFeatures(),
+      transports: options.rtcTransports,
+    },
+    files: {
+      ...{ userId, http, rooms, sendQueue, crypto, decryptor: lazy, logger: options.logger },
+      authenticatedMedia,
+    },
     batches: processor,
-    options: options.voip,
+    onRoomsChanged: (listener) => rooms.onChange(listener),
+    onToDevice,
+    logger: options.logger,
   });
   const stop = async (): Promise<void> => {
-    voip.turn.stop();
+    lazyParts.loadedVoip()?.turn.stop();
     typing.dispose();
     await sync.stop();
   };
@@ -371,27 +404,12 @@ export function createClient(options: CreateClientOptions): Client {
       if (state.kind === "signed_out") void stop();
     }) ?? ((): void => undefined);
 
-  const onToDevice = (listener: (events: readonly ToDeviceEvent[]) => void): (() => void) =>
-    processor?.subscribe((batch) => {
-      if (!batch.fromCache && batch.toDevice.length > 0) listener(batch.toDevice);
-    }) ?? ((): void => undefined);
-  const rtc = createRtc({
-    ...{ userId, deviceId, http, scheduler, rooms, sendQueue, onToDevice, logger: options.logger },
-    crypto: lazy ? crypto : undefined,
-    sendToDevice: options.transport?.sendToDevice,
-    decryptor: lazy,
-    batches: processor,
-    serverFeatures: () => sync.serverInfo.serverFeatures(),
-    transports: options.rtcTransports,
-  });
-
   let tornDown: Promise<void> | undefined;
   const dispose = async (disposeOptions: DisposeOptions = {}): Promise<void> => {
     tornDown ??= (async () => {
       endSessionWatch();
-      rtc.dispose();
       await stop();
-      await voip.dispose();
+      await lazyParts.dispose();
       sendQueue.dispose();
       toDevice.dispose();
       summary?.dispose();
@@ -419,7 +437,7 @@ export function createClient(options: CreateClientOptions): Client {
     toDevice,
     crypto,
     state,
-    voip,
+    voip: lazyParts.voip,
     receipts: new ReceiptService({
       http,
       actor,
@@ -444,25 +462,14 @@ export function createClient(options: CreateClientOptions): Client {
     moderation: new ModerationService({ http, actor, rooms, running: sync }),
     search: new SearchService({ http, rooms, ...(lazy ? { decryptor: lazy } : {}) }),
     directory: new DirectoryService({ http, versions: getServerVersions }),
-    rtc,
-    files: createFiles({
-      ...{ userId, http, rooms, sendQueue, crypto, decryptor: lazy, logger: options.logger },
-      authenticatedMedia: () =>
-        sync.serverInfo.serverFeatures().then(
-          (features) => features.authenticatedMedia,
-          () => undefined,
-        ),
-    }),
+    rtc: lazyParts.rtc,
+    files: lazyParts.files,
     urlPreviews: new UrlPreviewService({
       http,
       rooms,
       now: () => scheduler.now(),
       // v1 media only where the server says it has it; unknown (no answer) tries v1, then v3.
-      authenticatedMedia: () =>
-        sync.serverInfo.serverFeatures().then(
-          (features) => features.authenticatedMedia,
-          () => undefined,
-        ),
+      authenticatedMedia,
     }),
     versions: getServerVersions,
     serverFeatures: () => sync.serverInfo.serverFeatures(),
@@ -471,8 +478,8 @@ export function createClient(options: CreateClientOptions): Client {
       await sync.start();
       await sendQueue.start();
       toDevice.start();
-      // TURN credentials are fetched only where calls can happen.
-      if (voip.hasPlatform) void voip.start();
+      // The call services load now, off the first screen's path; TURN starts where calls can happen.
+      lazyParts.preload();
     },
     stop,
     dispose,

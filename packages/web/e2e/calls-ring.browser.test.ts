@@ -64,30 +64,31 @@ describe("MatrixRTC ring", () => {
     try {
       await client.start();
       await until(() => client.rooms.find(roomId) !== undefined, "alice's room");
-      await client.rtc.join(roomId, { callIntent: "video" });
-      const first = await client.rtc.ring(roomId, { userIds: ["@bob:localhost"], callIntent: "video" });
+      const rtc = await client.rtc();
+      await rtc.join(roomId, { callIntent: "video" });
+      const first = await rtc.ring(roomId, { userIds: ["@bob:localhost"], callIntent: "video" });
 
       const toast = page.getByRole("alertdialog", { name: "Group video call" });
       await toast.getByText("alice is calling you in Standup").waitFor({ timeout: 30_000 });
       await toast.getByRole("button", { name: "Join" }).waitFor();
       // Both forms of the ring arrived by now or soon: still one toast.
-      await until(() => client.rtc.ringsOf(roomId).getSnapshot().size === 2, "both forms echoed");
+      await until(() => rtc.ringsOf(roomId).getSnapshot().size === 2, "both forms echoed");
       expect(await page.getByTestId("incoming-rtc-ring").count()).toBe(1);
 
       await toast.getByRole("button", { name: "Decline" }).click();
       await toast.waitFor({ state: "detached" });
       await until(
         () =>
-          client.rtc
+          rtc
             .ringsOf(roomId)
             .getSnapshot()
             .get(first ?? "")?.state === "declined",
         "alice sees the decline",
       );
 
-      await client.rtc.ring(roomId, { userIds: ["@bob:localhost"], callIntent: "video" });
+      await rtc.ring(roomId, { userIds: ["@bob:localhost"], callIntent: "video" });
       await toast.getByText("alice is calling you in Standup").waitFor({ timeout: 30_000 });
-      await client.rtc.leave(roomId);
+      await rtc.leave(roomId);
       await toast.waitFor({ state: "detached", timeout: 30_000 });
     } finally {
       await client.dispose();

@@ -138,6 +138,7 @@ export type * from "@lattice/sdk/voip/platform";
 export type { Call, CallFeed, CallState, GroupCall } from "@lattice/sdk/voip/index";
 export type { PreCallCheckResult } from "@lattice/sdk/voip/precall";
 export type { VoipService } from "@lattice/sdk/voip/VoipService";
+export type { RtcService } from "@lattice/sdk/rtc/RtcService";
 export { GROUP_CALL_EVENT } from "@lattice/sdk/voip/group/types";
 export { withCallMemberPowerLevel } from "@lattice/sdk/voip/group/powerLevels";
 

@@ -23,6 +23,8 @@ export interface VoipWiring extends CallWiringBase {
   crypto: CryptoService;
   state: StateService;
   options: VoipOptions | undefined;
+  /** Changed room ids (held from the client's creation until the service loads: lazy-services.ts). */
+  roomsChanged: (listener: (roomIds: ReadonlySet<string>) => void) => () => void;
 }
 
 export function createVoip(w: VoipWiring): VoipService {
@@ -69,7 +71,7 @@ export function createVoip(w: VoipWiring): VoipService {
       },
       room,
       onSyncBatch: (listener) => w.batches?.subscribe((batch) => listener(batch)) ?? (() => undefined),
-      onRoomsChanged: (listener) => w.rooms.onChange(listener),
+      onRoomsChanged: (listener) => w.roomsChanged(listener),
     },
   });
 }

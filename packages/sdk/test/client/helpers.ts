@@ -11,6 +11,9 @@ import type { Client, CreateClientOptions } from "../../src/client";
 import { createRoom } from "../../src/api/rooms";
 import type { CreateRoomRequest } from "../../src/api/types/rooms";
 import { registerUser } from "@lattice/testserver/test/helpers";
+import type { FilesService } from "../../src/files/FilesService";
+import type { RtcService } from "../../src/rtc/RtcService";
+import type { VoipService } from "../../src/voip/VoipService";
 
 const quiet = {
   debug: () => undefined,
@@ -34,7 +37,8 @@ export function registerOn(
 /**
  * Registers `name` and starts a client for it (short polls, so stop() is
  * quick). On an interop server `name` is used as the localpart as it is:
- * make it unique (ServerContext.user, uniqueLocalpart).
+ * make it unique (ServerContext.user, uniqueLocalpart). Its lazily loaded
+ * services are loaded too (loadServices), so a test reads them with svc().
  */
 export async function startClient(
   server: HelperServer,
@@ -52,7 +56,33 @@ export async function startClient(
     ...options,
   });
   await client.start();
+  await loadServices(client);
   return client;
+}
+
+/** A client's lazily loaded services (ADR 0038), once loaded. */
+export interface LoadedServices {
+  voip: VoipService;
+  rtc: RtcService;
+  files: FilesService;
+}
+
+const loadedServices = new WeakMap<object, LoadedServices>();
+
+/** Loads the client's call and file services, so the test reads them synchronously through svc(). */
+export async function loadServices(client: Pick<Client, "voip" | "rtc" | "files">): Promise<LoadedServices> {
+  const [voip, rtc, files] = await Promise.all([client.voip(), client.rtc(), client.files()]);
+  const loaded = { voip, rtc, files };
+  loadedServices.set(client, loaded);
+  return loaded;
+}
+
+/** The services loadServices (or startClient) loaded for `client`. */
+export function svc(client: object): LoadedServices {
+  const loaded = loadedServices.get(client);
+  if (loaded === undefined)
+    throw new Error("The client's services are not loaded: await loadServices(client)");
+  return loaded;
 }
 
 /** Resolves with the first truthy value of `probe`, polling; fails after `timeoutMs` (`what`, or what it returns then, says what was awaited). */

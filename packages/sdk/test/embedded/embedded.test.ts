@@ -18,7 +18,7 @@ import { sendEvent } from "../../src/api/send";
 import { createEmbeddedClient } from "../../src/embedded/createEmbeddedClient";
 import type { EmbeddedClient } from "../../src/embedded/createEmbeddedClient";
 import type { EmbeddedView } from "../../src/embedded/capabilities";
-import { registerOn, startClient, waitFor } from "../client/helpers";
+import { loadServices, registerOn, startClient, svc, waitFor } from "../client/helpers";
 import { HomeserverDriver, hostHttp, pairedWidget } from "./hostDriver";
 
 let server: TestServerHandle;
@@ -163,25 +163,26 @@ it("a host that refuses encrypted to-device moves the call's keys to the room tr
   warnings.length = 0;
   const { client, driver } = embedded("call", (d) => (d.refuseEncryptedToDevice = true));
   await client.start();
-  await bob.rtc.join(roomId);
-  await client.rtc.join(roomId);
+  await loadServices(client);
+  await svc(bob).rtc.join(roomId);
+  await svc(client).rtc.join(roomId);
   const mode = (): string | undefined =>
-    client.rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot();
+    svc(client).rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot();
   await waitFor(() => mode() === "room", "the room transport");
   expect(driver.toDeviceSent).toContainEqual({ type: "io.element.call.encryption_keys", encrypted: true });
   expect(warnings).toContain("The widget driver does not support to-device encryption");
   const participant = await waitFor(
     () =>
-      bob.rtc
-        .participants(roomId)
+      svc(bob)
+        .rtc.participants(roomId)
         .getSnapshot()
         .find((p) => p.userId === alice.userId),
     "alice as bob's participant",
   );
   const key = await waitFor(() => participant.keys.getSnapshot().keys.get(0), "alice's key at bob");
-  expect(key).toEqual(client.rtc.ownKey(roomId).getSnapshot()?.key);
-  await client.rtc.leave(roomId);
-  await bob.rtc.leave(roomId);
+  expect(key).toEqual(svc(client).rtc.ownKey(roomId).getSnapshot()?.key);
+  await svc(client).rtc.leave(roomId);
+  await svc(bob).rtc.leave(roomId);
 }, 40_000);
 
 it("without the to-device capability, keys go by the room at once", async () => {
@@ -189,13 +190,14 @@ it("without the to-device capability, keys go by the room at once", async () => 
   const { client, driver } = embedded("call", (d) => d.deny.add(cap));
   await client.start();
   expect(await client.connected()).not.toContain(cap);
-  await bob.rtc.join(roomId);
-  await client.rtc.join(roomId);
+  await loadServices(client);
+  await svc(bob).rtc.join(roomId);
+  await svc(client).rtc.join(roomId);
   await waitFor(
-    () => client.rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot() === "room",
+    () => svc(client).rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot() === "room",
     "the room transport",
   );
   expect(driver.toDeviceSent).toEqual([]);
-  await client.rtc.leave(roomId);
-  await bob.rtc.leave(roomId);
+  await svc(client).rtc.leave(roomId);
+  await svc(bob).rtc.leave(roomId);
 }, 40_000);

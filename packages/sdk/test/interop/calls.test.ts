@@ -8,7 +8,7 @@
  */
 import { expect, it } from "vitest";
 import type { Call } from "../../src/voip/call/Call";
-import { waitFor } from "../client/helpers";
+import { waitFor, svc } from "../client/helpers";
 import { FakeNetwork } from "../voip/fakes";
 import { clientsOf, sharedRoom, SYNC_WAIT_MS } from "./clients";
 import { describeEachServer } from "./servers";
@@ -23,8 +23,8 @@ describeEachServer("1:1 call", (ctx) => {
     const bob = await client("call-bob", { voip: { platform: bobPlatform } });
     const roomId = await sharedRoom(alice, [bob], { is_direct: true });
     const incoming: Call[] = [];
-    bob.voip.onIncoming((call) => incoming.push(call));
-    const outbound = await alice.voip.placeCall(roomId, { video: true });
+    svc(bob).voip.onIncoming((call) => incoming.push(call));
+    const outbound = await svc(alice).voip.placeCall(roomId, { video: true });
     const inbound = await waitFor(() => incoming[0], "bob's ringing call", SYNC_WAIT_MS);
     expect(inbound.callId).toBe(outbound.callId);
     await inbound.answer({ audio: true, video: true });

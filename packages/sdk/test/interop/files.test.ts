@@ -14,7 +14,7 @@ import { encryptAttachment } from "../../src/crypto/attachments";
 import type { EncryptedFile } from "../../src/crypto/attachments";
 import { FileTreeError } from "../../src/files/errors";
 import { MatrixError } from "../../src/http/errors";
-import { waitFor, waitForMembership } from "../client/helpers";
+import { waitFor, waitForMembership, svc } from "../client/helpers";
 import { startJsClient } from "../crypto/interop/jssdk-client";
 import { clientsOf, SYNC_WAIT_MS } from "./clients";
 import { describeEachServer } from "./servers";
@@ -41,11 +41,14 @@ async function eventually<T>(
 /** Waits until `client` has been invited to `roomId`, then accepts it with its subfolders. */
 async function acceptWhenInvited(client: Client, roomId: string): Promise<void> {
   await waitFor(
-    () => client.files.invites().some((i) => i.roomId === roomId),
+    () =>
+      svc(client)
+        .files.invites()
+        .some((i) => i.roomId === roomId),
     `${client.userId}'s invite to ${roomId}`,
     SYNC_WAIT_MS,
   );
-  await client.files.accept(roomId);
+  await svc(client).files.accept(roomId);
   await waitFor(
     () => client.rooms.find(roomId)?.getSnapshot().category === "join",
     `${client.userId} joined`,
@@ -66,7 +69,7 @@ async function downloadWhenReadable(client: Client, roomId: string, eventId: str
   const data = await eventually(
     async () => {
       try {
-        return await client.files.fileOps.download(roomId, eventId);
+        return await svc(client).files.fileOps.download(roomId, eventId);
       } catch (error) {
         last = error;
         return undefined;
@@ -96,10 +99,10 @@ describeEachServer("file trees", (ctx) => {
         start("bob", { crypto: true }),
         start("carol", { crypto: true }),
       ]);
-      const tree = await alice.files.createTree("Shared");
-      const docs = await alice.files.createFolder(tree, "Docs");
-      await alice.files.share(tree, bob.userId, "editor", { subfolders: true });
-      await alice.files.share(tree, carol.userId, "viewer", { subfolders: true });
+      const tree = await svc(alice).files.createTree("Shared");
+      const docs = await svc(alice).files.createFolder(tree, "Docs");
+      await svc(alice).files.share(tree, bob.userId, "editor", { subfolders: true });
+      await svc(alice).files.share(tree, carol.userId, "viewer", { subfolders: true });
       await acceptWhenInvited(bob, tree);
       await acceptWhenInvited(carol, tree);
       await waitForMembership(alice, docs, bob.userId, "join", SYNC_WAIT_MS);
@@ -107,13 +110,13 @@ describeEachServer("file trees", (ctx) => {
       await knowsDevices(alice, bob.userId);
       await knowsDevices(alice, carol.userId);
 
-      const v1 = await alice.files.fileOps.upload(docs, "plan.txt", bytes("plan v1"), {
+      const v1 = await svc(alice).files.fileOps.upload(docs, "plan.txt", bytes("plan v1"), {
         mimetype: "text/plain",
       });
-      expect((await bob.files.open(tree)).folders.map((f) => f.name)).toEqual(["Docs"]);
+      expect((await svc(bob).files.open(tree)).folders.map((f) => f.name)).toEqual(["Docs"]);
       const listing = await eventually(
         async () => {
-          const l = await bob.files.open(docs);
+          const l = await svc(bob).files.open(docs);
           return l.files.length === 1 ? l : undefined;
         },
         "bob lists plan.txt",
@@ -125,10 +128,12 @@ describeEachServer("file trees", (ctx) => {
 
       // The editor adds a version; the owner reads both from the history.
       await knowsDevices(bob, alice.userId);
-      const v2 = await bob.files.fileOps.newVersion(docs, v1, bytes("plan v2"));
+      const v2 = await svc(bob).files.fileOps.newVersion(docs, v1, bytes("plan v2"));
       const history = await eventually(
         async () => {
-          const h = await alice.files.fileOps.history(docs, v2).catch(() => []);
+          const h = await svc(alice)
+            .files.fileOps.history(docs, v2)
+            .catch(() => []);
           return h.length === 2 && h.every((v) => v.problem === undefined) ? h : undefined;
         },
         "alice reads the history",
@@ -138,8 +143,8 @@ describeEachServer("file trees", (ctx) => {
       expect(await downloadWhenReadable(alice, docs, v2)).toBe("plan v2");
 
       // The viewer: refused before any request, and by the server when the check is skipped.
-      expect(await carol.files.roleOf(docs, carol.userId)).toBe("viewer");
-      await expect(carol.files.fileOps.upload(docs, "x.txt", bytes("x"))).rejects.toThrow(
+      expect(await svc(carol).files.roleOf(docs, carol.userId)).toBe("viewer");
+      await expect(svc(carol).files.fileOps.upload(docs, "x.txt", bytes("x"))).rejects.toThrow(
         new FileTreeError("forbidden", "Viewers cannot upload, rename, move or delete files"),
       );
       const forced = await sendEvent(carol.http, docs, "m.room.message", `t${Date.now()}`, {
@@ -199,11 +204,11 @@ describeEachServer("file trees", (ctx) => {
       const [c2, f2] = await encrypted("js v2");
       const { event_id: v2 } = await branch.createNewVersion("report.txt", c2, f2);
 
-      const root = await lattice.files.open(tree.roomId);
+      const root = await svc(lattice).files.open(tree.roomId);
       expect(root.folders.map((f) => [f.roomId, f.name])).toEqual([[sub.roomId, "Sub"]]);
       const listing = await eventually(
         async () => {
-          const l = await lattice.files.open(sub.roomId);
+          const l = await svc(lattice).files.open(sub.roomId);
           return l.files.length === 1 && l.files[0]?.version === 2 ? l : undefined;
         },
         "Lattice lists version 2",
@@ -217,7 +222,7 @@ describeEachServer("file trees", (ctx) => {
       });
       const history = await eventually(
         async () => {
-          const h = await lattice.files.fileOps.history(sub.roomId, v2);
+          const h = await svc(lattice).files.fileOps.history(sub.roomId, v2);
           return h.length === 2 && h.every((v) => v.problem === undefined) ? h : undefined;
         },
         "Lattice reads the js-sdk history",
@@ -231,8 +236,8 @@ describeEachServer("file trees", (ctx) => {
       expect(await downloadWhenReadable(lattice, sub.roomId, v1)).toBe("js v1");
 
       // Roles: the js-sdk's editor is Lattice's editor; its owner is Lattice's owner.
-      expect(await lattice.files.roleOf(tree.roomId, lattice.userId)).toBe("editor");
-      expect(await lattice.files.roleOf(tree.roomId, jsUser.userId)).toBe("owner");
+      expect(await svc(lattice).files.roleOf(tree.roomId, lattice.userId)).toBe("editor");
+      expect(await svc(lattice).files.roleOf(tree.roomId, jsUser.userId)).toBe("owner");
       expect(tree.getPermissions(lattice.userId)).toBe("editor");
       expect(tree.getPermissions(jsUser.userId)).toBe("owner");
     },
@@ -246,8 +251,8 @@ describeEachServer("file trees", (ctx) => {
       const jsUser = await ctx.user("jsreader");
       const reader = await startJsClient(ctx.server, jsUser);
       js.push(reader);
-      const tree = await alice.files.createTree("From Lattice");
-      await alice.files.share(tree, jsUser.userId, "editor");
+      const tree = await svc(alice).files.createTree("From Lattice");
+      await svc(alice).files.share(tree, jsUser.userId, "editor");
       await waitFor(
         () => reader.getRoom(tree)?.getMyMembership() === "invite",
         "js-sdk's invite",
@@ -257,8 +262,8 @@ describeEachServer("file trees", (ctx) => {
       await waitForMembership(alice, tree, jsUser.userId, "join", SYNC_WAIT_MS);
       await knowsDevices(alice, jsUser.userId);
 
-      const v1 = await alice.files.fileOps.upload(tree, "photo.bin", bytes("lattice v1"));
-      const v2 = await alice.files.fileOps.newVersion(tree, v1, bytes("lattice v2"));
+      const v1 = await svc(alice).files.fileOps.upload(tree, "photo.bin", bytes("lattice v1"));
+      const v2 = await svc(alice).files.fileOps.newVersion(tree, v1, bytes("lattice v2"));
       const jsTree = await waitFor(
         () => reader.unstableGetFileTreeSpace(tree) ?? undefined,
         "js-sdk sees the tree",
@@ -324,9 +329,9 @@ describeEachServer("file trees", (ctx) => {
       // From room version 12 the creator is an owner by infinite power, not by `users`, which
       // matrix-js-sdk's mapping does not read: it agrees on the creator only before version 12.
       const v12 = alice.rooms.get(tree).getSnapshot().state.rules.creatorsHaveInfinitePower;
-      expect(await alice.files.roleOf(tree, alice.userId)).toBe("owner");
+      expect(await svc(alice).files.roleOf(tree, alice.userId)).toBe("owner");
       if (!v12) expect(jsTree.getPermissions(alice.userId)).toBe("owner");
-      await alice.files.setRole(tree, jsUser.userId, "viewer");
+      await svc(alice).files.setRole(tree, jsUser.userId, "viewer");
       await waitFor(
         () => String(jsTree.getPermissions(jsUser.userId)) === "viewer",
         "js-sdk reads viewer",

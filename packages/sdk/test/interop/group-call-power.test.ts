@@ -12,7 +12,7 @@ import { MatrixError } from "../../src/http/errors";
 import { GROUP_CALL_MEMBER_EVENT } from "../../src/voip/group/types";
 import { withCallMemberPowerLevel } from "../../src/voip/group/powerLevels";
 import { FakeNetwork } from "../voip/fakes";
-import { waitFor } from "../client/helpers";
+import { waitFor, svc } from "../client/helpers";
 import { clientsOf, sharedRoom, SYNC_WAIT_MS } from "./clients";
 import { describeEachServer } from "./servers";
 
@@ -52,10 +52,10 @@ describeEachServer("group call power levels", (ctx) => {
     expect(levels.requiredForEvent("m.room.power_levels", true)).toBe(100);
     expect(levels.requiredForEvent("m.room.history_visibility", true)).toBe(100);
     expect(levels.requiredForEvent("m.room.encryption", true)).toBe(100);
-    const group = await alice.voip.createGroupCall(roomId, { type: "m.voice", intent: "m.prompt" });
+    const group = await svc(alice).voip.createGroupCall(roomId, { type: "m.voice", intent: "m.prompt" });
     await group.enter();
     const bobsGroup = await waitFor(
-      () => bob.voip.groupCall(roomId),
+      () => svc(bob).voip.groupCall(roomId),
       "bob sees the group call",
       SYNC_WAIT_MS,
     );

@@ -14,7 +14,7 @@ import type { MatrixClient } from "matrix-js-sdk";
 import type { MatrixRTCSession } from "matrix-js-sdk/lib/matrixrtc/MatrixRTCSession.js";
 import { afterAll, expect, it } from "vitest";
 import { createRoom } from "../../src/api/rooms";
-import { waitFor, waitForMembership } from "../client/helpers";
+import { waitFor, waitForMembership, svc } from "../client/helpers";
 import { startJsClient } from "../crypto/interop/jssdk-client";
 import { clientsOf, SYNC_WAIT_MS } from "./clients";
 import { describeEachServer, INTEROP_SERVERS } from "./servers";
@@ -78,7 +78,7 @@ describeEachServer(
       session.joinRoomSession([{ type: "livekit", livekit_service_url: LIVEKIT }], undefined, {
         manageMediaKeys: true,
       });
-      await alice.rtc.join(roomId);
+      await svc(alice).rtc.join(roomId);
 
       // Memberships: the js-sdk lists Lattice's device, Lattice lists the js-sdk's.
       await waitFor(
@@ -88,8 +88,8 @@ describeEachServer(
       );
       const jsParticipant = await waitFor(
         () =>
-          alice.rtc
-            .participants(roomId)
+          svc(alice)
+            .rtc.participants(roomId)
             .getSnapshot()
             .find((p) => p.userId === bobUser.userId && p.deviceId === bobUser.deviceId),
         "the js-sdk's device as Lattice's participant",
@@ -111,7 +111,7 @@ describeEachServer(
       expect(received).toEqual(jsOwn.key);
 
       // Lattice -> js-sdk: encryption_key_changed fires with Lattice's key for Lattice's member.
-      const own = await waitFor(() => alice.rtc.ownKey(roomId).getSnapshot(), "Lattice's own key");
+      const own = await waitFor(() => svc(alice).rtc.ownKey(roomId).getSnapshot(), "Lattice's own key");
       const atJs = await waitFor(
         () =>
           jsKeys.find(
@@ -121,12 +121,12 @@ describeEachServer(
         SYNC_WAIT_MS,
       );
       expect(atJs.key).toEqual(own.key);
-      expect(alice.rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot()).toBe(
+      expect(svc(alice).rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot()).toBe(
         "to-device",
       );
 
       // Lattice leaves: the js-sdk's session no longer lists it.
-      await alice.rtc.leave(roomId);
+      await svc(alice).rtc.leave(roomId);
       await waitFor(
         () => !session.memberships.some((m) => m.sender === alice.userId),
         "Lattice gone from the js-sdk's session",

@@ -19,7 +19,7 @@
 import { expect, it } from "vitest";
 import type { Client, CreateClientOptions } from "../../src/client";
 import type { KeyTransportMode } from "../../src/rtc/keys/transports";
-import { waitFor } from "../client/helpers";
+import { waitFor, svc } from "../client/helpers";
 import { clientsOf, sharedRoom, SYNC_WAIT_MS } from "./clients";
 import { describeEachServer, INTEROP_SERVERS, OLD_SERVERS } from "./servers";
 import type { ServerContext } from "./servers";
@@ -66,8 +66,8 @@ function starter(
 async function keyOf(me: Client, roomId: string, other: Client, index: number): Promise<Uint8Array> {
   return waitFor(
     () =>
-      me.rtc
-        .participants(roomId)
+      svc(me)
+        .rtc.participants(roomId)
         .getSnapshot()
         .find((p) => p.userId === other.userId && p.deviceId === other.deviceId)
         ?.keys.getSnapshot()
@@ -81,7 +81,7 @@ async function keyOf(me: Client, roomId: string, other: Client, index: number): 
 function ownKeyAt(c: Client, roomId: string, index: number): Promise<Uint8Array> {
   return waitFor(
     () => {
-      const own = c.rtc.ownKey(roomId).getSnapshot();
+      const own = svc(c).rtc.ownKey(roomId).getSnapshot();
       return own?.index === index ? own.key : undefined;
     },
     `${c.userId}'s own key ${index}`,
@@ -94,8 +94,8 @@ function membersSeen(me: Client, roomId: string, others: readonly Client[]): Pro
   const want = others.map((o) => o.userId).sort();
   return waitFor(
     () => {
-      const got = me.rtc
-        .session(roomId)
+      const got = svc(me)
+        .rtc.session(roomId)
         .memberships.getSnapshot()
         .map((m) => m.sender)
         .filter((u) => u !== me.userId)
@@ -120,15 +120,15 @@ async function joinExchangeRotate(
   ]);
   const [alice, bob, carol] = [a.client, b.client, c.client];
   const roomId = await sharedRoom(alice, [bob, carol], CALL_ROOM);
-  await alice.rtc.join(roomId, { keyTransport: mode });
-  await bob.rtc.join(roomId, { keyTransport: mode });
+  await svc(alice).rtc.join(roomId, { keyTransport: mode });
+  await svc(bob).rtc.join(roomId, { keyTransport: mode });
   await membersSeen(alice, roomId, [bob]);
   await membersSeen(bob, roomId, [alice]);
   expect(await keyOf(alice, roomId, bob, 0)).toEqual(await ownKeyAt(bob, roomId, 0));
   expect(await keyOf(bob, roomId, alice, 0)).toEqual(await ownKeyAt(alice, roomId, 0));
 
   // A join: the joiner gets the current keys and gives its own.
-  await carol.rtc.join(roomId, { keyTransport: mode });
+  await svc(carol).rtc.join(roomId, { keyTransport: mode });
   for (const me of [alice, bob, carol])
     await membersSeen(
       me,
@@ -141,28 +141,28 @@ async function joinExchangeRotate(
     [alice, carol],
     [bob, carol],
   ] as const)
-    expect(await keyOf(me, roomId, other, other.rtc.ownKey(roomId).getSnapshot()?.index ?? 0)).toEqual(
-      other.rtc.ownKey(roomId).getSnapshot()?.key,
+    expect(await keyOf(me, roomId, other, svc(other).rtc.ownKey(roomId).getSnapshot()?.index ?? 0)).toEqual(
+      svc(other).rtc.ownKey(roomId).getSnapshot()?.key,
     );
 
   // A leave: the others make a new key the leaver never gets.
-  const before = alice.rtc.ownKey(roomId).getSnapshot();
+  const before = svc(alice).rtc.ownKey(roomId).getSnapshot();
   // false only when the server took longer than the 1000 ms leave time-out; the leave goes on.
-  expect(typeof (await carol.rtc.leave(roomId))).toBe("boolean");
-  expect(carol.rtc.joined.getSnapshot().has(roomId)).toBe(false);
+  expect(typeof (await svc(carol).rtc.leave(roomId))).toBe("boolean");
+  expect(svc(carol).rtc.joined.getSnapshot().has(roomId)).toBe(false);
   await membersSeen(alice, roomId, [bob]);
   const next = ((before?.index ?? 0) + 1) % 256;
   const rotated = await ownKeyAt(alice, roomId, next);
   expect(rotated).not.toEqual(before?.key);
   expect(await keyOf(bob, roomId, alice, next)).toEqual(rotated);
   expect(
-    carol.rtc
-      .participants(roomId)
+    svc(carol)
+      .rtc.participants(roomId)
       .getSnapshot()
       .some((p) => p.keys.getSnapshot().keys.get(next) !== undefined),
   ).toBe(false);
   for (const me of [alice, bob])
-    expect(me.rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot()).toBe(mode);
+    expect(svc(me).rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot()).toBe(mode);
 }
 
 describeEachServer(
@@ -185,7 +185,7 @@ describeEachServer(
         start("kill-carol"),
       ]);
       const roomId = await sharedRoom(alice.client, [bob.client, carol.client], CALL_ROOM);
-      for (const k of [alice, bob, carol]) await k.client.rtc.join(roomId, { keyTransport: "room" });
+      for (const k of [alice, bob, carol]) await svc(k.client).rtc.join(roomId, { keyTransport: "room" });
       for (const k of [alice, carol])
         await membersSeen(
           k.client,
@@ -195,9 +195,9 @@ describeEachServer(
       const before = await ownKeyAt(
         alice.client,
         roomId,
-        alice.client.rtc.ownKey(roomId).getSnapshot()?.index ?? 0,
+        svc(alice.client).rtc.ownKey(roomId).getSnapshot()?.index ?? 0,
       );
-      const index = alice.client.rtc.ownKey(roomId).getSnapshot()?.index ?? 0;
+      const index = svc(alice.client).rtc.ownKey(roomId).getSnapshot()?.index ?? 0;
       // The crash: bob's network is gone, so no restart of the delayed leave and no leave reach the server.
       bob.kill();
       const killedAt = Date.now();
@@ -224,11 +224,11 @@ describeEachServer(
       const sticky = (await alice.client.serverFeatures()).unstableFeatures.has("org.matrix.msc4354");
       // Synapse 1.163 advertises MSC4354 (enabled by the fixture); the test homeserver does not: the state form then.
       expect(sticky).toBe(ctx.kind === "synapse");
-      await alice.client.rtc.join(roomId, { membershipForm: "sticky", keyTransport: "room" });
-      await bob.client.rtc.join(roomId, { membershipForm: "sticky", keyTransport: "room" });
+      await svc(alice.client).rtc.join(roomId, { membershipForm: "sticky", keyTransport: "room" });
+      await svc(bob.client).rtc.join(roomId, { membershipForm: "sticky", keyTransport: "room" });
       await membersSeen(bob.client, roomId, [alice.client]);
-      const seen = bob.client.rtc
-        .session(roomId)
+      const seen = svc(bob.client)
+        .rtc.session(roomId)
         .memberships.getSnapshot()
         .find((m) => m.sender === alice.client.userId);
       expect(seen?.form).toBe(sticky ? "sticky" : "state");
@@ -242,7 +242,7 @@ describeEachServer(
       await late.client.moderation.join(roomId);
       await membersSeen(late.client, roomId, [alice.client, bob.client]);
       // false only when the server took longer than the 1000 ms leave time-out; the leave goes on.
-      expect(typeof (await alice.client.rtc.leave(roomId))).toBe("boolean");
+      expect(typeof (await svc(alice.client).rtc.leave(roomId))).toBe("boolean");
       await membersSeen(bob.client, roomId, []);
     }, 240_000);
   },
@@ -257,12 +257,12 @@ describeEachServer(
     it(`says '${DELAYED_EVENTS_UNSUPPORTED}' once and relies on membership expiry`, async () => {
       const [alice, bob] = await Promise.all([start("old-alice"), start("old-bob")]);
       const roomId = await sharedRoom(alice.client, [bob.client], CALL_ROOM);
-      await alice.client.rtc.join(roomId, { keyTransport: "room" });
-      await bob.client.rtc.join(roomId, { keyTransport: "room" });
+      await svc(alice.client).rtc.join(roomId, { keyTransport: "room" });
+      await svc(bob.client).rtc.join(roomId, { keyTransport: "room" });
       await membersSeen(bob.client, roomId, [alice.client]);
       await membersSeen(alice.client, roomId, [bob.client]);
-      const mine = alice.client.rtc
-        .session(roomId)
+      const mine = svc(alice.client)
+        .rtc.session(roomId)
         .memberships.getSnapshot()
         .find((m) => m.sender === alice.client.userId);
       // No delayed leave: the membership's own expiry is what removes a crashed client.
@@ -270,10 +270,10 @@ describeEachServer(
       expect(alice.warnings.filter((w) => w === DELAYED_EVENTS_UNSUPPORTED)).toEqual([
         DELAYED_EVENTS_UNSUPPORTED,
       ]);
-      expect(typeof (await alice.client.rtc.leave(roomId))).toBe("boolean");
+      expect(typeof (await svc(alice.client).rtc.leave(roomId))).toBe("boolean");
       await membersSeen(bob.client, roomId, []);
       // Each join's membership manager says it once, at its start, not at each refresh.
-      await alice.client.rtc.join(roomId, { keyTransport: "room" });
+      await svc(alice.client).rtc.join(roomId, { keyTransport: "room" });
       await membersSeen(bob.client, roomId, [alice.client]);
       expect(alice.warnings.filter((w) => w === DELAYED_EVENTS_UNSUPPORTED)).toHaveLength(2);
     }, 240_000);
@@ -295,12 +295,12 @@ describeEachServer(
       const bob = await start("ignore-bob");
       const roomId = await sharedRoom(alice.client, [bob.client], CALL_ROOM);
       expect((await alice.client.serverFeatures()).delayedEvents).toBe(true);
-      await alice.client.rtc.join(roomId, { keyTransport: "room" });
+      await svc(alice.client).rtc.join(roomId, { keyTransport: "room" });
       await membersSeen(bob.client, roomId, [alice.client]);
       expect(alice.warnings.filter((w) => w === DELAYED_EVENTS_UNSUPPORTED)).toEqual([
         DELAYED_EVENTS_UNSUPPORTED,
       ]);
-      expect(alice.client.rtc.joined.getSnapshot().has(roomId)).toBe(true);
+      expect(svc(alice.client).rtc.joined.getSnapshot().has(roomId)).toBe(true);
     }, 240_000);
   },
   OLD_SERVERS,

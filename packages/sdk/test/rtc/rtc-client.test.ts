@@ -10,7 +10,7 @@ import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import { api } from "../../src";
 import type { Client } from "../../src";
-import { startClient, waitFor, waitForMembership } from "../client/helpers";
+import { startClient, waitFor, waitForMembership, svc } from "../client/helpers";
 
 let server: TestServerHandle;
 let alice: Client;
@@ -59,13 +59,13 @@ afterAll(async () => {
 });
 
 it("a ring reaches the callee, who declines it; the caller sees it declined", async () => {
-  await alice.rtc.join(roomId, { callIntent: "audio" });
-  const ringId = await alice.rtc.ring(roomId, { userIds: [bob.userId], callIntent: "audio" });
+  await svc(alice).rtc.join(roomId, { callIntent: "audio" });
+  const ringId = await svc(alice).rtc.ring(roomId, { userIds: [bob.userId], callIntent: "audio" });
   expect(ringId).toBeTruthy();
   const ring = await waitFor(
     () =>
-      bob.rtc
-        .ringsOf(roomId)
+      svc(bob)
+        .rtc.ringsOf(roomId)
         .getSnapshot()
         .get(ringId ?? ""),
     "bob's ring",
@@ -77,17 +77,17 @@ it("a ring reaches the callee, who declines it; the caller sees it declined", as
     userIds: [bob.userId],
     callIntent: "audio",
   });
-  await bob.rtc.decline(roomId, ringId ?? "");
+  await svc(bob).rtc.decline(roomId, ringId ?? "");
   expect(
-    bob.rtc
-      .ringsOf(roomId)
+    svc(bob)
+      .rtc.ringsOf(roomId)
       .getSnapshot()
       .get(ringId ?? "")?.state,
   ).toBe("declined");
   await waitFor(
     () =>
-      alice.rtc
-        .ringsOf(roomId)
+      svc(alice)
+        .rtc.ringsOf(roomId)
         .getSnapshot()
         .get(ringId ?? "")?.state === "declined",
     "alice sees the decline",
@@ -95,16 +95,16 @@ it("a ring reaches the callee, who declines it; the caller sees it declined", as
 }, 30_000);
 
 it("two clients see each other's memberships and exchange keys over the room transport", async () => {
-  await alice.rtc.join(roomId, { callIntent: "audio" });
-  await bob.rtc.join(roomId, { keyTransport: "room" });
+  await svc(alice).rtc.join(roomId, { callIntent: "audio" });
+  await svc(bob).rtc.join(roomId, { keyTransport: "room" });
   for (const [me, other] of [
     [alice, bob],
     [bob, alice],
   ] as const) {
     const seen = await waitFor(
       () =>
-        me.rtc
-          .session(roomId)
+        svc(me)
+          .rtc.session(roomId)
           .memberships.getSnapshot()
           .find((m) => m.sender === other.userId),
       `${other.userId}'s membership as seen by ${me.userId}`,
@@ -113,19 +113,19 @@ it("two clients see each other's memberships and exchange keys over the room tra
     expect(seen.session).toEqual({ application: "m.call", id: "", scope: "m.room" });
     const participant = await waitFor(
       () =>
-        me.rtc
-          .participants(roomId)
+        svc(me)
+          .rtc.participants(roomId)
           .getSnapshot()
           .find((p) => p.userId === other.userId),
       `${other.userId} as a participant of ${me.userId}`,
     );
     expect(participant.identity).toBe(`${other.userId}:${other.deviceId}`);
     const keys = await waitFor(() => participant.keys.getSnapshot().keys.get(0), `${other.userId}'s key 0`);
-    expect(keys).toEqual(other.rtc.ownKey(roomId).getSnapshot()?.key);
+    expect(keys).toEqual(svc(other).rtc.ownKey(roomId).getSnapshot()?.key);
   }
-  expect(alice.rtc.active.getSnapshot().has(roomId)).toBe(true);
+  expect(svc(alice).rtc.active.getSnapshot().has(roomId)).toBe(true);
   // Alice began on to-device; without crypto it is unsupported, and bob's room key moved her to the room.
-  expect(alice.rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot()).toBe("room");
+  expect(svc(alice).rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot()).toBe("room");
   // Both keep a delayed leave on the server.
   const delayed = await api.delayedEvents.getDelayedEvents(bob.http);
   expect(
@@ -136,22 +136,22 @@ it("two clients see each other's memberships and exchange keys over the room tra
 it("a crashed client leaves by its delayed leave and the survivor rotates its key", async () => {
   bobOffline = true;
   await waitFor(
-    () => alice.rtc.session(roomId).memberships.getSnapshot().length === 1,
+    () => svc(alice).rtc.session(roomId).memberships.getSnapshot().length === 1,
     "bob's delayed leave",
     20_000,
   );
-  expect(alice.rtc.session(roomId).memberships.getSnapshot()[0]?.sender).toBe(alice.userId);
+  expect(svc(alice).rtc.session(roomId).memberships.getSnapshot()[0]?.sender).toBe(alice.userId);
   const state = alice.rooms.find(roomId)?.getSnapshot().state;
   expect(state?.content("org.matrix.msc3401.call.member", `_${bob.userId}_${bob.deviceId}_m.call`)).toEqual(
     {},
   );
-  await waitFor(() => alice.rtc.ownKey(roomId).getSnapshot()?.index === 1, "alice's new key", 15_000);
+  await waitFor(() => svc(alice).rtc.ownKey(roomId).getSnapshot()?.index === 1, "alice's new key", 15_000);
 }, 45_000);
 
 it("a clean leave writes the empty membership and ends the session", async () => {
-  expect(await alice.rtc.leave(roomId)).toBe(true);
-  expect(await alice.rtc.leave(roomId)).toBe(false);
-  await waitFor(() => !alice.rtc.active.getSnapshot().has(roomId), "the session ended");
+  expect(await svc(alice).rtc.leave(roomId)).toBe(true);
+  expect(await svc(alice).rtc.leave(roomId)).toBe(false);
+  await waitFor(() => !svc(alice).rtc.active.getSnapshot().has(roomId), "the session ended");
   const state = alice.rooms.find(roomId)?.getSnapshot().state;
   expect(
     state?.content("org.matrix.msc3401.call.member", `_${alice.userId}_${alice.deviceId}_m.call`),

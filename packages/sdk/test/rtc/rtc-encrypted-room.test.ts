@@ -9,7 +9,7 @@ import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import { api } from "../../src";
 import type { Client } from "../../src";
-import { startClient, waitFor, waitForMembership } from "../client/helpers";
+import { startClient, waitFor, waitForMembership, svc } from "../client/helpers";
 
 const SIGNALLING = [
   "io.element.call.encryption_keys",
@@ -51,37 +51,37 @@ it("sends keys, rings and declines encrypted without local echoes", async () => 
   const echoed: string[] = [];
   for (const c of [alice, bob])
     c.sendQueue.room(roomId).subscribe((list) => echoed.push(...list.map((e) => e.type)));
-  await alice.rtc.join(roomId, { keyTransport: "room" });
-  const ringId = await alice.rtc.ring(roomId, { userIds: [bob.userId] });
+  await svc(alice).rtc.join(roomId, { keyTransport: "room" });
+  const ringId = await svc(alice).rtc.ring(roomId, { userIds: [bob.userId] });
   const ring = await waitFor(
     () =>
-      bob.rtc
-        .ringsOf(roomId)
+      svc(bob)
+        .rtc.ringsOf(roomId)
         .getSnapshot()
         .get(ringId ?? ""),
     "bob's ring",
   );
   expect(ring.ring.sender).toBe(alice.userId);
-  await bob.rtc.decline(roomId, ringId ?? "");
+  await svc(bob).rtc.decline(roomId, ringId ?? "");
   await waitFor(
     () =>
-      alice.rtc
-        .ringsOf(roomId)
+      svc(alice)
+        .rtc.ringsOf(roomId)
         .getSnapshot()
         .get(ringId ?? "")?.state === "declined",
     "alice sees the decline",
   );
-  await bob.rtc.join(roomId, { keyTransport: "room" });
+  await svc(bob).rtc.join(roomId, { keyTransport: "room" });
   const aliceAtBob = await waitFor(
     () =>
-      bob.rtc
-        .participants(roomId)
+      svc(bob)
+        .rtc.participants(roomId)
         .getSnapshot()
         .find((p) => p.userId === alice.userId),
     "alice as bob's participant",
   );
   const key = await waitFor(() => aliceAtBob.keys.getSnapshot().keys.get(0), "alice's key 0", 20_000);
-  expect(key).toEqual(alice.rtc.ownKey(roomId).getSnapshot()?.key);
+  expect(key).toEqual(svc(alice).rtc.ownKey(roomId).getSnapshot()?.key);
   // The key went encrypted: the room shows it to the others only after decryption.
   expect(echoed.filter((t) => SIGNALLING.includes(t))).toEqual([]);
 }, 60_000);

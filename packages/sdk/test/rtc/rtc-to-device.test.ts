@@ -9,7 +9,7 @@ import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import { api } from "../../src";
 import type { Client } from "../../src";
-import { startClient, waitFor, waitForMembership } from "../client/helpers";
+import { startClient, waitFor, waitForMembership, svc } from "../client/helpers";
 
 let server: TestServerHandle;
 let alice: Client;
@@ -38,16 +38,16 @@ afterAll(async () => {
 });
 
 it("exchanges keys by Olm-encrypted to-device messages", async () => {
-  await alice.rtc.join(roomId);
-  await bob.rtc.join(roomId);
+  await svc(alice).rtc.join(roomId);
+  await svc(bob).rtc.join(roomId);
   for (const [me, other] of [
     [alice, bob],
     [bob, alice],
   ] as const) {
     const participant = await waitFor(
       () =>
-        me.rtc
-          .participants(roomId)
+        svc(me)
+          .rtc.participants(roomId)
           .getSnapshot()
           .find((p) => p.userId === other.userId),
       `${other.userId} as a participant of ${me.userId}`,
@@ -57,10 +57,12 @@ it("exchanges keys by Olm-encrypted to-device messages", async () => {
       `${other.userId}'s key 0`,
       20_000,
     );
-    expect(key).toEqual(other.rtc.ownKey(roomId).getSnapshot()?.key);
+    expect(key).toEqual(svc(other).rtc.ownKey(roomId).getSnapshot()?.key);
     // Bound to the device whose Olm session sent it.
     expect(participant.deviceId).toBe(other.deviceId);
   }
   for (const c of [alice, bob])
-    expect(c.rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot()).toBe("to-device");
+    expect(svc(c).rtc.joined.getSnapshot().get(roomId)?.parts.transports.mode.getSnapshot()).toBe(
+      "to-device",
+    );
 }, 60_000);

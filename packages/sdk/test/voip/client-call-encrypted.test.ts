@@ -10,7 +10,7 @@ import type { TestServerHandle } from "@lattice/testserver";
 import { api } from "../../src";
 import type { Client } from "../../src";
 import type { Call } from "../../src/voip/call/Call";
-import { encryptedRoom, startClient, waitFor } from "../client/helpers";
+import { encryptedRoom, startClient, waitFor, svc } from "../client/helpers";
 import { FakeNetwork } from "./fakes";
 
 let server: TestServerHandle;
@@ -35,8 +35,8 @@ afterAll(async () => {
 
 it("rings, connects and hangs up with encrypted call events; a second call is rejected", async () => {
   const incoming: Call[] = [];
-  bob.voip.onIncoming((call) => incoming.push(call));
-  const outbound = await alice.voip.placeCall(roomId);
+  svc(bob).voip.onIncoming((call) => incoming.push(call));
+  const outbound = await svc(alice).voip.placeCall(roomId);
   const inbound = await waitFor(() => incoming[0], "bob's ringing call", 20_000);
   await inbound.answer({ audio: true, video: false });
   await waitFor(() => outbound.state.getSnapshot() === "connected", "alice connected", 20_000);
@@ -50,7 +50,7 @@ it("rings, connects and hangs up with encrypted call events; a second call is re
   expect(types).not.toContain("m.call.invite");
   expect(types).toContain("m.room.encrypted");
 
-  const second = await alice.voip.placeCall(roomId, { video: true });
+  const second = await svc(alice).voip.placeCall(roomId, { video: true });
   const ring = await waitFor(() => incoming[1], "bob's second ringing call", 20_000);
   await ring.reject();
   await waitFor(() => second.state.getSnapshot() === "ended", "alice's second call ended", 20_000);

@@ -12,7 +12,7 @@ import type { TestServerHandle } from "@lattice/testserver";
 import { api } from "../../src";
 import type { Client } from "../../src";
 import type { Call } from "../../src/voip/call/Call";
-import { startClient, waitFor, waitForMembership } from "../client/helpers";
+import { startClient, waitFor, waitForMembership, svc } from "../client/helpers";
 import { FakeNetwork } from "./fakes";
 import type { FakePlatform } from "./fakes";
 
@@ -48,15 +48,18 @@ afterAll(async () => {
 });
 
 it("places, rings, answers, connects and hangs up a call through the server", async () => {
-  await waitFor(() => alice.voip.turn.current.getSnapshot().servers.length > 0, "alice's TURN credentials");
+  await waitFor(
+    () => svc(alice).voip.turn.current.getSnapshot().servers.length > 0,
+    "alice's TURN credentials",
+  );
   const incoming: Call[] = [];
-  bob.voip.onIncoming((call) => incoming.push(call));
-  const outbound = await alice.voip.placeCall(roomId, { video: true });
+  svc(bob).voip.onIncoming((call) => incoming.push(call));
+  const outbound = await svc(alice).voip.placeCall(roomId, { video: true });
   expect(outbound.state.getSnapshot()).toBe("invite_sent");
   const inbound = await waitFor(() => incoming[0], "bob's ringing call", 15_000);
   expect(inbound.callId).toBe(outbound.callId);
   expect(inbound.state.getSnapshot()).toBe("ringing");
-  expect(bob.voip.calls.getSnapshot()).toEqual([inbound]);
+  expect(svc(bob).voip.calls.getSnapshot()).toEqual([inbound]);
   await inbound.answer({ audio: true, video: true });
   await waitFor(() => outbound.state.getSnapshot() === "connected", "alice connected", 15_000);
   await waitFor(() => inbound.state.getSnapshot() === "connected", "bob connected", 15_000);
@@ -69,8 +72,8 @@ it("places, rings, answers, connects and hangs up a call through the server", as
   await waitFor(() => inbound.state.getSnapshot() === "ended", "bob's call ended", 15_000);
   expect(inbound.hangupReason).toBe("user_hangup");
   expect(inbound.hangupParty).toBe("remote");
-  expect(alice.voip.calls.getSnapshot()).toEqual([]);
-  expect(bob.voip.calls.getSnapshot()).toEqual([]);
+  expect(svc(alice).voip.calls.getSnapshot()).toEqual([]);
+  expect(svc(bob).voip.calls.getSnapshot()).toEqual([]);
   expect([...alicePlatform.mediaDevices.live(), ...bobPlatform.mediaDevices.live()]).toEqual([]);
   // The call events are in the room's timeline on the server.
   const types = (await api.timeline.messages(alice.http, roomId, { dir: "b", limit: 50 })).chunk.map(
@@ -89,5 +92,7 @@ it("places, rings, answers, connects and hangs up a call through the server", as
 it("refuses a 1:1 call in a room that is not a room of two", async () => {
   const solo = (await api.rooms.createRoom(alice.http, { preset: "private_chat" })).room_id;
   await waitFor(() => alice.rooms.find(solo), "alice's solo room");
-  await expect(alice.voip.placeCall(solo)).rejects.toThrow("A 1:1 call needs a room with one other member");
+  await expect(svc(alice).voip.placeCall(solo)).rejects.toThrow(
+    "A 1:1 call needs a room with one other member",
+  );
 });

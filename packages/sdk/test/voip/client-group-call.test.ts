@@ -11,7 +11,7 @@ import type { TestServerHandle } from "@lattice/testserver";
 import { api } from "../../src";
 import type { Client } from "../../src";
 import type { GroupCall } from "../../src/voip/group/GroupCall";
-import { startClient, waitFor, waitForMembership } from "../client/helpers";
+import { startClient, waitFor, waitForMembership, svc } from "../client/helpers";
 import { FakeNetwork } from "./fakes";
 
 let server: TestServerHandle;
@@ -53,10 +53,12 @@ const connectedPeers = (g: GroupCall): number =>
 
 it("connects every pair of three members, and drops the calls to one who leaves", async () => {
   const [alice, bob, carol] = clients as [Client, Client, Client];
-  const started = await alice.voip.createGroupCall(roomId, { type: "m.video", intent: "m.room" });
+  const started = await svc(alice).voip.createGroupCall(roomId, { type: "m.video", intent: "m.room" });
   const joined = [started];
   for (const c of [bob, carol])
-    joined.push(await waitFor(() => c.voip.groupCall(roomId), `${c.userId} sees the group call`, 15_000));
+    joined.push(
+      await waitFor(() => svc(c).voip.groupCall(roomId), `${c.userId} sees the group call`, 15_000),
+    );
   expect(joined.map((g) => g.groupCallId)).toEqual([
     started.groupCallId,
     started.groupCallId,

@@ -81,8 +81,9 @@ const peer: PeerApi = {
       voip: { platform: createBrowserMediaPlatform(), forceTurn: () => forceTurn },
     });
     client = c;
+    const voip = await c.voip();
     // Every call the client creates, including those it ends by itself (the losing invite of glare).
-    c.voip.calls.subscribe((calls) => {
+    voip.calls.subscribe((calls) => {
       for (const call of calls)
         if (!known.some((k) => k.call === call))
           track(call, {
@@ -92,7 +93,7 @@ const peer: PeerApi = {
             marks: {},
           });
     });
-    c.voip.onIncoming((call) => {
+    voip.onIncoming((call) => {
       const ringing = nowMs();
       const view = known.find((k) => k.call === call)?.view;
       if (view) view.marks.ringing = ringing;
@@ -101,12 +102,12 @@ const peer: PeerApi = {
     await c.start();
     await until(c.sync.state, (s) => s === "syncing" || s === "prepared");
     // The client fetches TURN at start without waiting; a relay-only call needs the credentials first.
-    if (forceTurn) await until(c.voip.turn.current, (t) => t.servers.length > 0);
+    if (forceTurn) await until(voip.turn.current, (t) => t.servers.length > 0);
   },
 
   async place(roomId, _opponent, video) {
     const placed = nowMs();
-    const call = await need().voip.placeCall(roomId, { video });
+    const call = await (await need().voip()).placeCall(roomId, { video });
     const sent = nowMs();
     const view = known.find((k) => k.call === call)?.view;
     if (view) {
@@ -145,7 +146,7 @@ const peer: PeerApi = {
   },
 
   async preCallCheck() {
-    const r = await need().voip.preCallCheck();
+    const r = await (await need().voip()).preCallCheck();
     return {
       relay: r.candidateTypes.relay,
       turnConfigured: r.turnConfigured,

@@ -6,7 +6,7 @@
  * preview and version history of a file; the sharing dialog; leave. All
  * state is the FilesViewModel's (src/state/files); loaded lazily.
  */
-import { useEffect, useMemo, useState } from "react";
+import { use, useEffect, useMemo, useState } from "react";
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
@@ -25,7 +25,9 @@ function formatSize(size: number | undefined): string {
 }
 
 export function FilesView({ client }: { client: ClientViewModel }): React.JSX.Element {
-  const files = useMemo(() => new FilesViewModel(client.client), [client]);
+  // The SDK's file service is its own chunk (ADR 0038): the Suspense around this view waits for it.
+  const service = use(client.client.files());
+  const files = useMemo(() => new FilesViewModel({ files: service }), [service]);
   useEffect(() => files.attach(), [files]);
   useEffect(() => () => files.dispose(), [files]);
   const t = useT("files");

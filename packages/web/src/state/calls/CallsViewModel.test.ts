@@ -49,6 +49,8 @@ it("places, rings with the caller's name, accepts, connects, hangs up; declines 
   };
   const a = new CallsViewModel(alice, new CallSettings(undefined), undefined, host);
   const b = new CallsViewModel(bob, new CallSettings(undefined), undefined, host);
+  // The SDK's call services load on first use (ADR 0038): the models follow them once they have.
+  await Promise.all([a.ready, b.ready]);
   expect(a.supported).toBe(true);
   expect(a.kindFor(roomId)).toBe("one_to_one");
 

@@ -7,8 +7,13 @@
  * calls we may join (mesh calls, and MatrixRTC calls that ring us: Join on
  * LiveKit, or Decline). A desktop notification announces an incoming call
  * or ring while the tab is hidden.
+ *
+ * The SDK loads its call services on first use (ADR 0038): this model asks
+ * for them at once and follows them from when they arrive (`ready`); the
+ * SDK holds the sync batches meanwhile, so a call that came in before they
+ * loaded still rings (picked up from the service's ringing calls).
  */
-import type { Call, Client, GroupCall } from "../../sdk";
+import type { Call, Client, GroupCall, IncomingRing, RtcService, VoipService } from "../../sdk";
 import type { JoinChoice } from "./LiveKitCall";
 import { ObservableValue } from "../observables";
 import { Scope } from "../Scope";
@@ -62,10 +67,17 @@ export class CallsViewModel {
   readonly preCall: PreCallViewModel;
   /** Group calls running in our rooms that we may join (the Join / Dismiss toasts). */
   readonly incomingGroup: IncomingGroupCalls;
+  /** Resolves once the SDK's call services have loaded and this model follows them. */
+  readonly ready: Promise<void>;
   private readonly ringing = new Map<string, Call>();
   /** MatrixRTC rings already announced (one desktop notification each). */
   private readonly announcedRings = new Set<string>();
   private readonly scope: Scope;
+  private voip: VoipService | undefined;
+  private rtc: RtcService | undefined;
+  private readonly groupCalls = new ObservableValue<ReadonlyMap<string, GroupCall>>(new Map());
+  private readonly rtcActive = new ObservableValue<ReadonlyMap<string, unknown>>(new Map());
+  private readonly rtcRings = new ObservableValue<readonly IncomingRing[]>([]);
 
   constructor(
     private readonly client: Client,
@@ -79,7 +91,14 @@ export class CallsViewModel {
     this.devices = new DevicesViewModel(platform, settings, (kind, id) => {
       void this.active.getSnapshot()?.switchInput(kind, id);
     });
-    this.preCall = new PreCallViewModel(client.voip, async () => {
+    const supported = (): boolean => this.supported;
+    const voipView = {
+      get hasPlatform() {
+        return supported();
+      },
+      preCallCheck: async (timeoutMs?: number) => (await client.voip()).preCallCheck(timeoutMs),
+    };
+    this.preCall = new PreCallViewModel(voipView, async () => {
       const { checkLiveKit } = await import("./LiveKitCall");
       // A token for the call's room, or for a check-only room when no call is on.
       const roomId =
@@ -87,11 +106,10 @@ export class CallsViewModel {
       return checkLiveKit(client, roomId);
     });
     this.scope.add(() => this.devices.dispose());
-    this.scope.add(client.voip.onIncoming((call) => this.onIncoming(call)));
     this.incomingGroup = new IncomingGroupCalls(
       {
-        groupCalls: client.voip.groupCalls,
-        rtcRings: client.rtc.ringingForUs,
+        groupCalls: this.groupCalls,
+        rtcRings: this.rtcRings,
         userId: client.userId,
         roomName: (roomId) => client.rooms.find(roomId)?.getSnapshot().name.name ?? roomId,
         memberName: (roomId, userId) => this.nameOf(roomId, userId),
@@ -103,6 +121,26 @@ export class CallsViewModel {
     this.scope.subscribe(this.incomingGroup.toasts, (toasts) => this.announceRings(toasts));
     this.scope.subscribe(this.active, () => this.incomingGroup.update());
     this.scope.add(() => this.active.getSnapshot()?.dispose());
+    this.ready = Promise.all([client.voip(), client.rtc()]).then(
+      ([voip, rtc]) => this.follow(voip, rtc),
+      (e: unknown) => this.error.set(e instanceof Error ? e.message : String(e)),
+    );
+  }
+
+  /** The call services have loaded: ring their incoming calls (those already ringing too) and mirror their lists. */
+  private follow(voip: VoipService, rtc: RtcService): void {
+    if (this.scope.ended) return;
+    this.voip = voip;
+    this.rtc = rtc;
+    this.scope.add(voip.onIncoming((call) => this.onIncoming(call)));
+    for (const call of voip.calls.getSnapshot())
+      if (call.state.getSnapshot() === "ringing") this.onIncoming(call);
+    this.scope.subscribe(voip.groupCalls, (calls) => this.groupCalls.set(calls));
+    this.groupCalls.set(voip.groupCalls.getSnapshot());
+    this.scope.subscribe(rtc.active, (sessions) => this.rtcActive.set(sessions));
+    this.rtcActive.set(rtc.active.getSnapshot());
+    this.scope.subscribe(rtc.ringingForUs, (rings) => this.rtcRings.set(rings));
+    this.rtcRings.set(rtc.ringingForUs.getSnapshot());
   }
 
   /** A member's display name in the room (the user id when unknown). */
@@ -112,7 +150,7 @@ export class CallsViewModel {
 
   /** Whether this browser can call at all. */
   get supported(): boolean {
-    return this.client.voip.hasPlatform;
+    return this.voip?.hasPlatform ?? this.platform !== undefined;
   }
 
   /** How a call from this room is placed: 1:1 in a room of two, a group call in a bigger room. */
@@ -134,8 +172,9 @@ export class CallsViewModel {
     this.error.set(null);
     const kind = this.kindFor(roomId);
     try {
+      const voip = await this.client.voip();
       if (kind === "one_to_one") {
-        const call = await this.client.voip.placeCall(roomId, { video });
+        const call = await voip.placeCall(roomId, { video });
         this.setActive(new OneToOneCallViewModel(call));
       } else if (kind === "group" && (await this.groupOnLiveKit(roomId))) {
         // The server offers a LiveKit focus: the group call goes on the SFU, end-to-end encrypted.
@@ -143,8 +182,8 @@ export class CallsViewModel {
         else await this.enterLiveKit(roomId, video, {});
       } else if (kind === "group") {
         const group =
-          this.client.voip.groupCall(roomId) ??
-          (await this.client.voip.createGroupCall(roomId, {
+          voip.groupCall(roomId) ??
+          (await voip.createGroupCall(roomId, {
             type: video ? "m.video" : "m.voice",
             intent: "m.prompt",
           }));
@@ -176,7 +215,14 @@ export class CallsViewModel {
 
   private async enterLiveKit(roomId: string, video: boolean, choice: JoinChoice): Promise<void> {
     const { LiveKitCallViewModel } = await import("./LiveKitCall");
-    const vm = new LiveKitCallViewModel(this.client, roomId, this.platform, video, choice);
+    const vm = new LiveKitCallViewModel(
+      this.client,
+      await this.client.rtc(),
+      roomId,
+      this.platform,
+      video,
+      choice,
+    );
     this.setActive(vm);
     await vm.enter();
     if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
@@ -187,7 +233,7 @@ export class CallsViewModel {
    * (a call in progress is hung up first).
    */
   async joinGroup(id: string): Promise<void> {
-    const group = [...this.client.voip.groupCalls.getSnapshot().values()].find((g) => g.groupCallId === id);
+    const group = [...this.groupCalls.getSnapshot().values()].find((g) => g.groupCallId === id);
     if (!group) return;
     this.error.set(null);
     this.host.openRoom(group.roomId);
@@ -220,7 +266,7 @@ export class CallsViewModel {
   async declineRing(id: string): Promise<void> {
     const incoming = this.incomingGroup.ring(id);
     this.incomingGroup.dismiss(id);
-    if (incoming) await this.client.rtc.decline(incoming.roomId, id).catch(() => undefined);
+    if (incoming) await (await this.client.rtc()).decline(incoming.roomId, id).catch(() => undefined);
   }
 
   /** A desktop notification for each new MatrixRTC ring (the host shows it only while the tab is hidden). */
@@ -249,14 +295,14 @@ export class CallsViewModel {
 
   /** MatrixRTC sessions with members, by room: the header's buttons follow it (join a running call). */
   get rtcSessions(): Subscribable<unknown> {
-    return this.client.rtc.active;
+    return this.rtcActive;
   }
 
   /** Whether a group call is running in the room, mesh or MatrixRTC (the header offers to join it). */
   hasGroupCall(roomId: string): boolean {
-    if (!this.client.voip.hasPlatform) return false;
-    const rtcMembers = this.client.rtc.session(roomId).memberships.getSnapshot().length;
-    return this.client.voip.groupCall(roomId) !== undefined || rtcMembers > 0;
+    if (!this.supported) return false;
+    const rtcMembers = this.rtc?.session(roomId).memberships.getSnapshot().length ?? 0;
+    return this.voip?.groupCall(roomId) !== undefined || rtcMembers > 0;
   }
 
   /**
@@ -265,8 +311,8 @@ export class CallsViewModel {
    * in the room; otherwise it is a mesh call.
    */
   private async groupOnLiveKit(roomId: string): Promise<boolean> {
-    if (this.client.voip.groupCall(roomId) !== undefined) return false;
-    const { transports } = await this.client.rtc.discovery.get();
+    if ((await this.client.voip()).groupCall(roomId) !== undefined) return false;
+    const { transports } = await (await this.client.rtc()).discovery.get();
     return transports.some((t) => t.type === "livekit" && t.livekitServiceUrl !== undefined);
   }
 
@@ -337,6 +383,7 @@ export class CallsViewModel {
   }
 
   private onIncoming(call: Call): void {
+    if (this.ringing.has(call.callId)) return;
     const room = this.client.rooms.find(call.roomId);
     const member = room?.getSnapshot().state.members.get(call.opponentUserId);
     const view: IncomingCallView = {

@@ -1,6 +1,6 @@
 /**
  * A group call on LiveKit (docs/architecture/0030), in the same shape the
- * call view shows for the other kinds (ActiveCallViewModel): `client.rtc`
+ * call view shows for the other kinds (ActiveCallViewModel): `client.rtc()`
  * keeps our membership and the media keys (Olm-encrypted to-device), the
  * SDK's LiveKitCall joins the SFUs and decrypts each member's frames with
  * their key. One tile per member, with speaking, mute and the encryption
@@ -17,7 +17,7 @@ import {
   requestOpenIdToken,
   requestSfuToken,
 } from "../../sdk";
-import type { CallParticipant, Client, LiveKitCheckResult, MediaTrack } from "../../sdk";
+import type { CallParticipant, Client, LiveKitCheckResult, MediaTrack, RtcService } from "../../sdk";
 import { ObservableValue } from "../observables";
 import { Scope } from "../Scope";
 import type { ActiveCallViewModel, CallStatus, HoldView } from "./ActiveCall";
@@ -31,7 +31,7 @@ export { offersLiveKit };
  * takes), then the SFU it names; undefined when the server offers none.
  */
 export async function checkLiveKit(client: Client, roomId: string): Promise<LiveKitCheckResult | undefined> {
-  const { transports } = await client.rtc.discovery.get();
+  const { transports } = await (await client.rtc()).discovery.get();
   const serviceUrl = transports.find((t) => t.type === "livekit" && t.livekitServiceUrl)?.livekitServiceUrl;
   if (serviceUrl === undefined) return undefined;
   const deviceId = client.deviceId ?? "";
@@ -90,6 +90,8 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
 
   constructor(
     client: Client,
+    /** The client's MatrixRTC service (`await client.rtc()`). */
+    rtc: RtcService,
     readonly roomId: string,
     private readonly platform: BrowserMediaPlatform | undefined,
     private readonly video: boolean,
@@ -100,7 +102,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     this.canScreenshare = platform !== undefined;
     const deviceId = client.deviceId ?? "";
     this.call = new LiveKitCall({
-      rtc: client.rtc,
+      rtc,
       roomId,
       userId: client.userId,
       deviceId,
@@ -112,7 +114,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     this.scope.subscribe(this.call.status, () => this.update(this.call.participants.getSnapshot()));
     this.scope.subscribe(this.call.error, (e) => this.error.set(e ? e.message : null));
     // A closed tab leaves at once (the delayed leave is sent now); only a crash waits for its delay.
-    const onPageHide = (): void => client.rtc.unload();
+    const onPageHide = (): void => rtc.unload();
     globalThis.addEventListener?.("pagehide", onPageHide);
     this.scope.add(() => globalThis.removeEventListener?.("pagehide", onPageHide));
     const tick = setInterval(() => {

@@ -63,8 +63,11 @@ afterAll(async () => {
 const rtcToast = () => vm.incomingGroup.toasts.getSnapshot().find((t) => t.kind === "rtc");
 
 async function ring(lifetimeMs?: number): Promise<string> {
-  if (!alice.rtc.joined.getSnapshot().has(roomId)) await alice.rtc.join(roomId, { callIntent: "audio" });
-  const id = await alice.rtc.ring(roomId, {
+  if (!(await alice.rtc()).joined.getSnapshot().has(roomId))
+    await (await alice.rtc()).join(roomId, { callIntent: "audio" });
+  const id = await (
+    await alice.rtc()
+  ).ring(roomId, {
     userIds: [bob.userId],
     callIntent: "audio",
     ...(lifetimeMs !== undefined ? { lifetimeMs } : {}),
@@ -87,13 +90,15 @@ it("shows the ring with Join and Decline; Decline ends it here and tells the cal
   });
   expect(announced.map((a) => a.id)).toEqual([id]);
   // One toast although alice sent the ring in both forms (RTC notification and call.notify).
-  await waitFor(() => bob.rtc.ringsOf(roomId).getSnapshot().size === 2, "both forms reach bob", 15_000);
+  const bobRtc = await bob.rtc();
+  await waitFor(() => bobRtc.ringsOf(roomId).getSnapshot().size === 2, "both forms reach bob", 15_000);
   expect(vm.incomingGroup.toasts.getSnapshot().filter((t) => t.kind === "rtc")).toHaveLength(1);
 
   await vm.declineRing(id);
   expect(rtcToast()).toBeUndefined();
+  const aliceRtc = await alice.rtc();
   await waitFor(
-    () => alice.rtc.ringsOf(roomId).getSnapshot().get(id)?.state === "declined",
+    () => aliceRtc.ringsOf(roomId).getSnapshot().get(id)?.state === "declined",
     "alice sees the decline",
     15_000,
   );
@@ -102,14 +107,14 @@ it("shows the ring with Join and Decline; Decline ends it here and tells the cal
 
 it("stops ringing when bob joins the call from his other device", async () => {
   await ring();
-  await bobPhone.rtc.join(roomId);
+  await (await bobPhone.rtc()).join(roomId);
   await waitFor(() => rtcToast() === undefined, "the toast gone after bob joined elsewhere", 15_000);
-  await bobPhone.rtc.leave(roomId);
+  await (await bobPhone.rtc()).leave(roomId);
 });
 
 it("stops ringing when the caller leaves the call", async () => {
   await ring();
-  await alice.rtc.leave(roomId);
+  await (await alice.rtc()).leave(roomId);
   await waitFor(() => rtcToast() === undefined, "the toast gone after alice left", 15_000);
 });
 
@@ -118,6 +123,6 @@ it("stops ringing when the ring's lifetime passes", async () => {
   expect(rtcToast()?.id).toBe(id);
   await waitFor(() => rtcToast() === undefined, "the toast gone after its lifetime", 15_000);
   // Alice is still in the call: it was the lifetime, not a leave.
-  expect(alice.rtc.joined.getSnapshot().has(roomId)).toBe(true);
-  await alice.rtc.leave(roomId);
+  expect((await alice.rtc()).joined.getSnapshot().has(roomId)).toBe(true);
+  await (await alice.rtc()).leave(roomId);
 });

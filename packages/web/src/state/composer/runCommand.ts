@@ -14,7 +14,7 @@
  * describeFailure, so every command speaks the same words.
  */
 import { addDirectRoom, DIRECT_EVENT_TYPE, parseIgnoredUsers, removeDirectRoom } from "../../sdk";
-import type { Client } from "../../sdk";
+import type { Client, VoipService } from "../../sdk";
 import { t } from "../../i18n/i18n";
 import { RoomActionsViewModel } from "../rooms/RoomActionsViewModel";
 import type { ActionName } from "./commands";
@@ -23,7 +23,10 @@ import type { ActionName } from "./commands";
 export type CommandClient = Pick<
   Client,
   "userId" | "http" | "rooms" | "state" | "moderation" | "profile" | "accountData" | "directory" | "sendQueue"
-> & { readonly crypto?: Pick<Client["crypto"], "machine">; readonly voip?: Pick<Client["voip"], "calls"> };
+> & {
+  readonly crypto?: Pick<Client["crypto"], "machine">;
+  readonly voip?: () => Promise<Pick<VoipService, "calls">>;
+};
 
 /** A command's outcome: a room to open, and a line to tell the user. */
 export interface CommandOutcome {
@@ -115,7 +118,8 @@ export async function runAction(
       return convert(client, roomId, name === "converttodm");
     case "holdcall":
     case "unholdcall": {
-      const call = client.voip?.calls.getSnapshot().find((c) => c.roomId === roomId);
+      const voip = await client.voip?.();
+      const call = voip?.calls.getSnapshot().find((c) => c.roomId === roomId);
       if (call === undefined) throw new CommandFailure(t("composer", "noCall"));
       call.media.setRemoteOnHold(name === "holdcall");
       return {};

@@ -8,6 +8,7 @@
  * get none: Element Call needs a device for its keys.
  */
 import { i18n } from "../../i18n/i18n";
+import type { RtcService } from "../../sdk";
 import type { ClientViewModel } from "../ClientViewModel";
 import { lazyElementCallHostFactory } from "./lazyElementCallHost";
 import type { ElementCallTheme } from "./ElementCallParams";
@@ -54,12 +55,18 @@ export function elementCallsOf(client: ClientViewModel): ElementCalls | null {
     models.set(client, null);
     return null;
   }
+  // The SDK loads MatrixRTC off the first screen (ADR 0038); until it has, no call is known to run.
+  let rtc: RtcService | undefined;
+  void sdk.rtc().then(
+    (service) => (rtc = service),
+    () => undefined,
+  );
   const calls = new ElementCalls({
     userId: client.userId,
     deviceId,
     homeserverUrl,
     settings: client.callSettings,
-    callRunning: (roomId) => sdk.rtc.active.getSnapshot().has(roomId),
+    callRunning: (roomId) => rtc?.active.getSnapshot().has(roomId) ?? false,
     roomName: (roomId) => sdk.rooms.find(roomId)?.getSnapshot().name.name ?? roomId,
     hostFactory: lazyElementCallHostFactory(sdk),
     baseHref: () => elementCallBaseHref(),

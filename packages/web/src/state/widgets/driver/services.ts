@@ -92,7 +92,7 @@ function turnEntries(
  * without TURN throws ('TURN servers not available').
  */
 export async function* turnServers(ctx: DriverContext): AsyncGenerator<TurnServer, void, void> {
-  const turn = ctx.client.voip.turn;
+  const turn = (await ctx.client.voip()).turn;
   await turn.start();
   let state = turn.current.getSnapshot();
   if (state.stopped) return;
@@ -117,7 +117,7 @@ export async function* turnServers(ctx: DriverContext): AsyncGenerator<TurnServe
 
 /** get_rtc_transports (MSC4515): the transports discovery found, in their wire form. */
 export async function rtcTransports(ctx: DriverContext): Promise<Record<string, unknown>[]> {
-  const { transports } = await ctx.client.rtc.discovery.get();
+  const { transports } = await (await ctx.client.rtc()).discovery.get();
   return transports.map((t) => ({
     type: t.type,
     ...(t.livekitServiceUrl !== undefined ? { livekit_service_url: t.livekitServiceUrl } : {}),
