@@ -127,7 +127,8 @@ describe("ComposerViewModel over HTTP", () => {
     const { room, items } = await open(alice, seed.rooms["lounge"] ?? "");
     const vm = composer(room, items);
     vm.setText("ping @bob", 9);
-    const bobIndex = vm.completion.getSnapshot()?.items.findIndex((s) => s.key === seed.users.bob.userId) ?? -1;
+    const bobIndex =
+      vm.completion.getSnapshot()?.items.findIndex((s) => s.key === seed.users.bob.userId) ?? -1;
     vm.moveCompletion(bobIndex);
     expect(vm.acceptCompletion()).toBe(true);
     expect(vm.pills.getSnapshot()).toEqual([
