@@ -164,7 +164,7 @@ describe("modal widgets and the sticker picker", () => {
     const up = await fetch(`${web.server.url}/_matrix/media/v3/upload?filename=cat.png`, {
       method: "POST",
       headers: { authorization: `Bearer ${aliceToken}`, "content-type": "image/png" },
-      body: png,
+      body: new Uint8Array(png),
     });
     const mxc = String(((await up.json()) as { content_uri?: unknown }).content_uri);
     expect(mxc).toMatch(/^mxc:\/\//);

@@ -17,6 +17,7 @@ import styles from "./Calls.module.css";
 import { PhoneIcon, VideoIcon } from "./icons";
 
 const CallStage = lazy(() => import("./CallStage").then((m) => ({ default: m.CallStage })));
+const CallLobby = lazy(() => import("./CallLobby").then((m) => ({ default: m.CallLobby })));
 
 function IncomingToast({
   calls,
@@ -147,7 +148,11 @@ function CallFailure({ calls, message }: { calls: CallsViewModel; message: strin
   );
 }
 
-/** The active call: its view above the room when its room is open, the picture-in-picture bar otherwise. */
+/**
+ * The active call: its view above the room when its room is open, the
+ * picture-in-picture bar otherwise; the lobby (its own chunk) while a
+ * LiveKit call is being joined from the open room; the last failure.
+ */
 export function ActiveCall({
   calls,
   selectedRoomId,
@@ -157,6 +162,13 @@ export function ActiveCall({
 }): React.JSX.Element | null {
   const active = useObservable(calls.active);
   const error = useObservable(calls.error);
+  const lobby = useObservable(calls.lobby);
+  if (lobby !== null && lobby.roomId === selectedRoomId)
+    return (
+      <Suspense fallback={null}>
+        <CallLobby calls={calls} lobby={lobby} />
+      </Suspense>
+    );
   if (active === null) return error !== null ? <CallFailure calls={calls} message={error} /> : null;
   return (
     <Suspense fallback={null}>

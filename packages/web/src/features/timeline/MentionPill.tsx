@@ -16,10 +16,10 @@ import { TimelineContext } from "./TimelineContext";
 import { useAvatarUrl } from "./media/useMedia";
 
 /** What a pill points at: a user, or a room (id or alias) without an event. */
-export type PillTarget = { kind: "user"; userId: string } | { kind: "room"; roomIdOrAlias: string };
+type PillTarget = { kind: "user"; userId: string } | { kind: "room"; roomIdOrAlias: string };
 
 /** The pill target of a link, or null for a link that stays a link (events, the web). */
-export function pillTargetOf(href: string): PillTarget | null {
+function pillTargetOf(href: string): PillTarget | null {
   const target = linkTargetOf(href);
   if (target === null) return null;
   if (target.kind === "user") return target;

@@ -9,6 +9,7 @@
  * or ring while the tab is hidden.
  */
 import type { Call, Client, GroupCall } from "../../sdk";
+import type { JoinChoice } from "./LiveKitCall";
 import { ObservableValue } from "../observables";
 import { Scope } from "../Scope";
 import { MeshCallViewModel, OneToOneCallViewModel } from "./ActiveCall";
@@ -40,11 +41,19 @@ export interface CallsHost {
   openRoom(roomId: string): void;
 }
 
+/** The lobby before a LiveKit group call: the room, and whether the call was placed as a video call. */
+export interface LobbyView {
+  readonly roomId: string;
+  readonly video: boolean;
+}
+
 export class CallsViewModel {
   /** Calls ringing here, newest last. */
   readonly incoming = new ObservableValue<readonly IncomingCallView[]>([]);
   /** The call in progress (one at a time), or null. */
   readonly active = new ObservableValue<ActiveCallViewModel | null>(null);
+  /** The lobby (device preview before joining a LiveKit call), or null. */
+  readonly lobby = new ObservableValue<LobbyView | null>(null);
   /** A failure to place or answer, in the SPEC's words. */
   readonly error = new ObservableValue<string | null>(null);
   /** The device pickers, device test and level meter. */
@@ -115,8 +124,12 @@ export class CallsViewModel {
     return joined === 2 ? "one_to_one" : "group";
   }
 
-  /** Places a call in the room (voice, or video with `video`). */
-  async place(roomId: string, video: boolean): Promise<void> {
+  /**
+   * Places a call in the room (voice, or video with `video`). A group call
+   * on LiveKit opens the lobby first when `options.lobby` (the room
+   * header's buttons); the join happens from there.
+   */
+  async place(roomId: string, video: boolean, options: { lobby?: boolean } = {}): Promise<void> {
     if (this.active.getSnapshot()) return;
     this.error.set(null);
     const kind = this.kindFor(roomId);
@@ -126,7 +139,8 @@ export class CallsViewModel {
         this.setActive(new OneToOneCallViewModel(call));
       } else if (kind === "group" && (await this.groupOnLiveKit(roomId))) {
         // The server offers a LiveKit focus: the group call goes on the SFU, end-to-end encrypted.
-        await this.enterLiveKit(roomId, video);
+        if (options.lobby === true) this.lobby.set({ roomId, video });
+        else await this.enterLiveKit(roomId, video, {});
       } else if (kind === "group") {
         const group =
           this.client.voip.groupCall(roomId) ??
@@ -139,6 +153,33 @@ export class CallsViewModel {
     } catch (e) {
       this.error.set(e instanceof Error ? e.message : String(e));
     }
+  }
+
+  /** Joins the lobby's call with what was chosen there (microphone muted, camera off). */
+  async joinFromLobby(choice: JoinChoice): Promise<void> {
+    const lobby = this.lobby.getSnapshot();
+    if (lobby === null || this.active.getSnapshot()) return;
+    this.leaveLobby();
+    this.error.set(null);
+    try {
+      await this.enterLiveKit(lobby.roomId, lobby.video, choice);
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Closes the lobby without joining (its preview stops). */
+  leaveLobby(): void {
+    this.lobby.set(null);
+    this.devices.stopPreview();
+  }
+
+  private async enterLiveKit(roomId: string, video: boolean, choice: JoinChoice): Promise<void> {
+    const { LiveKitCallViewModel } = await import("./LiveKitCall");
+    const vm = new LiveKitCallViewModel(this.client, roomId, this.platform, video, choice);
+    this.setActive(vm);
+    await vm.enter();
+    if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
   }
 
   /**
@@ -169,7 +210,7 @@ export class CallsViewModel {
     const previous = this.active.getSnapshot();
     if (previous) await this.hangup(previous);
     try {
-      await this.enterLiveKit(incoming.roomId, incoming.ring.callIntent !== "audio");
+      await this.enterLiveKit(incoming.roomId, incoming.ring.callIntent !== "audio", {});
     } catch (e) {
       this.error.set(e instanceof Error ? e.message : String(e));
     }
@@ -180,14 +221,6 @@ export class CallsViewModel {
     const incoming = this.incomingGroup.ring(id);
     this.incomingGroup.dismiss(id);
     if (incoming) await this.client.rtc.decline(incoming.roomId, id).catch(() => undefined);
-  }
-
-  private async enterLiveKit(roomId: string, video: boolean): Promise<void> {
-    const { LiveKitCallViewModel } = await import("./LiveKitCall");
-    const vm = new LiveKitCallViewModel(this.client, roomId, this.platform, video);
-    this.setActive(vm);
-    await vm.enter();
-    if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
   }
 
   /** A desktop notification for each new MatrixRTC ring (the host shows it only while the tab is hidden). */
