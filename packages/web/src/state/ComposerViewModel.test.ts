@@ -373,6 +373,25 @@ describe("ComposerViewModel over HTTP", () => {
     vm.dispose();
   });
 
+  it("embedded without typing or media: no typing notice is sent and nothing is staged", async () => {
+    const { room, items } = await open(alice, seed.rooms["lounge"] ?? "");
+    let calls = 0;
+    const client = new Proxy(alice, {
+      get: (target, key) =>
+        key === "typing"
+          ? { setTyping: () => (calls++, Promise.resolve()) }
+          : (Reflect.get(target, key) as unknown),
+    });
+    const vm = new ComposerViewModel({ client, room, events: items, sendsTyping: false, canUpload: false });
+    vm.setText("typing…");
+    vm.blur();
+    expect(calls).toBe(0);
+    expect(vm.uploads.enabled).toBe(false);
+    vm.uploads.stage([{ name: "a.txt", type: "text/plain", data: new Blob(["a"]) }]);
+    expect(vm.uploads.staged.getSnapshot()).toEqual([]);
+    vm.dispose();
+  });
+
   it("uploads attachments (plain and encrypted) into media content", async () => {
     const { room, items } = await open(alice, seed.rooms["lounge"] ?? "");
     const vm = composer(room, items);
