@@ -4,7 +4,9 @@
  * details), sort, search by name, list or grid, uploads with per-file
  * progress and cancel, downloads (decrypted here, handed to the view as
  * bytes), version history, the sharing dialog's members and roles, and
- * leave. Errors become a message the view shows; nothing throws into React.
+ * leave. Uploads are journalled (IndexedDB in the app): those a reload cut
+ * off resume on attach and show as rows again. Errors become a message the
+ * view shows; nothing throws into React.
  */
 import { FileTreeError } from "../../sdk";
 import type {
@@ -15,6 +17,8 @@ import type {
   FolderListing,
   FolderMember,
   TreeRole,
+  UploadHandle,
+  UploadJournal,
 } from "../../sdk";
 import { ObservableValue } from "../observables";
 
@@ -100,7 +104,11 @@ export class FilesViewModel {
   private readonly aborts = new Map<number, AbortController>();
   private nextUpload = 1;
 
-  constructor(private readonly client: FilesClient) {
+  constructor(
+    private readonly client: FilesClient,
+    options: { journal?: UploadJournal } = {},
+  ) {
+    if (options.journal) client.files.fileOps.uploads.useJournal(options.journal);
     this.refreshTrees();
   }
 
@@ -111,6 +119,7 @@ export class FilesViewModel {
    */
   attach(): () => void {
     this.refreshTrees();
+    void this.resumeUploads();
     return this.client.files.onChange((changed) => {
       this.refreshTrees();
       // Someone else's upload, rename or role change in the open folder shows without a click.
@@ -206,24 +215,59 @@ export class FilesViewModel {
         const abort = new AbortController();
         this.aborts.set(row, abort);
         this.setUpload({ id: row, name: file.name, total: data.byteLength, sent: 0, status: "uploading" });
-        try {
-          await this.client.files.fileOps.upload(id, file.name, data, {
-            ...(file.type ? { mimetype: file.type } : {}),
-            signal: abort.signal,
-            onProgress: (p) => this.patchUpload(row, { sent: p.loaded }),
-          });
-          this.patchUpload(row, { sent: data.byteLength, status: "done" });
-        } catch (error) {
-          this.patchUpload(
-            row,
-            abort.signal.aborted ? { status: "cancelled" } : { status: "failed", error: messageOf(error) },
-          );
-        } finally {
-          this.aborts.delete(row);
-        }
+        const started = this.client.files.fileOps.startUpload(id, file.name, data, {
+          ...(file.type ? { mimetype: file.type } : {}),
+          signal: abort.signal,
+          onProgress: (p) => this.patchUpload(row, { sent: p.loaded }),
+        });
+        await this.track(
+          row,
+          started.then((h) => h.done),
+          abort,
+        );
       }),
     );
     await this.reopen();
+  }
+
+  /** Takes up the uploads a reload cut off (from the journal), each with its row again. */
+  async resumeUploads(): Promise<void> {
+    const rows = new Map<string, number>();
+    let handles: UploadHandle[];
+    try {
+      handles = await this.client.files.fileOps.uploads.resume((uploadId, p) => {
+        const row = rows.get(uploadId);
+        if (row !== undefined) this.patchUpload(row, { sent: p.loaded });
+      });
+    } catch (error) {
+      this.error.set(messageOf(error));
+      return;
+    }
+    if (handles.length === 0) return;
+    await Promise.all(
+      handles.map((handle) => {
+        const row = this.nextUpload++;
+        rows.set(handle.id, row);
+        this.setUpload({ id: row, name: handle.name, total: handle.size, sent: 0, status: "uploading" });
+        return this.track(row, handle.done);
+      }),
+    );
+    await this.reopen();
+  }
+
+  private async track(row: number, done: Promise<string>, abort?: AbortController): Promise<void> {
+    try {
+      await done;
+      const total = this.uploads.getSnapshot().find((u) => u.id === row)?.total ?? 0;
+      this.patchUpload(row, { sent: total, status: "done" });
+    } catch (error) {
+      this.patchUpload(
+        row,
+        abort?.signal.aborted ? { status: "cancelled" } : { status: "failed", error: messageOf(error) },
+      );
+    } finally {
+      this.aborts.delete(row);
+    }
   }
 
   cancel(uploadId: number): void {
