@@ -103,6 +103,7 @@ export class FilesViewModel {
   readonly error = new ObservableValue<string | null>(null);
   private readonly aborts = new Map<number, AbortController>();
   private nextUpload = 1;
+  private openSeq = 0;
 
   constructor(
     private readonly client: FilesClient,
@@ -137,18 +138,21 @@ export class FilesViewModel {
 
   /** Opens a folder; file details load after the listing. */
   async open(roomId: string): Promise<void> {
+    // Opens overlap (a sync batch and our own reopen): only the latest one's answer is shown.
+    const seq = ++this.openSeq;
     this.folder.set({ kind: "loading", roomId });
     try {
       const listing = await this.client.files.open(roomId);
+      if (seq !== this.openSeq) return;
       const rows: FileRow[] = listing.files.map((entry) => ({ entry }));
       this.folder.set({ kind: "ready", listing, rows });
-      await this.loadDetails(roomId, rows);
+      await this.loadDetails(roomId, rows, seq);
     } catch (error) {
-      this.folder.set({ kind: "error", roomId, message: messageOf(error) });
+      if (seq === this.openSeq) this.folder.set({ kind: "error", roomId, message: messageOf(error) });
     }
   }
 
-  private async loadDetails(roomId: string, rows: readonly FileRow[]): Promise<void> {
+  private async loadDetails(roomId: string, rows: readonly FileRow[], seq: number): Promise<void> {
     const loaded = await Promise.all(
       rows.map(async (row): Promise<FileRow> => {
         const details = await this.client.files.fileOps.details(roomId, row.entry.eventId);
@@ -156,7 +160,8 @@ export class FilesViewModel {
       }),
     );
     const current = this.folder.getSnapshot();
-    if (current.kind === "ready" && current.listing.roomId === roomId)
+    // A later open's listing is not overwritten with this one's rows.
+    if (seq === this.openSeq && current.kind === "ready" && current.listing.roomId === roomId)
       this.folder.set({ ...current, rows: loaded });
   }
 
