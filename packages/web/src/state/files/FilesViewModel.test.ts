@@ -125,6 +125,39 @@ describe("FilesViewModel", () => {
     expect(await journal.all()).toEqual([]);
   });
 
+  it("an earlier open that finishes last does not put its older rows back", async () => {
+    const server = new FakeServer();
+    const io = new FakeIo(server, "@alice:test");
+    const files = new FilesService(io);
+    const vm = new FilesViewModel({ files });
+    await vm.createTree("Team");
+    server.catchUp();
+    const ready = vm.folder.getSnapshot();
+    if (ready.kind !== "ready") throw new Error(ready.kind);
+    const roomId = ready.listing.roomId;
+    await files.fileOps.upload(roomId, "a.txt", new TextEncoder().encode("a"));
+    // The first open's details wait; meanwhile a file arrives and a second open completes.
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const fetchEvent = io.fetchEvent.bind(io);
+    io.fetchEvent = async (...args) => {
+      await gate;
+      return fetchEvent(...args);
+    };
+    const first = vm.open(roomId);
+    await files.fileOps.upload(roomId, "b.txt", new TextEncoder().encode("b"));
+    io.fetchEvent = fetchEvent;
+    await vm.open(roomId);
+    release();
+    await first;
+    const after = vm.folder.getSnapshot();
+    if (after.kind !== "ready") throw new Error(after.kind);
+    expect(after.rows.map((r) => [r.entry.name, r.details?.size])).toEqual([
+      ["a.txt", 1],
+      ["b.txt", 1],
+    ]);
+  });
+
   it("sorts and searches rows by name", () => {
     const row = (name: string, size: number, ts: number): FileRow => ({
       entry: {
