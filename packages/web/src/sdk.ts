@@ -165,6 +165,7 @@ export type { EmbeddedClient } from "@lattice/sdk/embedded/createEmbeddedClient"
 // Group calls on LiveKit (loaded with the call chunk only).
 export { LiveKitCall, offersLiveKit } from "@lattice/sdk/rtc/livekit/call";
 export type { CallParticipant } from "@lattice/sdk/rtc/livekit/call";
+export type { IncomingRing } from "@lattice/sdk/rtc/ring/IncomingRings";
 export { checkLiveKitFocus } from "@lattice/sdk/rtc/livekit/precall";
 export type { LiveKitCheckResult } from "@lattice/sdk/rtc/livekit/precall";
 export { requestSfuToken } from "@lattice/sdk/rtc/livekit/token";

@@ -25,7 +25,7 @@ import { RowBuilder } from "./timeline/rows";
 import type { TimelineRow } from "./timeline/rows";
 import { typingSummary } from "./timeline/summaries";
 import { TimelineActions } from "./timeline/TimelineActions";
-import { ownDeviceVerifiedOf } from "./timeline/ownDevice";
+import { ownDeviceVerification } from "./timeline/ownDevice";
 
 export type { TimelineRow } from "./timeline/rows";
 export type { TimelineItem };
@@ -41,6 +41,8 @@ export const TIMELINE_EVENTS_KEPT = 100_000;
 export interface TimelineViewModelOptions {
   client: Client;
   room: Room;
+  /** False where receipts cannot be sent (embedded): reading moves nothing. */
+  sendsReceipts?: boolean;
   /** The page's media loader; absent in the embedded page (the host owns media). */
   media?: MediaLoader | undefined;
   /** Open at this event instead of the live end. */
@@ -76,7 +78,7 @@ export class TimelineViewModel {
   readonly userId: string;
   readonly media: MediaLoader | undefined;
   /** Whether this device is verified (undefined until known): the UTD "own device" category. */
-  readonly ownDeviceVerified = new ObservableValue<boolean | undefined>(undefined);
+  readonly ownDeviceVerified: ReadonlyObservable<boolean | undefined>;
   private readonly window: ReturnType<Room["openTimeline"]>;
   private readonly builder = new RowBuilder();
   private readonly highlights = new WeakMap<TimelineItem, boolean>();
@@ -91,6 +93,7 @@ export class TimelineViewModel {
     const { client, room } = options;
     this.userId = client.userId;
     this.media = options.media;
+    this.ownDeviceVerified = ownDeviceVerification(client);
     const marker = room.getSnapshot().accountData.get("m.fully_read")?.content["event_id"];
     this.fullyRead = typeof marker === "string" ? marker : null;
     this.window = room.openTimeline({ limit: options.limit ?? TIMELINE_EVENTS_KEPT });
@@ -108,7 +111,6 @@ export class TimelineViewModel {
     this.scope.subscribe(client.sendQueue.room(room.roomId), rebuild);
     this.rebuild();
     void this.load(options.eventId);
-    void ownDeviceVerifiedOf(client).then((v) => this.ownDeviceVerified.set(v));
   }
 
   get roomId(): string {
@@ -192,6 +194,7 @@ export class TimelineViewModel {
 
   /** The reader reached this event (the newest fully visible one): moves receipts forward. */
   markVisible(eventId: string): void {
+    if (this.options.sendsReceipts === false) return;
     this.actions.markRead(eventId, this.window.atLiveEnd);
   }
 

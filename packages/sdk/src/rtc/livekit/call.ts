@@ -120,7 +120,9 @@ export class LiveKitCall {
       const discovered = await rtc.discovery.get();
       if (livekitFoci(discovered.transports).length === 0)
         throw new LiveKitCallError("no_focus", NO_LIVEKIT_FOCUS);
-      await rtc.join(roomId, this.options.join);
+      // We publish on our own focus (multi-SFU), and the membership says so: a peer that reads
+      // "oldest_membership" looks for us on the oldest member's SFU instead.
+      await rtc.join(roomId, { focusSelection: "multi_sfu", ...this.options.join });
       const memberships = rtc.session(roomId).memberships;
       const others = (): CallMembership[] =>
         memberships
@@ -249,6 +251,16 @@ export class LiveKitCall {
   /** Swaps a published track of ours for a new one of the same kind (a device switch mid-call). */
   async replaceTrack(old: MediaTrack, next: MediaTrack): Promise<void> {
     await this.publisher?.replaceTrack(old, next);
+  }
+
+  /** Shares our screen on our SFU (a separate screen_share publication the others show as its own tile). */
+  async shareScreen(tracks: readonly MediaTrack[]): Promise<void> {
+    await this.publisher?.publishScreen(tracks);
+  }
+
+  /** Stops sharing our screen. */
+  async stopScreenShare(): Promise<void> {
+    await this.publisher?.unpublishScreen();
   }
 
   /** Leaves the SFUs and the session (the membership is removed, the others rotate their keys). */

@@ -3,10 +3,13 @@
  * the caller's name and avatar, accept as voice or video, decline), the
  * active call the call view and the picture-in-picture bar show, and the
  * room header's call buttons (a room of two gets a 1:1 call, a bigger room
- * a mesh group call, joined when one is already running). A desktop
- * notification announces an incoming call while the tab is hidden.
+ * a mesh group call, joined when one is already running), and the group
+ * calls we may join (mesh calls, and MatrixRTC calls that ring us: Join on
+ * LiveKit, or Decline). A desktop notification announces an incoming call
+ * or ring while the tab is hidden.
  */
 import type { Call, Client, GroupCall } from "../../sdk";
+import type { JoinChoice } from "./LiveKitCall";
 import { ObservableValue } from "../observables";
 import { Scope } from "../Scope";
 import { MeshCallViewModel, OneToOneCallViewModel } from "./ActiveCall";
@@ -14,6 +17,7 @@ import type { ActiveCallViewModel } from "./ActiveCall";
 import type { CallSettings } from "./CallSettings";
 import { DevicesViewModel } from "./DevicesViewModel";
 import { IncomingGroupCalls } from "./IncomingGroupCalls";
+import type { IncomingGroupCallView } from "./IncomingGroupCalls";
 import { PreCallViewModel } from "./PreCallViewModel";
 import type { BrowserMediaPlatform } from "../../platform";
 import type { Subscribable } from "../useObservable";
@@ -37,11 +41,19 @@ export interface CallsHost {
   openRoom(roomId: string): void;
 }
 
+/** The lobby before a LiveKit group call: the room, and whether the call was placed as a video call. */
+export interface LobbyView {
+  readonly roomId: string;
+  readonly video: boolean;
+}
+
 export class CallsViewModel {
   /** Calls ringing here, newest last. */
   readonly incoming = new ObservableValue<readonly IncomingCallView[]>([]);
   /** The call in progress (one at a time), or null. */
   readonly active = new ObservableValue<ActiveCallViewModel | null>(null);
+  /** The lobby (device preview before joining a LiveKit call), or null. */
+  readonly lobby = new ObservableValue<LobbyView | null>(null);
   /** A failure to place or answer, in the SPEC's words. */
   readonly error = new ObservableValue<string | null>(null);
   /** The device pickers, device test and level meter. */
@@ -51,6 +63,8 @@ export class CallsViewModel {
   /** Group calls running in our rooms that we may join (the Join / Dismiss toasts). */
   readonly incomingGroup: IncomingGroupCalls;
   private readonly ringing = new Map<string, Call>();
+  /** MatrixRTC rings already announced (one desktop notification each). */
+  private readonly announcedRings = new Set<string>();
   private readonly scope: Scope;
 
   constructor(
@@ -77,13 +91,16 @@ export class CallsViewModel {
     this.incomingGroup = new IncomingGroupCalls(
       {
         groupCalls: client.voip.groupCalls,
+        rtcRings: client.rtc.ringingForUs,
         userId: client.userId,
         roomName: (roomId) => client.rooms.find(roomId)?.getSnapshot().name.name ?? roomId,
         memberName: (roomId, userId) => this.nameOf(roomId, userId),
         activeCallId: () => this.active.getSnapshot()?.id,
+        activeRoomId: () => this.active.getSnapshot()?.roomId,
       },
       this.scope,
     );
+    this.scope.subscribe(this.incomingGroup.toasts, (toasts) => this.announceRings(toasts));
     this.scope.subscribe(this.active, () => this.incomingGroup.update());
     this.scope.add(() => this.active.getSnapshot()?.dispose());
   }
@@ -107,8 +124,12 @@ export class CallsViewModel {
     return joined === 2 ? "one_to_one" : "group";
   }
 
-  /** Places a call in the room (voice, or video with `video`). */
-  async place(roomId: string, video: boolean): Promise<void> {
+  /**
+   * Places a call in the room (voice, or video with `video`). A group call
+   * on LiveKit opens the lobby first when `options.lobby` (the room
+   * header's buttons); the join happens from there.
+   */
+  async place(roomId: string, video: boolean, options: { lobby?: boolean } = {}): Promise<void> {
     if (this.active.getSnapshot()) return;
     this.error.set(null);
     const kind = this.kindFor(roomId);
@@ -118,11 +139,8 @@ export class CallsViewModel {
         this.setActive(new OneToOneCallViewModel(call));
       } else if (kind === "group" && (await this.groupOnLiveKit(roomId))) {
         // The server offers a LiveKit focus: the group call goes on the SFU, end-to-end encrypted.
-        const { LiveKitCallViewModel } = await import("./LiveKitCall");
-        const vm = new LiveKitCallViewModel(this.client, roomId, this.platform, video);
-        this.setActive(vm);
-        await vm.enter();
-        if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
+        if (options.lobby === true) this.lobby.set({ roomId, video });
+        else await this.enterLiveKit(roomId, video, {});
       } else if (kind === "group") {
         const group =
           this.client.voip.groupCall(roomId) ??
@@ -137,6 +155,33 @@ export class CallsViewModel {
     }
   }
 
+  /** Joins the lobby's call with what was chosen there (microphone muted, camera off). */
+  async joinFromLobby(choice: JoinChoice): Promise<void> {
+    const lobby = this.lobby.getSnapshot();
+    if (lobby === null || this.active.getSnapshot()) return;
+    this.leaveLobby();
+    this.error.set(null);
+    try {
+      await this.enterLiveKit(lobby.roomId, lobby.video, choice);
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Closes the lobby without joining (its preview stops). */
+  leaveLobby(): void {
+    this.lobby.set(null);
+    this.devices.stopPreview();
+  }
+
+  private async enterLiveKit(roomId: string, video: boolean, choice: JoinChoice): Promise<void> {
+    const { LiveKitCallViewModel } = await import("./LiveKitCall");
+    const vm = new LiveKitCallViewModel(this.client, roomId, this.platform, video, choice);
+    this.setActive(vm);
+    await vm.enter();
+    if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
+  }
+
   /**
    * Joins the group call of an incoming group-call toast and opens its room
    * (a call in progress is hung up first).
@@ -149,6 +194,50 @@ export class CallsViewModel {
     const previous = this.active.getSnapshot();
     if (previous) await this.hangup(previous);
     await this.enterGroup(group);
+  }
+
+  /**
+   * Joins the MatrixRTC call that rang us (an rtc toast) on LiveKit, with
+   * video unless the ring's intent is audio, and opens its room (a call in
+   * progress is hung up first).
+   */
+  async joinRing(id: string): Promise<void> {
+    const incoming = this.incomingGroup.ring(id);
+    if (!incoming) return;
+    this.incomingGroup.dismiss(id);
+    this.error.set(null);
+    this.host.openRoom(incoming.roomId);
+    const previous = this.active.getSnapshot();
+    if (previous) await this.hangup(previous);
+    try {
+      await this.enterLiveKit(incoming.roomId, incoming.ring.callIntent !== "audio", {});
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Declines a MatrixRTC ring (the decline event tells the caller and our other devices). */
+  async declineRing(id: string): Promise<void> {
+    const incoming = this.incomingGroup.ring(id);
+    this.incomingGroup.dismiss(id);
+    if (incoming) await this.client.rtc.decline(incoming.roomId, id).catch(() => undefined);
+  }
+
+  /** A desktop notification for each new MatrixRTC ring (the host shows it only while the tab is hidden). */
+  private announceRings(toasts: readonly IncomingGroupCallView[]): void {
+    for (const toast of toasts) {
+      if (toast.kind !== "rtc" || this.announcedRings.has(toast.id)) continue;
+      this.announcedRings.add(toast.id);
+      this.host.notify?.({
+        id: toast.id,
+        roomId: toast.roomId,
+        callerId: toast.callerId,
+        callerName: toast.callerName,
+        avatarUrl: this.client.rooms.find(toast.roomId)?.getSnapshot().state.members.get(toast.callerId)
+          ?.avatarUrl,
+        video: toast.video,
+      });
+    }
   }
 
   private async enterGroup(group: GroupCall): Promise<void> {
@@ -213,6 +302,11 @@ export class CallsViewModel {
     }
   }
 
+  /** Hides the last failure's message. */
+  dismissError(): void {
+    this.error.set(null);
+  }
+
   /** Opens the active call's room (the picture-in-picture bar's return). */
   returnToCall(): void {
     const active = this.active.getSnapshot();
@@ -229,6 +323,9 @@ export class CallsViewModel {
     const unsubscribe = vm.status.subscribe((status) => {
       if (status !== "ended" || this.active.getSnapshot() !== vm) return;
       unsubscribe();
+      // A call that failed (the call service down, the SFU lost for good) says why after its view is gone.
+      const failure = vm.error.getSnapshot();
+      if (failure !== null) this.error.set(failure);
       vm.dispose();
       this.active.set(null);
     });
