@@ -113,9 +113,11 @@ export interface UploadSteps {
   writeBranch(roomId: string, eventId: string, content: Record<string, unknown>): Promise<void>;
 }
 
-/** Whether another try may succeed: the network, a time-out, 5xx or rate limiting. */
+/** Whether another try may succeed: the network, a time-out, 5xx, rate limiting, or sync still catching up. */
 export function isTransientFailure(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    // Sync not knowing the folder yet (a resume right after start) is a wait, not a refusal.
+    if (e instanceof FileTreeError) return e.code === "timeout";
     if (e instanceof ConnectionError) return e.kind !== "aborted";
     if (e instanceof MatrixError)
       return e.httpStatus >= 500 || e.httpStatus === 429 || e.errcode === "M_LIMIT_EXCEEDED";

@@ -246,8 +246,11 @@ export class FakeIo implements FilesIo {
   anyState(roomId: string): RoomState | undefined {
     return this.server.rooms.has(roomId) ? this.server.stateOf(roomId) : undefined;
   }
-  onChange(): () => void {
-    return () => undefined;
+  /** Who follows sync's changes; a test calls them to stand for a sync batch. */
+  readonly changeListeners = new Set<(roomIds: ReadonlySet<string>) => void>();
+  onChange(listener: (roomIds: ReadonlySet<string>) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
   log(message: string): void {
     this.logs.push(message);
