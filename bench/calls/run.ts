@@ -25,7 +25,7 @@ import { startCallServer } from "@lattice/web/e2e/calls/call-servers";
 import type { CallServerKind } from "@lattice/web/e2e/calls/call-servers";
 import { launchCallChromium, openPeer, servePeerPages } from "@lattice/web/e2e/calls/peer-pages";
 import type { PeerHandle, PeerKind } from "@lattice/web/e2e/calls/peer-pages";
-import { ratios, summarise, TARGETS, verdict } from "./stats";
+import { ratios, stepMedians, summarise, TARGETS, verdict } from "./stats";
 import type { CallTiming, ClientSummary } from "./stats";
 
 const { values: args } = parseArgs({
@@ -80,11 +80,34 @@ async function oneCall(pair: Pair, callerIsA: boolean): Promise<CallTiming> {
   if (placed === undefined || ringing === undefined || answered === undefined || !Number.isFinite(connected))
     throw new Error(`call ${callId} lacks a mark: ${JSON.stringify({ out, inc })}`);
   const sent = out?.marks.sent;
+  const [media, offer, sending] = [
+    out?.marks.media_ready,
+    out?.marks.offer_created,
+    out?.marks.invite_sending,
+  ];
   return {
     ringingMs: ringing - placed,
     connectedMs: connected - answered,
     ...(sent !== undefined ? { sentMs: sent - placed } : {}),
+    ...(media !== undefined && offer !== undefined && sending !== undefined
+      ? { steps: { mediaMs: media - placed, offerMs: offer - placed, sendingMs: sending - placed } }
+      : {}),
   };
+}
+
+/** One call's figures, with the caller's steps where its page reports them. */
+function describe(t: CallTiming): string {
+  const steps = t.steps
+    ? `media ${t.steps.mediaMs.toFixed(0)}, offer +${(t.steps.offerMs - t.steps.mediaMs).toFixed(0)}, ` +
+      `queued +${(t.steps.sendingMs - t.steps.offerMs).toFixed(0)}, `
+    : "";
+  const sent =
+    t.sentMs !== undefined
+      ? ` (${steps}invite out after ${t.sentMs.toFixed(0)} ms` +
+        `${t.steps ? `, server +${(t.sentMs - t.steps.sendingMs).toFixed(0)}` : ""}` +
+        `, delivered ${(t.ringingMs - t.sentMs).toFixed(0)} ms later)`
+      : "";
+  return `ringing ${t.ringingMs.toFixed(0)} ms${sent}, connected ${t.connectedMs.toFixed(0)} ms`;
 }
 
 function fmt(n: number): string {
@@ -126,14 +149,7 @@ async function main(): Promise<void> {
       for (const pair of i % 2 === 0 ? pairs : [...pairs].reverse()) {
         const t = await oneCall(pair, i % 2 === 0);
         timings[pair.kind]?.push(t);
-        if (args.verbose)
-          console.log(
-            `${pair.kind} #${i + 1}: ringing ${t.ringingMs.toFixed(0)} ms${
-              t.sentMs !== undefined
-                ? ` (invite out after ${t.sentMs.toFixed(0)} ms, delivered ${(t.ringingMs - t.sentMs).toFixed(0)} ms later)`
-                : ""
-            }, connected ${t.connectedMs.toFixed(0)} ms`,
-          );
+        if (args.verbose) console.log(`${pair.kind} #${i + 1}: ${describe(t)}`);
       }
     }
     const summaries = Object.fromEntries(KINDS.map((k) => [k, summarise(timings[k] ?? [])])) as Record<
@@ -143,6 +159,13 @@ async function main(): Promise<void> {
     console.log("\n| client | calls | ringing median | ringing p95 | connected median | connected p95 |");
     console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
     for (const k of KINDS) console.log(row(k === "jssdk" ? "matrix-js-sdk" : "Lattice", summaries[k]));
+    const steps = stepMedians(timings.lattice ?? []);
+    if (steps)
+      console.log(
+        `\nLattice ringing, median parts (ms): ${Object.entries(steps)
+          .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+          .join(", ")}`,
+      );
     const result: Record<string, unknown> = {
       date: new Date().toISOString(),
       server: SERVER,
@@ -152,6 +175,7 @@ async function main(): Promise<void> {
       loadAtEnd: loadavg()[0],
       timings,
       summaries,
+      ...(steps ? { latticeRingingParts: steps } : {}),
     };
     if (summaries.lattice && summaries.jssdk) {
       const r = ratios(summaries.lattice, summaries.jssdk);

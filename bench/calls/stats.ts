@@ -13,6 +13,8 @@ export interface CallTiming {
   connectedMs: number;
   /** Pressing Call to the invite's send resolving on the caller (ms), where the peer reports it. */
   sentMs?: number;
+  /** The caller's set-up steps from pressing Call (ms): media captured, offer made, invite handed to the send queue. */
+  steps?: { mediaMs: number; offerMs: number; sendingMs: number };
 }
 
 export interface Spread {
@@ -55,6 +57,22 @@ export function summarise(timings: readonly CallTiming[]): ClientSummary {
     calls: timings.length,
     ringing: spread(timings.map((t) => t.ringingMs)),
     connected: spread(timings.map((t) => t.connectedMs)),
+  };
+}
+
+/** The medians of the caller's set-up parts (ms), over the calls that report them; null if none does. */
+export function stepMedians(timings: readonly CallTiming[]): Record<string, number> | null {
+  const withSteps = timings.filter(
+    (t): t is CallTiming & Required<Pick<CallTiming, "steps" | "sentMs">> =>
+      t.steps !== undefined && t.sentMs !== undefined,
+  );
+  if (withSteps.length === 0) return null;
+  return {
+    media: median(withSteps.map((t) => t.steps.mediaMs)),
+    offer: median(withSteps.map((t) => t.steps.offerMs - t.steps.mediaMs)),
+    queued: median(withSteps.map((t) => t.steps.sendingMs - t.steps.offerMs)),
+    server: median(withSteps.map((t) => t.sentMs - t.steps.sendingMs)),
+    delivered: median(withSteps.map((t) => t.ringingMs - t.sentMs)),
   };
 }
 

@@ -10,15 +10,27 @@
  * iframe sandbox instead (docs/architecture/0033-element-call-hosted.md).
  * Its config.json is ours (ELEMENT_CALL_CONFIG), naming no outside server:
  * in widget mode Element Call takes the homeserver, the user and the call
- * transports from the host.
+ * transports from the host. The dev server also serves it on a second
+ * loopback port and points the app there, so the frame runs at an origin
+ * of its own and its sandbox confines it (ELEMENT_CALL_URL_ENV).
  */
 import { createReadStream, cpSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { dirname, extname, join, normalize, resolve, sep } from "node:path";
 import type { Plugin } from "vite";
 
 /** Where the app serves Element Call (a directory, with a trailing slash). */
 export const ELEMENT_CALL_PATH = "/element-call/";
+
+/**
+ * The build-time setting naming where Element Call is served from: an absolute URL of its
+ * folder on an origin other than the app's (a deploy serves the build's `element-call/` folder
+ * there). Unset, the app frames its own `/element-call/`, on its own origin. The dev server sets
+ * it to a second loopback port of its own (ELEMENT_CALL_URL_ENV is then defined for the app).
+ */
+export const ELEMENT_CALL_URL_ENV = "VITE_LATTICE_ELEMENT_CALL_URL";
 
 /**
  * The config.json Lattice gives Element Call: the package's own setting and
@@ -109,14 +121,49 @@ export function elementCallPlugin(): Plugin {
     );
     createReadStream(file).pipe(res);
   };
+  // The dev server's second origin for Element Call (see ELEMENT_CALL_URL_ENV), closed with it.
+  let second: ReturnType<typeof createServer> | undefined;
   return {
     name: "lattice-element-call",
+    async config(_config, env) {
+      if (env.command !== "serve" || process.env[ELEMENT_CALL_URL_ENV]) return;
+      const server = createServer((req, res) =>
+        middleware(req, res, () => {
+          res.statusCode = 404;
+          res.end("Not found");
+        }),
+      );
+      await new Promise<void>((ok, fail) => {
+        server.once("error", fail);
+        server.listen(0, "127.0.0.1", () => ok());
+      });
+      server.unref();
+      second = server;
+      const { port } = server.address() as AddressInfo;
+      return {
+        define: {
+          [`import.meta.env.${ELEMENT_CALL_URL_ENV}`]: JSON.stringify(
+            `http://127.0.0.1:${port}${ELEMENT_CALL_PATH}`,
+          ),
+        },
+      };
+    },
+    buildEnd() {
+      second?.close();
+      second?.closeAllConnections();
+      second = undefined;
+    },
     configResolved(resolved) {
       outDir = resolved.build.outDir;
       root = resolved.root;
     },
     configureServer(server) {
       server.middlewares.use(middleware);
+      server.httpServer?.once("close", () => {
+        second?.close();
+        second?.closeAllConnections();
+        second = undefined;
+      });
     },
     writeBundle() {
       const target = join(resolve(root, outDir), ELEMENT_CALL_PATH);

@@ -112,9 +112,13 @@ async function openElementCall(page: Page): Promise<FrameLocator> {
   expect(await iframe.getAttribute("allow")).toBe(
     "microphone; camera; encrypted-media; autoplay; display-capture; clipboard-write; clipboard-read",
   );
+  // Served from the dev server's second origin: allow-same-origin then means Element Call's own
+  // origin, and the sandbox keeps it out of the app's storage and DOM.
   const src = new URL(String(await iframe.getAttribute("src")));
-  expect(src.origin).toBe(new URL(h.appUrl).origin);
+  expect(src.origin).not.toBe(new URL(h.appUrl).origin);
+  expect(src.hostname).toBe("127.0.0.1");
   expect(src.pathname).toBe("/element-call/index.html");
+  expect(await iframe.evaluate((f) => (f as HTMLIFrameElement).contentDocument === null)).toBe(true);
   return ecFrame(page);
 }
 
@@ -188,7 +192,22 @@ async function expectVideosFlowing(
 async function traceToDevice(page: Page, name: string): Promise<void> {
   if (process.env["LATTICE_EC_DEBUG"] !== "1") return;
   page.on("console", (m) => {
-    if (m.text().startsWith("[ec-trace]")) console.error(`[${name}] ${m.text()}`);
+    const t = m.text();
+    if (
+      t.startsWith("[ec-trace]") ||
+      /RemoteTracks|EncryptionManager|Connection |MembershipManager|Participant/.test(t)
+    )
+      step(`[${name}] ${t.slice(0, 400)}`);
+  });
+  // Slow requests (over 3 s) with when the browser sent them: a server stall vs a request kept
+  // waiting for a connection (requestStart late after startTime).
+  page.on("requestfinished", (r) => {
+    const t = r.timing();
+    const total = t.responseEnd;
+    if (total > 3000)
+      step(
+        `[${name}] slow ${r.method()} ${new URL(r.url()).pathname.slice(0, 90)} ${Math.round(total)} ms (sent after ${Math.round(t.requestStart)} ms, first byte ${Math.round(t.responseStart)} ms)`,
+      );
   });
   const trace = (): void => {
     window.addEventListener("message", (e: MessageEvent) => {
@@ -281,6 +300,8 @@ describe("Element Call hosted by Lattice", () => {
     async () => {
       step("carol (group calls with Lattice) joins from the room's call button: LiveKit in the app");
       const carol = await (carolPage ?? Promise.reject(new Error("carol was not signed in")));
+      if (process.env["LATTICE_EC_DEBUG"] === "1")
+        carol.on("console", (m) => step(`[carol] ${m.type()} ${m.text().slice(0, 400)}`));
       await carol.getByRole("option", { name: /Element Call room/ }).click();
       await carol.getByTestId("video-call-button").click();
       await carol.screenshot({ path: `${SHOTS}element-call-native-carol-joining.png` });

@@ -67,7 +67,9 @@ export class FakeDriver implements WidgetDriver {
     this.record("sendEvent", type, content, stateKey, options);
     const roomId = options.roomId ?? "!viewed:example.org";
     return this.result(
-      options.delay !== undefined ? { roomId, delayId: "syd_1" } : { roomId, eventId: "$sent" },
+      options.delay !== undefined || options.parentDelayId !== undefined
+        ? { roomId, delayId: "syd_1" }
+        : { roomId, eventId: "$sent" },
     );
   }
   public updateDelayedEvent(delayId: string, action: string): Promise<void> {

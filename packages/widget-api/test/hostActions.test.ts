@@ -186,6 +186,16 @@ describe("host validation messages (SPEC §5)", () => {
       delay_id: "syd_1",
     });
     expect(driver.callsOf("sendEvent")[0]?.[3]).toEqual({ delay: 1000, parentDelayId: "p" });
+    // A parent and no delay of its own: still a delayed event (sent when the parent is), so a delay_id.
+    expect(
+      await raw.request("send_event", {
+        type: "org.example.state",
+        state_key: "",
+        content: {},
+        parent_delay_id: "p",
+      }),
+    ).toEqual({ room_id: VIEWED_ROOM, delay_id: "syd_1" });
+    expect(driver.callsOf("sendEvent")[1]?.[3]).toEqual({ parentDelayId: "p" });
     driver.sendEvent = () => Promise.resolve({ roomId: VIEWED_ROOM });
     expect(await raw.error("send_event", { type: "org.example.state", state_key: "", content: {} })).toBe(
       "Error sending event",

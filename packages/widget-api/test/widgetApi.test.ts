@@ -90,6 +90,11 @@ describe("WidgetApi against our host", () => {
       room_id: VIEWED_ROOM,
       delay_id: "syd_1",
     });
+    // A child of a delayed event with no delay of its own (MSC4157): answered with a delay_id too.
+    expect(await widget.sendStateEvent("org.example.s", "k", {}, { parentDelayId: "syd_1" })).toEqual({
+      room_id: VIEWED_ROOM,
+      delay_id: "syd_1",
+    });
     await widget.cancelScheduledDelayedEvent("syd_1");
     await widget.restartScheduledDelayedEvent("syd_1");
     await widget.sendScheduledDelayedEvent("syd_1");

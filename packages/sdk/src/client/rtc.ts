@@ -6,7 +6,6 @@
  * no local echo, not persisted; awaited until settled), and Olm-encrypted to-device keys through the crypto
  * service when crypto is on. Kept here so the facade stays one line.
  */
-import { ClientServiceError } from "./errors";
 import type { Logger } from "../util/logger";
 import type { ToDeviceEvent } from "../api/types/events";
 import type { EventDecryptor } from "../models/timeline/decryptor";
@@ -14,6 +13,7 @@ import type { RtcTransport } from "../rtc/membership/types";
 import { RtcService } from "../rtc/RtcService";
 import type { RtcServiceOptions } from "../rtc/RtcService";
 import type { ServerFeatures } from "../sync/server-features";
+import { sendSignalling } from "./call-wiring";
 import type { CallWiringBase } from "./call-wiring";
 import type { CryptoService } from "./services/CryptoService";
 
@@ -50,17 +50,8 @@ export function createRtc(w: RtcWiring): RtcService {
             },
           }
         : {}),
-    sendRoomEvent: async (roomId, type, content) => {
-      // Signalling, not something the user wrote: no local echo in the timeline.
-      const pending = sendQueue.send(roomId, type, content, { hidden: true });
-      const settled = await sendQueue.whenSettled(pending.txnId);
-      if (settled?.status === "not_sent") {
-        // A failed hidden event would block the room's later messages unseen: drop it, the caller retries.
-        sendQueue.cancel(settled.txnId);
-        throw new ClientServiceError("NOT_SENT", `${type} was not sent: ${settled.failure?.message ?? ""}`);
-      }
-      return settled?.eventId;
-    },
+    // Signalling, not something the user wrote: no local echo in the timeline.
+    sendRoomEvent: (roomId, type, content) => sendSignalling(sendQueue, roomId, type, content),
     ...(w.decryptor
       ? {
           redecrypt: async (roomId, event) => (await w.decryptor?.decryptEvents(roomId, [event]))?.[0],

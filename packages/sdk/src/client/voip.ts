@@ -1,17 +1,18 @@
 /**
  * Builds `client.voip` from the client's parts: room events go through the
- * send queue (encrypted in encrypted rooms) and are awaited until settled,
+ * send queue as hidden signalling (encrypted in encrypted rooms, no local
+ * echo, no store write before the send) and are awaited until settled,
  * to-device messages go Olm-encrypted when crypto is on (a device the
  * engine does not know is reported as unknown_device) and plain otherwise,
  * state events go through the state service, and room state is read from
  * the room model. Kept here so the facade stays one line.
  */
-import { ClientServiceError } from "./errors";
 import { getTurnServer } from "../api/voip";
 import type { ToDeviceQueue } from "../send/ToDeviceQueue";
 import { GroupCallError, unknownDeviceMessage } from "../voip/group/types";
 import { VoipService } from "../voip/VoipService";
 import type { VoipOptions, VoipRoomView } from "../voip/VoipService";
+import { sendSignalling } from "./call-wiring";
 import type { CallWiringBase } from "./call-wiring";
 import type { CryptoService } from "./services/CryptoService";
 import type { StateService } from "./services/StateService";
@@ -48,10 +49,7 @@ export function createVoip(w: VoipWiring): VoipService {
     scheduler: w.scheduler,
     ports: {
       async sendRoomEvent(roomId, type, content) {
-        const pending = w.sendQueue.send(roomId, type, content);
-        const settled = await w.sendQueue.whenSettled(pending.txnId);
-        if (settled && (settled.status === "not_sent" || settled.status === "cancelled"))
-          throw new ClientServiceError("NOT_SENT", `${type} was not sent`);
+        await sendSignalling(w.sendQueue, roomId, type, { ...content });
       },
       async sendToDevice(userId, deviceId, type, content) {
         if (w.crypto.enabled) {

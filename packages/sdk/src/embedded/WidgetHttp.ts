@@ -4,8 +4,11 @@
  * MatrixRTC, TURN, OpenID) with widget actions, for the one room the host
  * granted. Requests naming another room fail with 'Unknown room: {room}';
  * any request before the host approved the capabilities fails with 'Not
- * connected yet'; a request the widget API cannot express answers
- * M_UNRECOGNIZED, as a server without the endpoint would.
+ * connected yet'; a request the widget API cannot express (receipts,
+ * typing, account data, …) answers M_UNRECOGNIZED, as a server without the
+ * endpoint would. History pages come from WidgetHistory (read_events with
+ * growing limits), relations from read_relations, media from the MSC4039
+ * actions (media.ts).
  *
  * Errors cross back in the HTTP layer's types, so the layers above need no
  * embedded branch: a transport time-out ('widget api timeout') or a lost
@@ -15,6 +18,7 @@
 import type { WidgetApi } from "@lattice/widget-api";
 import {
   MatrixCapabilities,
+  UnstableApiVersion,
   WidgetApiError,
   WidgetApiResponseError,
   WidgetApiTimeoutError,
@@ -27,6 +31,7 @@ import { DELAYED_EVENTS_DELAY, DELAYED_EVENTS_PARENT_DELAY_ID } from "../api/uns
 import { STICKY_DURATION_PARAM } from "../rtc/constants";
 import { EmbeddedClientError, NOT_CONNECTED_MESSAGE, unknownRoomMessage } from "./errors";
 import type { WidgetFeed } from "./feed";
+import { hostSupports, mediaRequest, unrecognized } from "./media";
 
 /** The Matrix versions the router answers /versions with (what the kept layers may use). */
 export const EMBEDDED_SPEC_VERSIONS = ["v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6"] as const;
@@ -44,14 +49,6 @@ type Json = Record<string, unknown>;
 
 function isRecord(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function unrecognized(what: string): MatrixError {
-  return new MatrixError({
-    errcode: "M_UNRECOGNIZED",
-    error: `${what} is not available in embedded mode`,
-    httpStatus: 404,
-  });
 }
 
 function num(v: QueryValue): number | undefined {
@@ -121,6 +118,11 @@ export class WidgetHttp implements HttpApi {
     const body = isRecord(options.body) ? options.body : {};
     const w = this.o.widget;
     if (full === "/_matrix/client/versions") return this.versions();
+    // Media: /_matrix/media/v3/… and authenticated /_matrix/client/v1/media/…
+    if (parts[1] === "_matrix" && parts[2] === "media" && parts[3] === "v3")
+      return mediaRequest(w, parts.slice(4), options);
+    if (parts[1] === "_matrix" && parts[2] === "client" && parts[3] === "v1" && parts[4] === "media")
+      return mediaRequest(w, parts.slice(5), options);
     // parts: ["", "_matrix", "client", <version>, ...rest]
     if (parts[1] !== "_matrix" || parts[2] !== "client") throw unrecognized(full);
     const rest = parts.slice(parts[3] === "unstable" ? 5 : 4);
@@ -224,9 +226,32 @@ export class WidgetHttp implements HttpApi {
           };
       return { joined };
     }
-    // History before the first read stays with the host: the timeline starts at what it gave us.
-    if (action === "messages")
-      return { chunk: [], start: typeof q["from"] === "string" ? q["from"] : "start" };
+    if (action === "messages" && method === "GET") {
+      const from = typeof q["from"] === "string" ? q["from"] : "";
+      // Forward pages have nothing to add: the live end comes from the host's pushes.
+      if (q["dir"] !== "b") return { chunk: [], start: from };
+      const page = await this.o.feed.history.page(from, num(q["limit"]) ?? 0);
+      return { start: from, ...page, chunk: page.chunk.map((e) => ({ ...e, room_id: roomId })) };
+    }
+    if (action === "relations" && method === "GET" && x !== undefined) {
+      if (!(await hostSupports(w, UnstableApiVersion.MSC3869)))
+        throw unrecognized(`/rooms/${roomId}/relations`);
+      const limit = num(q["limit"]);
+      const r = await w.readEventRelations(x, {
+        roomId,
+        ...(y !== undefined ? { relType: y } : {}),
+        ...(tail[0] !== undefined ? { eventType: tail[0] } : {}),
+        ...(typeof q["from"] === "string" ? { from: q["from"] } : {}),
+        ...(typeof q["to"] === "string" ? { to: q["to"] } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+        ...(q["dir"] === "f" || q["dir"] === "b" ? { direction: q["dir"] } : {}),
+      });
+      return {
+        chunk: Array.isArray(r.chunk) ? r.chunk : [],
+        ...(typeof r.next_batch === "string" ? { next_batch: r.next_batch } : {}),
+        ...(typeof r.prev_batch === "string" ? { prev_batch: r.prev_batch } : {}),
+      };
+    }
     throw unrecognized(`/rooms/${roomId}/${action ?? ""}`);
   }
 }

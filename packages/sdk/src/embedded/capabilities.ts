@@ -1,8 +1,8 @@
 /**
  * The capabilities an embedded view asks its host for, computed from what
  * the view needs and nothing more: the granted room's timeline; for the
- * room view, messages, reactions, redactions and the state the timeline
- * renders; for the call view, the room state MatrixRTC reads, our own call
+ * room view, messages, reactions, redactions, the state the timeline
+ * renders, and media upload and download (MSC4039); for the call view, the room state MatrixRTC reads, our own call
  * membership (both state-key forms), delayed events for the leave,
  * encryption keys (room event and to-device), rings, TURN and the RTC
  * transports (MSC4515); and, for the mesh group call the web app runs
@@ -73,6 +73,7 @@ export function embeddedCapabilities(
     caps.push(roomMessageCapability("receive"), roomMessageCapability("send"));
     for (const type of ROOM_EVENTS)
       caps.push(roomEventCapability("receive", type), roomEventCapability("send", type));
+    caps.push(MatrixCapabilities.MSC4039UploadFile, MatrixCapabilities.MSC4039DownloadFile);
     return caps;
   }
   for (const type of CALL_STATE) caps.push(stateEventCapability("receive", type));

@@ -3,16 +3,15 @@
  * events, update_state for state, send_to_device for to-device) queue here,
  * and each long-poll of the router's GET /sync takes what queued since, as
  * a sync v2 response for the one granted room. The first poll reads the
- * room's state and recent timeline with read_events. The sync loop, the
+ * room's state and recent timeline with read_events (the timeline through
+ * WidgetHistory, whose token the router's /messages pages back from). The sync loop, the
  * processor and the room model above stay exactly as over HTTP.
  */
 import type { WidgetApi } from "@lattice/widget-api";
 import { ToWidgetAction } from "@lattice/widget-api";
 import type { ClientEventWithoutRoomId, ToDeviceEvent } from "../api/types/events";
 import type { SyncResponse } from "../api/types/sync";
-
-/** Events of the first sync's timeline (SPEC §9 initial-sync limit). */
-export const INITIAL_TIMELINE_LIMIT = 30;
+import { toSyncEvent, WidgetHistory } from "./history";
 
 /** What the first poll reads: state types, and timeline types. */
 export interface FeedReads {
@@ -26,14 +25,6 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** A pushed or read event in sync shape (no room_id), or null when it is not one of the room's events. */
-function toSyncEvent(raw: unknown, roomId: string): ClientEventWithoutRoomId | null {
-  if (!isRecord(raw) || typeof raw["event_id"] !== "string" || typeof raw["type"] !== "string") return null;
-  if (raw["room_id"] !== undefined && raw["room_id"] !== roomId) return null;
-  const { room_id: _room, ...event } = raw;
-  return event as unknown as ClientEventWithoutRoomId;
-}
-
 /** The queue of pushes between two polls. */
 export class WidgetFeed {
   private timeline: ClientEventWithoutRoomId[] = [];
@@ -42,12 +33,15 @@ export class WidgetFeed {
   private seq = 0;
   private wake: (() => void) | null = null;
   private readonly offs: Array<() => void> = [];
+  /** The room's history before the first read, paged back through the host. */
+  public readonly history: WidgetHistory;
 
   public constructor(
     private readonly widget: WidgetApi,
     private readonly roomId: string,
     private readonly reads: FeedReads,
   ) {
+    this.history = new WidgetHistory(widget, roomId, reads.timelineTypes);
     this.offs.push(
       widget.onAction(ToWidgetAction.SendEvent, (data) => this.pushEvent(data)),
       widget.onAction(ToWidgetAction.UpdateState, (data) => {
@@ -127,6 +121,7 @@ export class WidgetFeed {
   private take(): SyncResponse {
     const timeline = this.timeline.splice(0);
     const state = this.state.splice(0);
+    this.history.markGiven(timeline);
     const toDevice = this.toDevice.splice(0);
     const response: SyncResponse = { next_batch: `e${++this.seq}` };
     if (toDevice.length > 0) response.to_device = { events: toDevice };
@@ -140,20 +135,11 @@ export class WidgetFeed {
   private async initial(): Promise<SyncResponse> {
     const { widget, roomId } = this;
     const opts = { roomIds: [roomId] };
-    const stateLists = await Promise.all(this.reads.stateTypes.map((t) => widget.readStateEvents(t, opts)));
-    const timelineLists = await Promise.all(
-      this.reads.timelineTypes.map((t) =>
-        widget.readRoomEvents(t, { ...opts, limit: INITIAL_TIMELINE_LIMIT }),
-      ),
-    );
-    const byId = new Map<string, ClientEventWithoutRoomId>();
-    for (const raw of timelineLists.flat()) {
-      const e = toSyncEvent(raw, roomId);
-      if (e) byId.set(e.event_id, e);
-    }
-    const timeline = [...byId.values()]
-      .sort((a, b) => a.origin_server_ts - b.origin_server_ts)
-      .slice(-INITIAL_TIMELINE_LIMIT);
+    const [stateLists, read] = await Promise.all([
+      Promise.all(this.reads.stateTypes.map((t) => widget.readStateEvents(t, opts))),
+      this.history.first(),
+    ]);
+    const byId = new Set(read.events.map((e) => e.event_id));
     const state = stateLists.flat().flatMap((raw) => toSyncEvent(raw, roomId) ?? []);
     // Pushes that raced the read are in `state`/`timeline` already or come next: the processor drops repeats.
     const pushed = this.take();
@@ -165,9 +151,12 @@ export class WidgetFeed {
           [roomId]: {
             state: { events: [...state, ...(join?.state?.events ?? [])] },
             timeline: {
-              events: [...timeline, ...(join?.timeline?.events ?? []).filter((e) => !byId.has(e.event_id))],
+              events: [
+                ...read.events,
+                ...(join?.timeline?.events ?? []).filter((e) => !byId.has(e.event_id)),
+              ],
               limited: true,
-              prev_batch: "start",
+              prev_batch: read.token,
             },
           },
         },

@@ -35,7 +35,7 @@ import {
   stickyMembershipContent,
 } from "./membership/write";
 import type { OwnMembership } from "./membership/write";
-import type { RtcTransport } from "./membership/types";
+import type { FocusSelection, RtcTransport } from "./membership/types";
 import { RoomCall } from "./RoomCall";
 import {
   callNotifyContent,
@@ -111,6 +111,11 @@ export interface JoinOptions {
   keyTransport?: KeyTransportMode;
   /** Write the sticky form when the server supports MSC4354 (default: the state form). */
   membershipForm?: "state" | "sticky";
+  /**
+   * The state form's focus_selection: where we say we publish. A LiveKit call publishes on its
+   * own focus and says "multi_sfu", as Element Call does; the default is "oldest_membership".
+   */
+  focusSelection?: FocusSelection;
 }
 
 export interface RingOptions {
@@ -271,6 +276,7 @@ export class RtcService {
       session: session.description,
       fociPreferred: discovered.transports,
       ...(join.callIntent !== undefined ? { callIntent: join.callIntent } : {}),
+      ...(join.focusSelection !== undefined ? { focusSelection: join.focusSelection } : {}),
     };
     const memberId = `${userId}:${deviceId}`;
     const version = state?.rules.version ?? "1";

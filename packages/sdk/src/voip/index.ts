@@ -5,7 +5,7 @@
  */
 export type * from "./platform";
 export { Call } from "./call/Call";
-export type { CallEvents, CallOptions, CallParty, CallSignaller } from "./call/Call";
+export type { CallEvents, CallOptions, CallParty, CallSetupStep, CallSignaller } from "./call/Call";
 export type { HoldState } from "./call/media";
 export { CallRouter, inviteIgnoreReason } from "./call/router";
 export type { InviteIgnoreReason } from "./call/router";

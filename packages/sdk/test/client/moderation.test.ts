@@ -113,6 +113,34 @@ it("sets state directly: allowed at the state level, refused below it with no re
   });
 });
 
+it("lets a plain member set their own room name: member events follow the membership rules, not state_default", async () => {
+  const mine = bob.rooms.get(roomId).getSnapshot().state.content("m.room.member", bob.userId) ?? {};
+  const eventId = await bob.state.setState(roomId, "m.room.member", bob.userId, {
+    ...mine,
+    membership: "join",
+    displayname: "Bob in Mods",
+  });
+  expect(eventId).toMatch(/^\$/);
+  expect(await api.timeline.getStateEvent(alice.http, roomId, "m.room.member", bob.userId)).toMatchObject({
+    displayname: "Bob in Mods",
+  });
+});
+
+it("creates an encrypted room and resolves only once the client knows it is encrypted", async () => {
+  const created = await alice.moderation.create({
+    name: "Secret",
+    initial_state: [
+      { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
+    ],
+  });
+  // No wait here: a message sent now must be encrypted, and the send queue asks the room model.
+  expect(alice.rooms.find(created)?.getSnapshot().isEncrypted).toBe(true);
+  const plain = await alice.moderation.create({ name: "Plain" });
+  expect(plain).toMatch(/^!/);
+  await waitFor(() => alice.rooms.find(plain), "the plain room");
+  expect(alice.rooms.get(plain).getSnapshot().isEncrypted).toBe(false);
+});
+
 it("lets an invite through at level 0 in a public room, and a moderator kick, ban and unban", async () => {
   await bob.moderation.invite(roomId, carol.userId);
   await waitFor(() => carol.rooms.find(roomId)?.getSnapshot().category === "invite", "carol's invite");

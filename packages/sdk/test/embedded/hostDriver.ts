@@ -3,8 +3,11 @@
  * with a driver over a real homeserver connection (the host's own token,
  * never the widget's), in paired in-memory windows like widget-api's
  * tests. The driver runs its own /sync loop and feeds each event of the
- * granted room to the widget, the way a host client does. Knobs make it
- * refuse encrypted to-device, hold replies (time-outs) or grant less.
+ * granted room to the widget, the way a host client does; reads deeper
+ * than what it synced page back the server's /messages, up to `maxRead`
+ * events a read (the host's own limit). Media and relations go to the
+ * server. Knobs make it refuse encrypted to-device, hold replies
+ * (time-outs), grant less, or cap reads.
  */
 import { ClientWidgetApi, DefaultWidgetDriver, WidgetApi } from "@lattice/widget-api";
 import type {
@@ -23,6 +26,9 @@ import { sendEvent, sendStateEvent } from "../../src/api/send";
 import { sendDelayedEvent, sendDelayedStateEvent, updateDelayedEvent } from "../../src/api/delayed-events";
 import { sendToDevice } from "../../src/api/to-device";
 import { sync } from "../../src/api/sync";
+import { messages } from "../../src/api/timeline";
+import { relations } from "../../src/api/relations";
+import { downloadContent, getMediaConfig, uploadContent } from "../../src/api/media";
 import type { ClientEventWithoutRoomId } from "../../src/api/types/events";
 import { TO_DEVICE_UNSUPPORTED } from "../../src/rtc/constants";
 
@@ -37,11 +43,7 @@ export class HomeserverDriver implements WidgetDriver {
   private readonly base = new DefaultWidgetDriver();
   public navigate = this.base.navigate;
   public readRoomAccountData = this.base.readRoomAccountData;
-  public readEventRelations = this.base.readEventRelations;
   public searchUserDirectory = this.base.searchUserDirectory;
-  public getMediaConfig = this.base.getMediaConfig;
-  public uploadFile = this.base.uploadFile;
-  public downloadFile = this.base.downloadFile;
   public sendSticker = this.base.sendSticker;
   public setAlwaysOnScreen = this.base.setAlwaysOnScreen;
   public openModal = this.base.openModal;
@@ -51,9 +53,19 @@ export class HomeserverDriver implements WidgetDriver {
   /** Capabilities the host will not grant. */
   public deny = new Set<string>();
   public readonly toDeviceSent: Array<{ type: string; encrypted: boolean }> = [];
+  /** The most events one read answers (a host's own cap). */
+  public maxRead = Number.POSITIVE_INFINITY;
+  /** The limits the widget's reads asked for, in order. */
+  public readonly readLimits: number[] = [];
   private readonly timeline: ClientEventWithoutRoomId[] = [];
+  /** Where /messages goes on back from (the first sync's prev_batch); null at the room's start. */
+  private backToken: string | null | undefined;
+  private paging: Promise<void> = Promise.resolve();
   private readonly state = new Map<string, ClientEventWithoutRoomId>();
   private readonly stopped = new AbortController();
+  private synced: () => void = () => undefined;
+  /** Resolves once the host's first /sync is in: reads wait for it, as a host shows a room only once loaded. */
+  private readonly firstSync = new Promise<void>((resolve) => (this.synced = resolve));
   public host: ClientWidgetApi | null = null;
 
   public constructor(
@@ -109,26 +121,81 @@ export class HomeserverDriver implements WidgetDriver {
     await sendToDevice(this.http, type, nextTxn(), messages);
   };
 
-  public readRoomTimeline = (
+  public readRoomTimeline = async (
     roomId: string,
     type: string,
     _msgtype: string | undefined,
     _stateKey: string | undefined,
     limit: number,
-  ): Promise<RoomEvent[]> =>
-    Promise.resolve(
-      this.timeline
-        .filter((e) => e.type === type && e.state_key === undefined)
-        .slice(-limit)
-        .map((e) => ({ ...e, room_id: roomId })),
-    );
+  ): Promise<RoomEvent[]> => {
+    this.readLimits.push(limit);
+    await this.firstSync;
+    const wanted = Math.min(limit, this.maxRead);
+    const ofType = (): ClientEventWithoutRoomId[] =>
+      this.timeline.filter((e) => e.type === type && e.state_key === undefined);
+    // One back-pagination at a time: reads of several types come together and share the token.
+    this.paging = this.paging.then(async () => {
+      while (ofType().length < wanted && typeof this.backToken === "string") {
+        const page = await messages(this.http, roomId, { from: this.backToken, dir: "b", limit: 50 });
+        this.timeline.unshift(...page.chunk.reverse());
+        this.backToken = page.end !== undefined && page.chunk.length > 0 ? page.end : null;
+      }
+    });
+    await this.paging;
+    return ofType()
+      .slice(-wanted)
+      .map((e) => ({ ...e, room_id: roomId }));
+  };
 
-  public readRoomState = (roomId: string, type: string, stateKey: string | undefined): Promise<RoomEvent[]> =>
-    Promise.resolve(
-      [...this.state.values()]
-        .filter((e) => e.type === type && (stateKey === undefined || e.state_key === stateKey))
-        .map((e) => ({ ...e, room_id: roomId })),
-    );
+  public readEventRelations = async (
+    eventId: string,
+    roomId: string | undefined,
+    relType: string | undefined,
+    eventType: string | undefined,
+    from: string | undefined,
+    to: string | undefined,
+    limit: number | undefined,
+    direction: "f" | "b" | undefined,
+  ) => {
+    const r = await relations(this.http, roomId ?? this.roomId, eventId, {
+      ...(relType !== undefined ? { relType } : {}),
+      ...(eventType !== undefined ? { eventType } : {}),
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      ...(direction !== undefined ? { dir: direction } : {}),
+    });
+    return {
+      chunk: r.chunk as RoomEvent[],
+      ...(r.next_batch !== undefined ? { nextBatch: r.next_batch } : {}),
+      ...(r.prev_batch !== undefined ? { prevBatch: r.prev_batch } : {}),
+    };
+  };
+
+  public getMediaConfig = async (): Promise<Record<string, unknown>> => ({
+    ...(await getMediaConfig(this.http)),
+  });
+
+  public uploadFile = async (file: unknown): Promise<{ contentUri: string }> => {
+    if (!(file instanceof Blob)) throw new Error("not a file");
+    return { contentUri: (await uploadContent(this.http, file)).content_uri };
+  };
+
+  public downloadFile = async (contentUri: string): Promise<{ file: unknown }> => {
+    const r = await downloadContent(this.http, contentUri);
+    return { file: new Blob([r.data], { type: r.contentType ?? "application/octet-stream" }) };
+  };
+
+  public readRoomState = async (
+    roomId: string,
+    type: string,
+    stateKey: string | undefined,
+  ): Promise<RoomEvent[]> => {
+    await this.firstSync;
+    return [...this.state.values()]
+      .filter((e) => e.type === type && (stateKey === undefined || e.state_key === stateKey))
+      .map((e) => ({ ...e, room_id: roomId }));
+  };
 
   public async *getTurnServers(): AsyncGenerator<TurnServer, void, void> {
     await Promise.resolve();
@@ -157,10 +224,17 @@ export class HomeserverDriver implements WidgetDriver {
         });
         since = r.next_batch;
         const room = r.rooms?.join?.[this.roomId];
+        if (this.backToken === undefined && room !== undefined)
+          this.backToken = room.timeline?.limited === true ? (room.timeline.prev_batch ?? null) : null;
         for (const e of room?.state?.events ?? []) this.state.set(`${e.type}|${e.state_key ?? ""}`, e);
-        for (const e of room?.timeline?.events ?? []) {
+        const events = room?.timeline?.events ?? [];
+        for (const e of events) {
           this.timeline.push(e);
           if (e.state_key !== undefined) this.state.set(`${e.type}|${e.state_key}`, e);
+        }
+        // Reads may answer now; the pushes below can wait for the widget (the host holds them until it is ready).
+        this.synced();
+        for (const e of events) {
           const event = { ...e, room_id: this.roomId } as RoomEvent;
           await this.host?.feedEvent(event).catch(() => undefined);
           if (e.state_key !== undefined) await this.host?.feedStateUpdate(event).catch(() => undefined);

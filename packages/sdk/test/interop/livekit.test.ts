@@ -5,10 +5,9 @@
  * Element's lk-jwt-service. The homeserver advertises the focus (MSC4143);
  * the SDK's token code trades an OpenID token for a LiveKit JWT through
  * /get_token and the legacy /sfu/get; the service's room exists on the SFU;
- * a stopped service is an error in words. Current Synapse advertises the
- * same focus from its matrix_rtc configuration.
+ * a stopped service is an error in words. The same flow on current
+ * Synapse: livekit-synapse.test.ts.
  */
-import { createHash, createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServerHandle } from "@lattice/testserver";
 import {
@@ -19,52 +18,16 @@ import {
   type JwtServiceHandle,
   type LiveKitHandle,
 } from "@lattice/testserver/livekit";
-import { startSynapse } from "@lattice/testserver/synapse";
 import { requestSfuToken, SfuTokenError, sfuTokenPlan, type SfuToken } from "../../src/rtc/livekit/token";
 import type { OpenIdToken } from "../../src/api/types/server";
 import { registerUser } from "@lattice/testserver/test/helpers";
+import { listSfuRooms, openIdTokenOf, unpaddedBase64Sha256 } from "./livekit-sfu";
 
-function unpaddedBase64Sha256(text: string): string {
-  return createHash("sha256").update(text).digest("base64").replace(/=+$/, "");
-}
-
-function base64Url(data: string | Buffer): string {
-  return Buffer.from(data).toString("base64url");
-}
-
-/** A server-API token signed with the SFU's secret (HS256), to ask the SFU which rooms exist. */
-function adminJwt(lk: LiveKitHandle): string {
-  const header = base64Url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
-  const now = Math.floor(Date.now() / 1000);
-  const claims = base64Url(
-    JSON.stringify({ iss: lk.apiKey, nbf: now - 10, exp: now + 600, video: { roomList: true } }),
-  );
-  const signature = createHmac("sha256", lk.apiSecret).update(`${header}.${claims}`).digest("base64url");
-  return `${header}.${claims}.${signature}`;
-}
-
-async function listRooms(lk: LiveKitHandle): Promise<string[]> {
-  const res = await fetch(`${lk.httpUrl}/twirp/livekit.RoomService/ListRooms`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${adminJwt(lk)}`, "Content-Type": "application/json" },
-    body: "{}",
-  });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { rooms?: Array<{ name: string }> };
-  return (body.rooms ?? []).map((r) => r.name);
-}
-
-async function openIdToken(
+const openIdToken = (
   hs: TestServerHandle,
   user: { userId: string; accessToken: string },
-): Promise<OpenIdToken> {
-  const res = await fetch(
-    `${hs.url}/_matrix/client/v3/user/${encodeURIComponent(user.userId)}/openid/request_token`,
-    { method: "POST", headers: { Authorization: `Bearer ${user.accessToken}` }, body: "{}" },
-  );
-  expect(res.status).toBe(200);
-  return (await res.json()) as OpenIdToken;
-}
+): Promise<OpenIdToken> => openIdTokenOf(hs.url, user);
+const listRooms = listSfuRooms;
 
 describe("LiveKit focus with lk-jwt-service", () => {
   let front: FederationFront;
@@ -194,22 +157,5 @@ describe("LiveKit focus with lk-jwt-service", () => {
     expect(error).toBeInstanceOf(SfuTokenError);
     expect((error as SfuTokenError).code).toBe("unreachable");
     expect((error as Error).message).toBe(`The call service cannot be reached (${other.url})`);
-  });
-});
-
-describe("current Synapse advertises the LiveKit focus", () => {
-  it("from its matrix_rtc transports (MSC4143)", async () => {
-    const focus = { type: "livekit", livekit_service_url: "https://focus.invalid/livekit/jwt" };
-    const synapse = await startSynapse({ version: "current", features: { rtcTransports: [focus] } });
-    try {
-      const user = await synapse.registerUser("lk-synapse");
-      const res = await fetch(`${synapse.url}/_matrix/client/unstable/org.matrix.msc4143/rtc/transports`, {
-        headers: { Authorization: `Bearer ${user.accessToken}` },
-      });
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ rtc_transports: [focus] });
-    } finally {
-      await synapse.stop();
-    }
   });
 });

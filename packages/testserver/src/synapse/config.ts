@@ -1,6 +1,6 @@
 /**
  * The homeserver.yaml of a test Synapse: SQLite, loopback only, no
- * federation listener, registration open without verification (so
+ * federation listener (only the OpenID user-info endpoint when asked), registration open without verification (so
  * interactive-auth registration runs through the dummy stage) and through the
  * shared secret, every rate limit out of the way, and the experimental
  * features the product uses where the version has them. Written as JSON,
@@ -40,6 +40,12 @@ export interface SynapseFeatures {
    * (`turn_user_lifetime`, default 1 h) and whether guests get them (default true).
    */
   turn?: { uris: readonly string[]; secret: string; userLifetimeMs?: number; allowGuests?: boolean };
+  /**
+   * Serve `/_matrix/federation/v1/openid/userinfo` (the listener's `openid`
+   * resource), so a token service can check the users' OpenID tokens; off
+   * by default (the test servers have no federation). Any version.
+   */
+  openIdUserInfo?: boolean;
   /** Raw settings merged over the generated config last, for what the options above do not cover. */
   extraConfig?: Record<string, unknown>;
 }
@@ -135,7 +141,9 @@ export function synapseConfig(input: SynapseConfigInput): Record<string, unknown
         type: "http",
         tls: false,
         x_forwarded: false,
-        resources: [{ names: ["client"], compress: false }],
+        resources: [
+          { names: input.features.openIdUserInfo ? ["client", "openid"] : ["client"], compress: false },
+        ],
       },
     ],
     database: { name: "sqlite3", args: { database: `${dataDir}/homeserver.db` } },

@@ -35,6 +35,12 @@ export interface StartSynapseOptions {
   template?: boolean;
   /** How long to wait for the server to answer (default 120 s, for a loaded machine). */
   startTimeoutMs?: number;
+  /**
+   * The server name (default "localhost"). A name of the form
+   * `127.0.0.1:<port>` lets a federation peer (lk-jwt-service checking
+   * OpenID tokens) reach the server through a TLS front on that port.
+   */
+  serverName?: string;
 }
 
 /** A user registered through the shared-secret admin API, signed in on one device. */
@@ -72,6 +78,7 @@ function writeServerFiles(
   port: number,
   secret: string,
   features: SynapseFeatures,
+  serverName = SERVER_NAME,
 ): string {
   mkdirSync(`${dataDir}/media`, { recursive: true });
   writeFileSync(`${dataDir}/log.config.yaml`, JSON.stringify(logConfig(`${dataDir}/homeserver.log`)));
@@ -79,7 +86,7 @@ function writeServerFiles(
     profile: install.profile,
     dataDir,
     port,
-    serverName: SERVER_NAME,
+    serverName,
     registrationSharedSecret: secret,
     features,
   });
@@ -118,6 +125,7 @@ async function registerWithSharedSecret(
 export async function startSynapse(options: StartSynapseOptions = {}): Promise<SynapseHandle> {
   const profile = options.version ?? "current";
   const features = options.features ?? {};
+  const serverName = options.serverName ?? SERVER_NAME;
   const timeoutMs = options.startTimeoutMs ?? 120_000;
   const install = await synapseInstall(profile);
   const useTemplate = options.template !== false;
@@ -139,7 +147,7 @@ export async function startSynapse(options: StartSynapseOptions = {}): Promise<S
     const port = await freePort();
     if (useTemplate) copyTemplate(install, dataDir);
     else writeFileSync(`${dataDir}/signing.key`, newSigningKey());
-    const configPath = writeServerFiles(install, dataDir, port, secret, features);
+    const configPath = writeServerFiles(install, dataDir, port, secret, features, serverName);
     const url = `http://127.0.0.1:${port}`;
     const started = performance.now();
     const proc = spawnSynapse(install, dataDir, configPath);
@@ -154,7 +162,7 @@ export async function startSynapse(options: StartSynapseOptions = {}): Promise<S
     const startMs = Math.round(performance.now() - started);
     return {
       url,
-      serverName: SERVER_NAME,
+      serverName,
       version: profile,
       synapseVersion: install.version,
       startMs,

@@ -42,6 +42,10 @@ function track(call: Call, view: PeerCall): void {
   };
   call.state.subscribe(sync);
   call.feeds.subscribe(sync);
+  // The caller's set-up steps, for the bench's breakdown of the time to ringing.
+  call.events.on("setup", (step) => {
+    if (step !== "invite_sent") view.marks[step] ??= nowMs();
+  });
   // Glare: the losing outgoing call hands over to the incoming one, which never rings.
   call.events.on("replaced", (successor) => {
     if (!known.some((k) => k.call === successor))

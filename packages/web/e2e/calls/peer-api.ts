@@ -27,7 +27,21 @@ export interface PeerCall {
   hangupReason?: string;
   /** When the page saw it: placed (outbound, before the client's call), ringing (inbound), connected, ended. */
   /** `sent`: the caller's invite is out (its send resolved), where the client reports it. */
-  marks: Partial<Record<"placed" | "sent" | "ringing" | "answered" | "connected" | "ended", number>>;
+  /** The caller's set-up steps where the client reports them: media_ready, offer_created, invite_sending. */
+  marks: Partial<
+    Record<
+      | "placed"
+      | "media_ready"
+      | "offer_created"
+      | "invite_sending"
+      | "sent"
+      | "ringing"
+      | "answered"
+      | "connected"
+      | "ended",
+      number
+    >
+  >;
 }
 
 /** What a call test or the bench calls on `window.peer`. */

@@ -3,11 +3,12 @@
  * matrix-widget-api WidgetApi (bundled by widget-server.ts and served from
  * its own loopback origin). It asks for: sending and reading m.room.message,
  * sending `org.example.unticked` (the test unticks it), and
- * m.always_on_screen. `window.widget` lets the test drive it; every answer
+ * m.always_on_screen; it can open a modal widget (open_modal) and records
+ * what comes back (close_modal). `window.widget` lets the test drive it; every answer
  * and error is returned as plain data so the test can assert the host's
  * literal messages.
  */
-import { MatrixCapabilities, WidgetApi } from "matrix-widget-api";
+import { MatrixCapabilities, ModalButtonKind, WidgetApi } from "matrix-widget-api";
 import type { IWidgetApiRequest } from "matrix-widget-api";
 
 const params = new URLSearchParams(location.search);
@@ -24,7 +25,12 @@ interface Outcome {
 }
 
 const status = document.getElementById("status");
-const state = { ready: false, approved: [] as string[], live: [] as string[] };
+const state = {
+  ready: false,
+  approved: [] as string[],
+  live: [] as string[],
+  modalClosed: [] as Array<Record<string, unknown>>,
+};
 
 api.on("ready", () => {
   state.ready = true;
@@ -32,6 +38,12 @@ api.on("ready", () => {
 });
 api.on("action:notify_capabilities", (ev: CustomEvent<{ data: { approved?: string[] } }>) => {
   state.approved = ev.detail.data.approved ?? [];
+});
+// The modal it opened was closed: the data comes back (the close button sends none of its own).
+api.on("action:close_modal", (ev: CustomEvent<IWidgetApiRequest & { data: Record<string, unknown> }>) => {
+  ev.preventDefault();
+  api.transport.reply(ev.detail, {});
+  state.modalClosed.push({ ...ev.detail.data });
 });
 api.on(
   "action:send_event",
@@ -65,5 +77,21 @@ const widget = {
     ),
   openId: () => outcome(() => api.requestOpenIDConnectToken()),
   alwaysOnScreen: (on: boolean) => outcome(() => api.setAlwaysOnScreen(on)),
+  /** open_modal for the modal page with all five button kinds. */
+  openModal: (url: string) =>
+    outcome(() =>
+      api.openModalWidget(
+        url,
+        "Pick one",
+        [
+          { id: "ok", label: "Choose", kind: ModalButtonKind.Primary },
+          { id: "later", label: "Later", kind: ModalButtonKind.Secondary },
+          { id: "careful", label: "Careful", kind: ModalButtonKind.Warning },
+          { id: "nope", label: "Delete", kind: ModalButtonKind.Danger },
+          { id: "more", label: "Learn more", kind: ModalButtonKind.Link },
+        ],
+        { question: "which?" },
+      ),
+    ),
 };
 (window as unknown as { widget: typeof widget }).widget = widget;

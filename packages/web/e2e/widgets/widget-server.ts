@@ -1,6 +1,8 @@
 /**
  * The browser tests' widget origin: the third-party widget page (built on
- * matrix-widget-api, widget-page.ts) and the hostile frame (hostile-page.ts),
+ * matrix-widget-api, widget-page.ts), the modal widget it opens
+ * (modal-page.ts), a sticker picker (sticker-page.ts) and the hostile frame
+ * (hostile-page.ts),
  * bundled with esbuild into a temporary folder and served from a second
  * loopback port, so the widget runs at an origin other than the app's.
  */
@@ -31,6 +33,8 @@ export async function serveWidgetPages(): Promise<WidgetServer> {
     entryPoints: {
       widget: new URL("./widget-page.ts", import.meta.url).pathname,
       hostile: new URL("./hostile-page.ts", import.meta.url).pathname,
+      modal: new URL("./modal-page.ts", import.meta.url).pathname,
+      sticker: new URL("./sticker-page.ts", import.meta.url).pathname,
     },
     bundle: true,
     format: "esm",
@@ -42,5 +46,7 @@ export async function serveWidgetPages(): Promise<WidgetServer> {
   });
   await writeFile(join(dir, "widget.html"), page("Echo widget", "widget.js"));
   await writeFile(join(dir, "hostile.html"), page("Hostile frame", "hostile.js"));
+  await writeFile(join(dir, "modal.html"), page("Modal widget", "modal.js"));
+  await writeFile(join(dir, "sticker.html"), page("Sticker picker", "sticker.js"));
   return serveFolder(dir);
 }

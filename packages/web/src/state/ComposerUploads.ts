@@ -2,7 +2,9 @@
  * The composer's uploads in flight: each file is probed, uploaded with
  * progress (encrypted in encrypted rooms) and then sent as a media message
  * through the send queue; a failed upload stays listed with its error until
- * retried or dismissed, and one in flight can be cancelled.
+ * retried or dismissed, and one in flight can be cancelled. Files chosen,
+ * dropped or pasted wait in `staged` for the upload dialog (preview and
+ * caption) before they start.
  */
 import { ObservableValue } from "../sdk";
 import type { HttpApi } from "../sdk";
@@ -37,6 +39,8 @@ interface Job {
 export class ComposerUploads {
   /** The uploads not sent yet, oldest first. */
   readonly list = new ObservableValue<readonly UploadState[]>([]);
+  /** Files waiting in the upload dialog. */
+  readonly staged = new ObservableValue<readonly OutgoingFile[]>([]);
   private readonly jobs = new Map<number, Job>();
   private nextId = 1;
 
@@ -50,6 +54,23 @@ export class ComposerUploads {
   add(file: OutgoingFile, caption?: string): Promise<void> {
     const id = this.nextId++;
     return this.start(id, file, caption);
+  }
+
+  /** Files chosen, dropped or pasted: held for the upload dialog (preview and caption). */
+  stage(files: readonly OutgoingFile[]): void {
+    if (files.length > 0) this.staged.set([...this.staged.getSnapshot(), ...files]);
+  }
+
+  /** The dialog's Upload: every staged file goes out, the caption on the first (its body). */
+  sendStaged(caption: string): void {
+    const files = this.staged.getSnapshot();
+    this.staged.set([]);
+    files.forEach((file, i) => void this.add(file, i === 0 ? caption : undefined));
+  }
+
+  /** The dialog's Cancel: nothing is sent. */
+  cancelStaged(): void {
+    this.staged.set([]);
   }
 
   /** Retries a failed upload. */

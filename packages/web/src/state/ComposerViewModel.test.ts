@@ -123,6 +123,32 @@ describe("ComposerViewModel over HTTP", () => {
     vm.dispose();
   });
 
+  it("shows a picked mention as a pill that Backspace removes whole, and sends only what is left", async () => {
+    const { room, items } = await open(alice, seed.rooms["lounge"] ?? "");
+    const vm = composer(room, items);
+    vm.setText("ping @bob", 9);
+    const bobIndex = vm.completion.getSnapshot()?.items.findIndex((s) => s.key === seed.users.bob.userId) ?? -1;
+    vm.moveCompletion(bobIndex);
+    expect(vm.acceptCompletion()).toBe(true);
+    expect(vm.pills.getSnapshot()).toEqual([
+      { start: 5, end: 16, label: "Bob Builder", target: seed.users.bob.userId },
+    ]);
+    // The caret after the inserted space: Backspace removes the space, the next one the whole pill.
+    vm.setText("ping Bob Builder", 16);
+    expect(vm.deletePill("Backspace")).toBe(true);
+    expect(vm.text.getSnapshot()).toBe("ping ");
+    expect(vm.pills.getSnapshot()).toEqual([]);
+    // Away from a pill the key is the textarea's own.
+    expect(vm.deletePill("Backspace")).toBe(false);
+    // Typing the name again by hand is not a mention: no link, no m.mentions.
+    vm.setText("ping Bob Builder");
+    await vm.send();
+    const item = await sent(items, (i) => i.content["body"] === "ping Bob Builder");
+    expect(item.event.content["m.mentions"]).toEqual({});
+    expect(item.event.content["formatted_body"]).toBeUndefined();
+    vm.dispose();
+  });
+
   it("completes a mention by keyboard and sends m.mentions with a matrix.to link", async () => {
     const { room, items } = await open(alice, seed.rooms["lounge"] ?? "");
     const vm = composer(room, items);

@@ -25,7 +25,7 @@ import { RowBuilder } from "./timeline/rows";
 import type { TimelineRow } from "./timeline/rows";
 import { typingSummary } from "./timeline/summaries";
 import { TimelineActions } from "./timeline/TimelineActions";
-import { ownDeviceVerifiedOf } from "./timeline/ownDevice";
+import { ownDeviceVerification } from "./timeline/ownDevice";
 
 export type { TimelineRow } from "./timeline/rows";
 export type { TimelineItem };
@@ -76,7 +76,7 @@ export class TimelineViewModel {
   readonly userId: string;
   readonly media: MediaLoader | undefined;
   /** Whether this device is verified (undefined until known): the UTD "own device" category. */
-  readonly ownDeviceVerified = new ObservableValue<boolean | undefined>(undefined);
+  readonly ownDeviceVerified: ReadonlyObservable<boolean | undefined>;
   private readonly window: ReturnType<Room["openTimeline"]>;
   private readonly builder = new RowBuilder();
   private readonly highlights = new WeakMap<TimelineItem, boolean>();
@@ -91,6 +91,7 @@ export class TimelineViewModel {
     const { client, room } = options;
     this.userId = client.userId;
     this.media = options.media;
+    this.ownDeviceVerified = ownDeviceVerification(client);
     const marker = room.getSnapshot().accountData.get("m.fully_read")?.content["event_id"];
     this.fullyRead = typeof marker === "string" ? marker : null;
     this.window = room.openTimeline({ limit: options.limit ?? TIMELINE_EVENTS_KEPT });
@@ -108,7 +109,6 @@ export class TimelineViewModel {
     this.scope.subscribe(client.sendQueue.room(room.roomId), rebuild);
     this.rebuild();
     void this.load(options.eventId);
-    void ownDeviceVerifiedOf(client).then((v) => this.ownDeviceVerified.set(v));
   }
 
   get roomId(): string {

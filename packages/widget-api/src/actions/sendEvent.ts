@@ -85,8 +85,10 @@ export const sendEvent: ActionHandler<SendEventResponseData> = async (ctx, reque
   const sent = await callDriver(ctx, SEND_EVENT_ERRORS.failed, () =>
     ctx.driver.sendEvent(type, content, stateKey, options),
   );
-  const delayed = options.delay !== undefined;
-  // Delayed sends must yield a delay_id, all others an event_id: a driver that breaks this is an error.
+  // MSC4157: a send with a delay or a parent_delay_id (sent when its parent is, after its own delay
+  // or none) is a delayed event and yields a delay_id; all others an event_id. A driver that breaks
+  // this is an error.
+  const delayed = options.delay !== undefined || options.parentDelayId !== undefined;
   if (!isRecord(sent) || typeof sent.roomId !== "string")
     throw new WidgetActionError(SEND_EVENT_ERRORS.failed);
   const reply: SendEventResponseData = { room_id: sent.roomId };

@@ -183,8 +183,8 @@ export class WidgetApi extends WidgetApiBase {
     if (o.parentDelayId !== undefined) data["parent_delay_id"] = o.parentDelayId;
     if (o.stickyDurationMs !== undefined) data["sticky_duration_ms"] = o.stickyDurationMs;
     const r = await this.transport.send(FromWidgetAction.SendEvent, data);
-    // Delayed sends must answer with a delay_id, the others with an event_id.
-    if (o.delay !== undefined) {
+    // Delayed sends (a delay, or a parent delayed event: MSC4157) must answer with a delay_id, the others with an event_id.
+    if (o.delay !== undefined || o.parentDelayId !== undefined) {
       if (typeof r["delay_id"] !== "string") throw new WidgetApiError(WIDGET_ERRORS.missingDelayId);
     } else if (typeof r["event_id"] !== "string") {
       throw new WidgetApiError(WIDGET_ERRORS.missingEventId);

@@ -1,5 +1,5 @@
 /**
- * Membership and moderation: invite (a user or a 3pid), join (via servers,
+ * Room creation, membership and moderation: create, invite (a user or a 3pid), join (via servers,
  * third_party_signed), leave, knock, kick, ban, unban, forget, power level
  * changes, room upgrade, reports, aliases and directory visibility.
  *
@@ -21,10 +21,10 @@ import {
   leaveRoom,
   unbanUser,
 } from "../../api/membership";
-import { reportEvent, reportRoom, roomAliases, upgradeRoom } from "../../api/rooms";
+import { createRoom, reportEvent, reportRoom, roomAliases, upgradeRoom } from "../../api/rooms";
 import { sendStateEvent } from "../../api/send";
 import type { JoinOptions, ThirdPartyInvite } from "../../api/types/membership";
-import type { DirectoryVisibility } from "../../api/types/rooms";
+import type { CreateRoomRequest, DirectoryVisibility } from "../../api/types/rooms";
 import type { HttpApi } from "../../http/types";
 import type { PowerLevels } from "../../models/power-levels";
 import { assertCanSendStateEvent } from "../../sync/guests";
@@ -32,11 +32,26 @@ import { forbiddenLocally } from "../errors";
 import type { Actor, RoomLookup, RunningGuard } from "./types";
 import { ALWAYS_RUNNING } from "./types";
 
+/** What `create` watches to know a new room has reached this client (the Rooms model). */
+export interface RoomArrivals {
+  find(roomId: string): { getSnapshot(): { readonly isEncrypted: boolean } } | undefined;
+  onChange(listener: (changed: ReadonlySet<string>) => void): () => void;
+}
+
 export interface ModerationServiceOptions {
   http: HttpApi;
   actor: Actor;
-  rooms: RoomLookup;
+  rooms: RoomLookup & Partial<RoomArrivals>;
   running?: RunningGuard;
+}
+
+/** Whether a createRoom body turns encryption on (initial_state carries m.room.encryption). */
+export function createsEncrypted(body: CreateRoomRequest): boolean {
+  return (body.initial_state ?? []).some((e) => e.type === "m.room.encryption" && (e.state_key ?? "") === "");
+}
+
+function watchesArrivals(rooms: Partial<RoomArrivals>): rooms is RoomArrivals {
+  return typeof rooms.find === "function" && typeof rooms.onChange === "function";
 }
 
 export class ModerationService {
@@ -62,6 +77,30 @@ export class ModerationService {
    */
   private known(roomId: string): void {
     this.options.rooms.get(roomId);
+  }
+
+  /**
+   * Creates a room; resolves with its id. A room created encrypted resolves
+   * only once sync has shown it encrypted: until then the send queue would
+   * not know to encrypt, and a message sent at once (sync can bring the room
+   * mid-creation, before its m.room.encryption) would go out in the clear.
+   */
+  async create(body: CreateRoomRequest): Promise<string> {
+    (this.options.running ?? ALWAYS_RUNNING).requireRunning();
+    const roomId = (await createRoom(this.http, body)).room_id;
+    const rooms = this.options.rooms;
+    if (!createsEncrypted(body) || !watchesArrivals(rooms)) return roomId;
+    const encrypted = (): boolean => rooms.find(roomId)?.getSnapshot().isEncrypted === true;
+    if (encrypted()) return roomId;
+    await new Promise<void>((resolve) => {
+      const stop = rooms.onChange((changed) => {
+        if (changed.has(roomId) && encrypted()) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    return roomId;
   }
 
   /** Joins a room by id or alias; the room need not be known yet. */

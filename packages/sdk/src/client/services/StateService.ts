@@ -8,6 +8,11 @@
  * that need no server come first: a known room ('Unknown room'), guests
  * send no state events (SPEC §6), and the power levels' state level for the
  * type (FORBIDDEN_LOCALLY). State events are never encrypted.
+ *
+ * m.room.member is the exception to the state-level check: the auth rules
+ * judge a membership event by the membership rules (join, invite, kick and
+ * ban levels), never by state_default, so a plain member may set their own
+ * per-room display name and avatar. Those are left to the server.
  */
 import { sendStateEvent } from "../../api/send";
 import type { HttpApi } from "../../http/types";
@@ -46,7 +51,8 @@ export class StateService {
     (this.options.running ?? ALWAYS_RUNNING).requireRunning();
     const room = this.options.rooms.get(roomId).getSnapshot();
     assertCanSendStateEvent(this.options.actor);
-    if (!room.state.powerLevels.canSendEvent(this.options.actor.userId, type, true)) {
+    const judgedByMembership = type === "m.room.member";
+    if (!judgedByMembership && !room.state.powerLevels.canSendEvent(this.options.actor.userId, type, true)) {
       throw forbiddenLocally(`set ${type}`, roomId);
     }
     try {

@@ -120,7 +120,9 @@ export class LiveKitCall {
       const discovered = await rtc.discovery.get();
       if (livekitFoci(discovered.transports).length === 0)
         throw new LiveKitCallError("no_focus", NO_LIVEKIT_FOCUS);
-      await rtc.join(roomId, this.options.join);
+      // We publish on our own focus (multi-SFU), and the membership says so: a peer that reads
+      // "oldest_membership" looks for us on the oldest member's SFU instead.
+      await rtc.join(roomId, { focusSelection: "multi_sfu", ...this.options.join });
       const memberships = rtc.session(roomId).memberships;
       const others = (): CallMembership[] =>
         memberships

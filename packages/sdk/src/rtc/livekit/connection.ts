@@ -61,6 +61,15 @@ export interface MediaParticipant {
 }
 
 /** The SFU could not be joined or was lost for good, in words. */
+/**
+ * How a track of ours is published: as the camera or the microphone. Without a source LiveKit
+ * names it "unknown", and Element Call (which renders a member's Camera and Microphone
+ * publications) showed a Lattice participant as an avatar with a muted microphone.
+ */
+function publishOptions(track: MediaTrack): { source: "camera" | "microphone" } {
+  return { source: track.kind === "audio" ? "microphone" : "camera" };
+}
+
 export class LiveKitConnectionError extends Error {
   constructor(
     readonly code: "unreachable" | "lost",
@@ -174,7 +183,7 @@ export class LiveKitConnection {
       throw this.errorValue.getSnapshot() ?? error;
     }
     this.published = (await this.options.tracks?.()) ?? [];
-    for (const track of this.published) await room.localParticipant.publishTrack(track);
+    for (const track of this.published) await room.localParticipant.publishTrack(track, publishOptions(track));
     this.refresh();
   }
 
@@ -236,7 +245,7 @@ export class LiveKitConnection {
       if (this.leaving) return;
       try {
         await this.join(room);
-        for (const track of this.published) await room.localParticipant.publishTrack(track);
+        for (const track of this.published) await room.localParticipant.publishTrack(track, publishOptions(track));
         this.decryptionFailures.clear();
         this.refresh();
         return;
@@ -296,7 +305,7 @@ export class LiveKitConnection {
   /** Publishes one more of our tracks (the camera turned on in a voice call); republished after a re-join too. */
   async addTrack(track: MediaTrack): Promise<void> {
     this.published = [...this.published, track];
-    await this.room?.localParticipant.publishTrack(track);
+    await this.room?.localParticipant.publishTrack(track, publishOptions(track));
     this.refresh();
   }
 

@@ -137,7 +137,9 @@ export class Call implements CallPeerHost {
     this.direction = "outbound";
     this.stateValue.set("wait_local_media");
     const stream = await this.userMedia(media.audio ?? true, media.video ?? false);
-    if (stream) await this.placeWithStream(stream);
+    if (!stream) return;
+    this.events.emit("setup", "media_ready");
+    await this.placeWithStream(stream);
   }
 
   /** Places the call with media already captured (glare hands its stream on). */
@@ -156,19 +158,24 @@ export class Call implements CallPeerHost {
       return;
     }
     if (this.ended) return;
+    this.events.emit("setup", "offer_created");
     try {
-      await this.sendEvent(CallEventType.Invite, {
+      // Sent at once: candidates trickle after it (no wait for ICE gathering).
+      const sending = this.sendEvent(CallEventType.Invite, {
         offer: this.initialDescription(),
         lifetime: CALL_TIMINGS.inviteLifetimeMs,
         ...(this.options.sendInvitee !== false ? { invitee: this.opponentUserId } : {}),
         capabilities: this.capabilities(),
         ...this.media.metadataFields(),
       });
+      this.events.emit("setup", "invite_sending");
+      await sending;
     } catch (cause) {
       this.fail("send_invite", "Failed to send the invite", cause, false);
       return;
     }
     this.inviteSent = true;
+    this.events.emit("setup", "invite_sent");
     if (this.ended) return;
     // The answer may have come back through sync before the send resolved.
     if (this.stateValue.getSnapshot() === "create_offer") this.stateValue.set("invite_sent");
@@ -412,4 +419,4 @@ export class Call implements CallPeerHost {
 }
 
 export type { CallFeed };
-export type { CallEvents, CallOptions, CallParty, CallSignaller } from "./options";
+export type { CallEvents, CallOptions, CallParty, CallSetupStep, CallSignaller } from "./options";

@@ -36,10 +36,20 @@ export interface CallOptions {
 
 export type CallParty = "local" | "remote";
 
+/**
+ * The steps of placing a call, reported as they happen so the time from
+ * pressing Call to the invite leaving can be profiled: media captured, the
+ * offer made (local description set), the invite handed to the room's send
+ * queue, and the server's answer to it.
+ */
+export type CallSetupStep = "media_ready" | "offer_created" | "invite_sending" | "invite_sent";
+
 export interface CallEvents extends Record<string, unknown> {
   error: CallError;
   /** This call lost glare (or was otherwise superseded) by `successor`. */
   replaced: Call;
   /** The opponent asked us to move to another call (m.call.replaces). */
   transferRequested: CallContent;
+  /** An outbound call passed a step of its set-up. */
+  setup: CallSetupStep;
 }

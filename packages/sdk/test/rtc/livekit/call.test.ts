@@ -86,8 +86,8 @@ function fakeRtc(transports: readonly RtcTransport[]) {
   const memberships = new ObservableValue<readonly CallMembership[]>([]);
   const rtc: RtcForLiveKit = {
     discovery: { get: () => Promise.resolve({ transports, source: transports.length ? "server" : "none" }) },
-    join: (roomId) => {
-      log.push(`join ${roomId}`);
+    join: (roomId, joinOptions) => {
+      log.push(`join ${roomId}${joinOptions?.focusSelection ? ` ${joinOptions.focusSelection}` : ""}`);
       return Promise.resolve();
     },
     leave: (roomId) => {
@@ -149,7 +149,8 @@ describe("LiveKitCall", () => {
     const { rtc, log, participants, bob } = fakeRtc([{ type: "livekit", livekitServiceUrl: "https://jwt" }]);
     const call = new LiveKitCall(options(rtc, log));
     await call.join();
-    expect(log[0]).toBe("join !r:hs");
+    // Its membership says multi_sfu: it publishes on its own focus, where peers then look for it.
+    expect(log[0]).toBe("join !r:hs multi_sfu");
     expect(log[1]).toBe("openid");
     // A state-form member (the default): the legacy endpoint, so the SFU names us userId:deviceId.
     expect(log[2]?.startsWith("POST https://jwt/sfu/get ")).toBe(true);

@@ -35,6 +35,7 @@ class FakeRoom {
   readonly listeners = new Map<string, Set<(...args: unknown[]) => void>>();
   readonly connects: string[] = [];
   readonly published: MediaTrack[] = [];
+  readonly sources: unknown[] = [];
   e2ee = false;
   state = "disconnected";
   readonly remoteParticipants = new Map<string, LkParticipant>();
@@ -44,8 +45,9 @@ class FakeRoom {
     connectionQuality: "excellent",
     isEncrypted: true,
     trackPublications: new Map<string, LkTrackPublication>(),
-    publishTrack: (t: MediaTrack) => {
+    publishTrack: (t: MediaTrack, options?: Record<string, unknown>) => {
       this.published.push(t);
+      this.sources.push(options?.["source"]);
       return Promise.resolve();
     },
     unpublishTrack: () => Promise.resolve(),
@@ -134,6 +136,8 @@ describe("LiveKitConnection", () => {
     expect(room.options.e2ee?.worker).toBe("worker");
     expect(room.connects).toEqual(["ws://sfu j1"]);
     expect(room.published.map((t) => t.kind)).toEqual(["audio", "video"]);
+    // Named as the microphone and the camera: Element Call renders only those sources.
+    expect(room.sources).toEqual(["microphone", "camera"]);
     await flush();
     expect(keysSet).toEqual([["me-id", 0, 5]]);
     expect(connection.status.getSnapshot()).toBe("connected");

@@ -123,6 +123,19 @@ export function IncomingCalls({ calls }: { calls: CallsViewModel }): React.JSX.E
   );
 }
 
+/** Why the last call could not be placed or ended on its own (the call service down, the SFU lost), until dismissed. */
+function CallFailure({ calls, message }: { calls: CallsViewModel; message: string }): React.JSX.Element {
+  const t = useT("calls");
+  return (
+    <div className={styles.failure} role="alert" data-testid="call-failure">
+      <span>{t("callFailed", { message })}</span>
+      <Button variant="secondary" size="sm" onClick={() => calls.dismissError()}>
+        {t("dismissGroup")}
+      </Button>
+    </div>
+  );
+}
+
 /** The active call: its view above the room when its room is open, the picture-in-picture bar otherwise. */
 export function ActiveCall({
   calls,
@@ -132,7 +145,8 @@ export function ActiveCall({
   selectedRoomId: string | null;
 }): React.JSX.Element | null {
   const active = useObservable(calls.active);
-  if (active === null) return null;
+  const error = useObservable(calls.error);
+  if (active === null) return error !== null ? <CallFailure calls={calls} message={error} /> : null;
   return (
     <Suspense fallback={null}>
       <CallStage calls={calls} call={active} inRoom={selectedRoomId === active.roomId} />

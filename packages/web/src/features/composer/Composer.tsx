@@ -4,7 +4,10 @@
  * reply/edit mode) that is an ARIA combobox over the suggestion list, with
  * the reply/edit banner above, the attach and emoji buttons, uploads in
  * flight and errors below. Files come by the button, by paste, or by drop
- * (RoomComposer wires the drop onto the whole room).
+ * (RoomComposer wires the drop onto the whole room). Mentions show as
+ * pills drawn behind the text (PillBackdrop) and go as one unit under
+ * Backspace and Delete; the textarea stays the one input, so typing, IME,
+ * undo and screen readers work as in any text field.
  */
 import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import type { ClipboardEvent, KeyboardEvent } from "react";
@@ -18,6 +21,7 @@ import { Autocomplete, optionId } from "./Autocomplete";
 import styles from "./Composer.module.css";
 import { PlusIcon, SendIcon, SmileIcon } from "./icons";
 import { ModeBanner } from "./ModeBanner";
+import { PillBackdrop } from "./PillBackdrop";
 import { UploadList } from "./UploadList";
 
 const EmojiPicker = lazy(() => import("./EmojiPicker"));
@@ -54,7 +58,9 @@ export function Composer({
   const completion = useObservable(vm.completion);
   const error = useObservable(vm.error);
   const caretRequest = useObservable(vm.caretRequest);
+  const pills = useObservable(vm.pills);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const backdrop = useRef<HTMLDivElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const [picker, setPicker] = useState(false);
   const listId = useId();
@@ -99,6 +105,13 @@ export function Composer({
     } else if (e.key === "Escape") {
       if (picker) setPicker(false);
       else if (vm.cancel()) e.preventDefault();
+    } else if (
+      (e.key === "Backspace" || e.key === "Delete") &&
+      e.currentTarget.selectionStart === e.currentTarget.selectionEnd &&
+      vm.deletePill(e.key)
+    ) {
+      // A mention is one unit: the whole pill went.
+      e.preventDefault();
     } else if (e.key === "ArrowUp" && vm.text.getSnapshot() === "" && !e.shiftKey) {
       if (vm.editLast()) e.preventDefault();
     } else if (e.key === "Enter" && !e.shiftKey) {
@@ -111,7 +124,7 @@ export function Composer({
     const files = filesOf(e.clipboardData.files);
     if (files.length === 0) return;
     e.preventDefault();
-    vm.stage(files);
+    vm.uploads.stage(files);
   };
 
   const placeholder =
@@ -157,30 +170,36 @@ export function Composer({
           hidden
           data-testid="composer-file"
           onChange={(e) => {
-            vm.stage(filesOf(e.currentTarget.files));
+            vm.uploads.stage(filesOf(e.currentTarget.files));
             e.currentTarget.value = "";
           }}
         />
-        <textarea
-          ref={ref}
-          className={styles.input}
-          rows={1}
-          value={text}
-          placeholder={placeholder}
-          aria-label={t("label")}
-          role="combobox"
-          aria-autocomplete="list"
-          aria-expanded={expanded}
-          aria-controls={expanded ? listId : undefined}
-          aria-activedescendant={expanded ? optionId(listId, completion.active) : undefined}
-          aria-invalid={error !== null || undefined}
-          onChange={(e) => vm.setText(e.target.value, e.target.selectionStart)}
-          onSelect={(e) => vm.setCaret(e.currentTarget.selectionStart)}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-          onFocus={() => vm.preload()}
-          onBlur={() => vm.blur()}
-        />
+        <div className={styles.field}>
+          <PillBackdrop ref={backdrop} text={text} pills={pills} />
+          <textarea
+            ref={ref}
+            className={styles.input}
+            rows={1}
+            value={text}
+            placeholder={placeholder}
+            aria-label={t("label")}
+            role="combobox"
+            aria-autocomplete="list"
+            aria-expanded={expanded}
+            aria-controls={expanded ? listId : undefined}
+            aria-activedescendant={expanded ? optionId(listId, completion.active) : undefined}
+            aria-invalid={error !== null || undefined}
+            onChange={(e) => vm.setText(e.target.value, e.target.selectionStart)}
+            onSelect={(e) => vm.setCaret(e.currentTarget.selectionStart)}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+            onFocus={() => vm.preload()}
+            onBlur={() => vm.blur()}
+            onScroll={(e) => {
+              if (backdrop.current !== null) backdrop.current.scrollTop = e.currentTarget.scrollTop;
+            }}
+          />
+        </div>
         {tools}
         <Button
           variant="ghost"

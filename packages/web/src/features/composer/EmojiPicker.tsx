@@ -3,6 +3,10 @@
  * data on open: a search field, category tabs with the recently used first,
  * and a grid moved through with the arrow keys (one tab stop). Escape
  * closes it; picking inserts at the composer's caret and keeps it open.
+ * The message's react button opens the same picker floating
+ * (timeline/ReactionPicker.tsx), with the reactions already given marked.
+ * Eight columns of shrinkable cells and tabs that share the row, so it fits
+ * a phone's width (390 px) without clipping.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { KeyboardEvent } from "react";
@@ -19,9 +23,18 @@ const RECENT = -1;
 export default function EmojiPicker({
   onPick,
   onClose,
+  label,
+  floating = false,
+  isSelected,
 }: {
   onPick: (unicode: string) => void;
   onClose: () => void;
+  /** The dialog's name ("Emoji" unless told). */
+  label?: string;
+  /** Placed by its parent (the reaction picker's layer) instead of above the composer. */
+  floating?: boolean;
+  /** Emoji shown pressed (the reactions the user already gave). */
+  isSelected?: (unicode: string) => boolean;
 }): React.JSX.Element {
   const t = useT("composer");
   const [index, setIndex] = useState<EmojiIndex | null>(null);
@@ -74,9 +87,9 @@ export default function EmojiPicker({
   ];
   return (
     <div
-      className={styles.picker}
+      className={`${styles.picker} ${floating ? styles.floating : ""}`}
       role="dialog"
-      aria-label={t("emoji")}
+      aria-label={label ?? t("emoji")}
       onKeyDown={(e) => {
         if (e.key === "Escape") {
           e.stopPropagation();
@@ -141,8 +154,9 @@ export default function EmojiPicker({
             <button
               key={e.unicode}
               type="button"
-              className={styles.emoji}
+              className={`${styles.emoji} ${isSelected?.(e.unicode) === true ? styles.selected : ""}`}
               tabIndex={i === focus ? 0 : -1}
+              {...(isSelected !== undefined ? { "aria-pressed": isSelected(e.unicode) } : {})}
               title={`:${e.shortcodes[0] ?? e.label}:`}
               aria-label={e.label}
               onClick={() => pick(e)}

@@ -53,7 +53,7 @@ export function RoomComposer({ room }: { room: ComposerRoomHost }): React.JSX.El
       e.preventDefault();
       depth = 0;
       setDragging(false);
-      vm.stage(filesOf(e.dataTransfer?.files));
+      vm.uploads.stage(filesOf(e.dataTransfer?.files));
     };
     area.addEventListener("dragenter", enter);
     area.addEventListener("dragover", over);

@@ -54,15 +54,15 @@ function Preview({ file }: { file: { name: string; type: string; data: Blob } })
 export function UploadDialog({ vm }: { vm: ComposerViewModel }): React.JSX.Element | null {
   const t = useT("composer");
   const common = useT("common");
-  const staged = useObservable(vm.staged);
+  const staged = useObservable(vm.uploads.staged);
   const [caption, setCaption] = useState("");
   if (staged.length === 0) return null;
   const send = (): void => {
-    vm.sendStaged(caption);
+    vm.uploads.sendStaged(caption);
     setCaption("");
   };
   const cancel = (): void => {
-    vm.cancelStaged();
+    vm.uploads.cancelStaged();
     setCaption("");
   };
   return (

@@ -13,6 +13,7 @@
 import { useCallback, useContext } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
+import { roomAvatarSeedOf } from "../../state/avatarColour";
 import { BackIcon } from "../../components/icons";
 import { useT } from "../../i18n/useT";
 import type { RoomPanel, RoomViewModel } from "../../state/RoomViewModel";
@@ -140,7 +141,12 @@ function RoomPane({
         >
           <BackIcon />
         </Button>
-        <Avatar id={room.roomId} name={room.name.name} url={avatar} size={36} />
+        <Avatar
+          id={roomAvatarSeedOf(room, vm.timeline.userId)}
+          name={room.name.name}
+          url={avatar}
+          size={36}
+        />
         <div className={styles.roomTitle}>
           <h2 className={styles.roomName}>{room.name.name}</h2>
           {typeof topic === "string" && topic !== "" && <p className={styles.topic}>{topic}</p>}

@@ -1,18 +1,20 @@
 /**
  * The message action bar, shown on hover and on keyboard focus inside a
- * message: react (a quick-reaction row), reply, thread, edit (own
+ * message: react (a quick-reaction row and "More reactions", the full
+ * searchable picker in ReactionPicker.tsx, loaded lazily), reply, thread, edit (own
  * messages), delete (when the power levels allow), and a "more" menu with
  * copy link, view source, edit history and report. Buttons whose callback
  * is missing are not shown. The icons are inline SVG (./icons), so the bar
  * draws the same on a system without an emoji or symbol font.
  */
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useT } from "../../i18n/useT";
 import type { TimelineItem } from "../../state/TimelineViewModel";
-import { EditIcon, MoreIcon, ReactIcon, ReplyIcon, ThreadIcon, TrashIcon } from "./icons";
+import { EditIcon, MoreIcon, MoreReactionsIcon, ReactIcon, ReplyIcon, ThreadIcon, TrashIcon } from "./icons";
 import styles from "./Message.module.css";
 import type { MessageDialogKind } from "./MessageDialogs";
 import { useTimeline } from "./TimelineContext";
+import { ReactionPicker } from "./ReactionPicker";
 
 /** The quick reactions offered in the bar. */
 const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢"] as const;
@@ -22,14 +24,17 @@ function ActionButton({
   icon,
   onClick,
   pressed,
+  buttonRef,
 }: {
   label: string;
   icon: React.JSX.Element;
   onClick: () => void;
   pressed?: boolean;
+  buttonRef?: React.Ref<HTMLButtonElement>;
 }): React.JSX.Element {
   return (
     <button
+      ref={buttonRef}
       type="button"
       className={styles.action}
       aria-label={label}
@@ -51,9 +56,11 @@ export function ActionBar({
 }): React.JSX.Element {
   const t = useT("timeline");
   const { vm, onReply, onEdit, onOpenThread, onReport } = useTimeline();
-  const [panel, setPanel] = useState<"react" | "more" | null>(null);
+  const [panel, setPanel] = useState<"react" | "picker" | "more" | null>(null);
   const [copied, setCopied] = useState(false);
-  const toggle = (p: "react" | "more"): void => setPanel((cur) => (cur === p ? null : p));
+  const reactButton = useRef<HTMLButtonElement>(null);
+  const toggle = (p: "react" | "more"): void =>
+    setPanel((cur) => (cur === p || (p === "react" && cur === "picker") ? null : p));
   const canEdit = onEdit !== undefined && vm.actions.canEdit(item);
   const canDelete = vm.actions.canRedact(item);
   return (
@@ -79,7 +86,20 @@ export function ActionBar({
               {key}
             </button>
           ))}
+          <button
+            type="button"
+            className={styles.action}
+            aria-label={t("more_reactions")}
+            title={t("more_reactions")}
+            aria-haspopup="dialog"
+            onClick={() => setPanel("picker")}
+          >
+            <MoreReactionsIcon />
+          </button>
         </div>
+      )}
+      {panel === "picker" && (
+        <ReactionPicker item={item} anchor={reactButton.current} onClose={() => setPanel(null)} />
       )}
       {panel === "more" && (
         <div className={styles.menu} role="menu">
@@ -130,7 +150,8 @@ export function ActionBar({
           label={t("react")}
           icon={<ReactIcon />}
           onClick={() => toggle("react")}
-          pressed={panel === "react"}
+          pressed={panel === "react" || panel === "picker"}
+          buttonRef={reactButton}
         />
       )}
       {!item.redacted && onReply !== undefined && (

@@ -4,6 +4,7 @@
  * otherwise. Remote HTML never reaches dangerouslySetInnerHTML. The
  * converted elements are cached by their HTML (the most recent bodies), so
  * a row scrolled back into view is not sanitised and converted again.
+ * Links to users and rooms show as mention pills (MentionPill.tsx).
  * A message shows at most the render budget's text and elements
  * (html/renderBudget.ts) until the reader presses "Show more".
  */
@@ -17,6 +18,7 @@ import { useT } from "../../i18n/useT";
 import { useObservable } from "../../state/useObservable";
 import styles from "./FormattedBody.module.css";
 import { MxcImage } from "./MxcImage";
+import { mentionPillOf } from "./MentionPill";
 
 /** Converted bodies kept: a few screens of scrolling back and forth. */
 const CACHED_BODIES = 500;
@@ -46,6 +48,8 @@ function converted(sanitise: Sanitiser, html: string, expanded: boolean): Conver
     renderImage: ({ mxc, alt, width, height, key }) => (
       <MxcImage key={key} mxc={mxc} alt={alt} width={width} height={height} maxSize={240} />
     ),
+    // Links to users and rooms become pills: the pill reads the current name from the timeline.
+    renderLink: mentionPillOf,
     ...(budget !== undefined ? { budget } : {}),
   });
   const result = { nodes, truncated: budget?.truncated ?? false };

@@ -8,6 +8,17 @@
 import { iconProps } from "../../components/icons";
 
 /** A smiling face with a plus: add a reaction. */
+/** "More reactions": a face and a plus, at the end of the quick-reaction row. */
+export function MoreReactionsIcon(): React.JSX.Element {
+  return (
+    <svg {...iconProps}>
+      <circle cx="11" cy="12" r="8" />
+      <path d="M7.5 14s1.3 1.7 3.5 1.7 3.5-1.7 3.5-1.7M8.5 9.5h.01M13.5 9.5h.01" />
+      <path d="M20 3v5M17.5 5.5h5" />
+    </svg>
+  );
+}
+
 export function ReactIcon(): React.JSX.Element {
   return (
     <svg {...iconProps}>

@@ -6,7 +6,7 @@
  * (button_clicked); the widget's close_modal, or the close button, closes
  * the dialog and hands the data back to the opener.
  */
-import { useContext, useEffect, useMemo } from "react";
+import { useContext, useEffect } from "react";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import { useT } from "../../i18n/useT";
@@ -15,6 +15,7 @@ import { modalDefinition } from "../../state/widgets/modalDefinition";
 import { widgetsOf } from "../../state/widgets/widgets";
 import { WidgetSession } from "../../state/widgets/WidgetSession";
 import type { ModalButton, ModalRequest } from "../../state/widgets/WidgetSession";
+import { useOwnedSession } from "./useOwnedSession";
 import { WidgetFrame } from "./WidgetFrame";
 import { WidgetsContext } from "./WidgetsContext";
 import styles from "./Widgets.module.css";
@@ -79,7 +80,7 @@ function OpenModal({
 }): React.JSX.Element | null {
   const t = useT("widgets");
   const client = useContext(WidgetsContext);
-  const session = useMemo(() => {
+  const session = useOwnedSession(() => {
     if (client === null) return null;
     const app = widgetsOf(client);
     return new WidgetSession({
@@ -97,13 +98,9 @@ function OpenModal({
   }, [client, opener, request, roomId]);
   useEffect(() => {
     if (session === null) return;
-    const stop = session.closeRequest.subscribe((data) => {
+    return session.closeRequest.subscribe((data) => {
       if (data !== null) void opener.modalClosed({ ...data }).catch(() => undefined);
     });
-    return () => {
-      stop();
-      session.dispose();
-    };
   }, [session, opener]);
   if (session === null) return null;
   const closeNow = (): void => void opener.modalClosed({}).catch(() => undefined);

@@ -6,13 +6,14 @@
  * Its session starts when the popover opens and ends when it closes. With
  * no picker set up there is no button.
  */
-import { useContext, useEffect, useMemo, useState } from "react";
+import { useContext, useState } from "react";
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
 import { hasStickerPicker, stickerPickerOf } from "../../state/widgets/stickers";
 import { widgetsOf } from "../../state/widgets/widgets";
 import { WidgetSession } from "../../state/widgets/WidgetSession";
 import { CapabilityDialog } from "./CapabilityDialog";
+import { useOwnedSession } from "./useOwnedSession";
 import { WidgetFrame } from "./WidgetFrame";
 import { WidgetsContext } from "./WidgetsContext";
 import styles from "./Widgets.module.css";
@@ -20,7 +21,7 @@ import styles from "./Widgets.module.css";
 function Picker({ roomId, onClose }: { roomId: string; onClose: () => void }): React.JSX.Element {
   const t = useT("widgets");
   const client = useContext(WidgetsContext);
-  const session = useMemo(() => {
+  const session = useOwnedSession(() => {
     if (client === null) return null;
     const app = widgetsOf(client);
     const picker = stickerPickerOf(client.client, roomId, {
@@ -43,7 +44,6 @@ function Picker({ roomId, onClose }: { roomId: string; onClose: () => void }): R
       },
     });
   }, [client, roomId]);
-  useEffect(() => () => session?.dispose(), [session]);
   return (
     <div className={styles.stickers} role="dialog" aria-label={t("stickers")}>
       <div className={styles.pipBar}>
@@ -53,7 +53,9 @@ function Picker({ roomId, onClose }: { roomId: string; onClose: () => void }): R
         </Button>
       </div>
       {session === null ? (
-        <p className={styles.hint}>{t("stickers_none")}</p>
+        // Null until the session's effect has run; "none" only when the account has no picker.
+        client !== null &&
+        !hasStickerPicker(client.client) && <p className={styles.hint}>{t("stickers_none")}</p>
       ) : (
         <>
           <WidgetFrame

@@ -12,7 +12,9 @@ import { feedView } from "./feeds";
 import type { FeedView } from "./feeds";
 
 /** What the call view says the call is doing. */
-export type CallStatus = "calling" | "ringing" | "connecting" | "waiting" | "connected" | "ended";
+/** `reconnecting`: the media connection was lost and is being restored by itself (an SFU restart, a network loss). */
+export type CallStatus =
+  "calling" | "ringing" | "connecting" | "reconnecting" | "waiting" | "connected" | "ended";
 
 export interface HoldView {
   /** We put the other side on hold. */

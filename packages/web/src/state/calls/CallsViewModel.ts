@@ -255,6 +255,11 @@ export class CallsViewModel {
     }
   }
 
+  /** Hides the last failure's message. */
+  dismissError(): void {
+    this.error.set(null);
+  }
+
   /** Opens the active call's room (the picture-in-picture bar's return). */
   returnToCall(): void {
     const active = this.active.getSnapshot();
@@ -271,6 +276,9 @@ export class CallsViewModel {
     const unsubscribe = vm.status.subscribe((status) => {
       if (status !== "ended" || this.active.getSnapshot() !== vm) return;
       unsubscribe();
+      // A call that failed (the call service down, the SFU lost for good) says why after its view is gone.
+      const failure = vm.error.getSnapshot();
+      if (failure !== null) this.error.set(failure);
       vm.dispose();
       this.active.set(null);
     });

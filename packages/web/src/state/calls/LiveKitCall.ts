@@ -128,6 +128,8 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     let status: CallStatus;
     if (s === "connected") status = others > 0 ? "connected" : "waiting";
     else if (s === "disconnected" || s === "failed") status = "ended";
+    // Lost after being in: the SDK rejoins by itself (livekit-client's resume, then a new token).
+    else if (s === "reconnecting") status = "reconnecting";
     else status = "connecting";
     if (status === "connected" && this.connectedAt === undefined) this.connectedAt = this.now();
     this.status.set(status);

@@ -13,13 +13,7 @@
  * refusals come back as its MatrixError. The composer shows either through
  * describeFailure, so every command speaks the same words.
  */
-import {
-  addDirectRoom,
-  DIRECT_EVENT_TYPE,
-  parseIgnoredUsers,
-  removeDirectRoom,
-  sendStateEvent,
-} from "../../sdk";
+import { addDirectRoom, DIRECT_EVENT_TYPE, parseIgnoredUsers, removeDirectRoom } from "../../sdk";
 import type { Client, VoipService } from "../../sdk";
 import { t } from "../../i18n/i18n";
 import { RoomActionsViewModel } from "../rooms/RoomActionsViewModel";
@@ -67,19 +61,11 @@ export async function runAction(
     case "myroomavatar": {
       const mine = client.rooms.get(roomId).getSnapshot().state.content("m.room.member", client.userId) ?? {};
       const field = name === "myroomnick" ? "displayname" : "avatar_url";
-      // Straight to the API: the auth rules judge a member event by membership, not by the
-      // state level, so the StateService's power-level check would refuse a plain member.
-      await sendStateEvent(
-        client.http,
-        roomId,
-        "m.room.member",
-        {
-          ...mine,
-          membership: "join",
-          [field]: text,
-        },
-        client.userId,
-      );
+      await client.state.setState(roomId, "m.room.member", client.userId, {
+        ...mine,
+        membership: "join",
+        [field]: text,
+      });
       return {};
     }
     case "invite":

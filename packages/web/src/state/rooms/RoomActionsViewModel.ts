@@ -8,7 +8,6 @@
  */
 import {
   addDirectRoom,
-  createRoom,
   DIRECT_EVENT_TYPE,
   MatrixError,
   parseDirect,
@@ -112,7 +111,8 @@ export class RoomActionsViewModel {
         : {}),
     };
     // Members join group calls with their own call member state: power level 0 for it.
-    return (await createRoom(this.client.http, withCallMemberPowerLevel(body))).room_id;
+    // Resolves once sync shows it encrypted, so a first message is never sent in the clear.
+    return this.client.moderation.create(withCallMemberPowerLevel(body));
   }
 
   /** Searches the user directory (at most 20). */
@@ -147,8 +147,7 @@ export class RoomActionsViewModel {
   async startDm(userId: string): Promise<{ roomId: string; created: boolean }> {
     const existing = this.existingDm(userId);
     if (existing !== undefined) return { roomId: existing, created: false };
-    const { room_id: roomId } = await createRoom(
-      this.client.http,
+    const roomId = await this.client.moderation.create(
       withCallMemberPowerLevel({
         preset: "trusted_private_chat",
         is_direct: true,

@@ -3,7 +3,7 @@
  * not verified": only a positively unverified device gets it.
  */
 import { describe, expect, it } from "vitest";
-import { ownDeviceVerifiedOf, type OwnDeviceClient } from "./ownDevice";
+import { ownDeviceVerification, ownDeviceVerifiedOf, type OwnDeviceClient } from "./ownDevice";
 import { undecryptableEvent } from "@lattice/sdk/crypto/decrypt";
 import { explainUtd } from "./utd";
 
@@ -44,5 +44,34 @@ describe("ownDeviceVerifiedOf", () => {
     const ctx = verified !== undefined ? { ownDeviceVerified: verified } : {};
     const kind = explainUtd(historical, ctx)?.kind;
     expect(kind).toBe("own_unverified");
+  });
+});
+
+describe("ownDeviceVerification", () => {
+  it("reads the device list once per client, however many timelines ask", async () => {
+    let lookups = 0;
+    const client: OwnDeviceClient = {
+      userId: "@alice:example.org",
+      deviceId: "ALICEDEV",
+      crypto: {
+        enabled: true,
+        getUserDevices: () => {
+          lookups++;
+          return Promise.resolve([{ deviceId: "ALICEDEV", verification: 0 }]);
+        },
+      },
+    };
+    const first = ownDeviceVerification(client);
+    const second = ownDeviceVerification(client);
+    expect(second).toBe(first);
+    await new Promise<void>((resolve) => {
+      const stop = first.subscribe(() => {
+        stop();
+        resolve();
+      });
+    });
+    expect(first.getSnapshot()).toBe(false);
+    expect(ownDeviceVerification(client).getSnapshot()).toBe(false);
+    expect(lookups).toBe(1);
   });
 });

@@ -4,8 +4,12 @@
  * device existed cannot be read until the device is verified and keys are
  * shared with it. Undefined when unknown (no crypto, or the lookup failed), so
  * the category is used only when we positively know the device is unverified.
+ * The answer is read once per session (per client), not once per timeline:
+ * every room's timeline shares the same observable value.
  */
 import type { Client } from "../../sdk";
+import { ObservableValue } from "../observables";
+import type { ReadonlyObservable } from "../observables";
 
 /** The narrow part of the client this needs (a fake in tests). */
 export type OwnDeviceClient = Pick<Client, "userId" | "deviceId"> & {
@@ -27,4 +31,20 @@ export async function ownDeviceVerifiedOf(client: OwnDeviceClient): Promise<bool
     // A lookup failure says nothing about the device: keep the neutral wording.
     return undefined;
   }
+}
+
+const perClient = new WeakMap<object, ObservableValue<boolean | undefined>>();
+
+/**
+ * This device's verification for the session: undefined until the one
+ * lookup answers, shared by every timeline of `client`.
+ */
+export function ownDeviceVerification(client: OwnDeviceClient): ReadonlyObservable<boolean | undefined> {
+  let value = perClient.get(client);
+  if (value === undefined) {
+    const created = new ObservableValue<boolean | undefined>(undefined);
+    perClient.set(client, (value = created));
+    void ownDeviceVerifiedOf(client).then((v) => created.set(v));
+  }
+  return value;
 }

@@ -345,6 +345,35 @@ describe("delayed events", () => {
     o.session.dispose();
   });
 
+  it("a child of a delayed event with no delay of its own gets a delay id and goes out with its parent", async () => {
+    const caps = [
+      SEND_MESSAGE,
+      "org.matrix.msc4157.send.delayed_event",
+      "org.matrix.msc4157.update_delayed_event",
+    ];
+    const o = open(alice, plainRoom, caps, new WidgetConsent(undefined, alice.userId), {}, "chained");
+    await approveAndWait(o, caps);
+    const parent = await o.widget.sendRoomEvent(
+      "m.room.message",
+      { msgtype: "m.text", body: "parent" },
+      { delay: 60_000 },
+    );
+    // MSC4157: parent_delay_id without delay is still a delayed send, answered with a delay_id (it was 'Error sending event').
+    const child = await o.widget.sendRoomEvent(
+      "m.room.message",
+      { msgtype: "m.text", body: "child" },
+      { parentDelayId: parent.delay_id ?? "" },
+    );
+    expect(child).toEqual({ room_id: plainRoom, delay_id: expect.any(String) });
+    expect(child.delay_id).not.toBe(parent.delay_id);
+    await o.widget.sendScheduledDelayedEvent(parent.delay_id ?? "");
+    await until(
+      () => bob.rooms.find(plainRoom)?.recentEvents.find((e) => e.content["body"] === "child"),
+      "the child sent after its parent",
+    );
+    o.session.dispose();
+  });
+
   it("encrypts a delayed message in an encrypted room (it never leaves in the clear)", async () => {
     const caps = [
       SEND_MESSAGE,

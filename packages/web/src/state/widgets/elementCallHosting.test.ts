@@ -2,8 +2,9 @@
  * Element Call served by the app: the dev server's middleware answers its
  * index.html, assets and our config.json (which names no server), refuses
  * paths outside the package, and the build step copies the package into
- * the output under element-call/ (without source maps). The app's URL
- * builder and the server agree on the path.
+ * the output under element-call/ (without source maps). The dev server
+ * also serves it on a second loopback origin and tells the app so. The
+ * app's URL builder and the server agree on the path.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -14,6 +15,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   ELEMENT_CALL_CONFIG,
   ELEMENT_CALL_PATH,
+  ELEMENT_CALL_URL_ENV,
   elementCallDist,
   elementCallPlugin,
   resolveElementCallFile,
@@ -66,6 +68,23 @@ describe("Element Call hosting", () => {
     } finally {
       await new Promise((r) => server.close(r));
     }
+  });
+
+  it("the dev server serves it on a second origin of its own and points the app there; a build does not", async () => {
+    const plugin = elementCallPlugin();
+    const config = plugin.config as (c: unknown, env: { command: string }) => Promise<unknown>;
+    const served = (await config({}, { command: "serve" })) as { define: Record<string, string> };
+    const url = JSON.parse(served.define[`import.meta.env.${ELEMENT_CALL_URL_ENV}`] ?? '""') as string;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/element-call\/$/);
+    try {
+      expect(await (await fetch(`${url}config.json`)).json()).toEqual(ELEMENT_CALL_CONFIG);
+      expect((await fetch(`${url}index.html`)).status).toBe(200);
+      expect((await fetch(new URL("/other", url))).status).toBe(404);
+    } finally {
+      (plugin.buildEnd as () => void)();
+    }
+    await expect(fetch(`${url}config.json`)).rejects.toThrow();
+    expect(await config({}, { command: "build" })).toBeUndefined();
   });
 
   it("never resolves a path outside the package", () => {

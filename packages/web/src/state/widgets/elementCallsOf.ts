@@ -1,8 +1,8 @@
 /**
  * The Element Call of a signed-in client: one ElementCalls per
  * ClientViewModel (a WeakMap, so StrictMode's double render reaches the same
- * instance), wired to the browser: Element Call's URL under the app's own
- * base (the app serves it, see elementCallHosting.ts), the page as parent,
+ * instance), wired to the browser: Element Call's URL (the configured second
+ * origin, else under the app's own base; see elementCallHosting.ts), the page as parent,
  * the app's theme, language and font size, and the widget host over the
  * SDK client (ElementCallHost.ts). Guests and sessions without a device
  * get none: Element Call needs a device for its keys.
@@ -27,6 +27,17 @@ export function currentElementCallTheme(): ElementCallTheme {
 function fontScale(): number {
   const px = parseFloat(getComputedStyle(document.documentElement).fontSize);
   return Number.isFinite(px) && px > 0 ? Math.round((px / 16) * 100) / 100 : 1;
+}
+
+/**
+ * Where Element Call's index.html lives: VITE_LATTICE_ELEMENT_CALL_URL (its folder on another
+ * origin, so the frame's sandbox confines it from the app; the dev server sets it to a second
+ * port), else the app's own `element-call/`.
+ */
+function elementCallBaseHref(): string {
+  const configured = (import.meta.env as Record<string, string | undefined>)["VITE_LATTICE_ELEMENT_CALL_URL"];
+  if (configured) return new URL(configured, window.location.href).href;
+  return new URL(`${import.meta.env.BASE_URL}${ELEMENT_CALL_BASE_PATH}`, window.location.href).href;
 }
 
 /** The client's Element Call, made on first use and ended with it; null where it cannot run. */
@@ -58,8 +69,7 @@ export function elementCallsOf(client: ClientViewModel): ElementCalls | null {
     callRunning: (roomId) => rtc?.active.getSnapshot().has(roomId) ?? false,
     roomName: (roomId) => sdk.rooms.find(roomId)?.getSnapshot().name.name ?? roomId,
     hostFactory: lazyElementCallHostFactory(sdk),
-    baseHref: () =>
-      new URL(`${import.meta.env.BASE_URL}${ELEMENT_CALL_BASE_PATH}`, window.location.href).href,
+    baseHref: () => elementCallBaseHref(),
     parentUrl: () => window.location.href,
     theme: currentElementCallTheme,
     lang: () => i18n.language || "en",

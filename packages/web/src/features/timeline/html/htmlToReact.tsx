@@ -3,7 +3,8 @@
  * second, independent check: only allowlisted tags become elements, only the
  * attributes each one may carry are mapped (to typed React props, never
  * spread), links get rel=noopener noreferrer and open in a new tab, images
- * become authenticated media fetches of their mxc URI, colours become inline
+ * become authenticated media fetches of their mxc URI, links the app knows
+ * (a user or a room) may become mention pills, colours become inline
  * style values, spoilers a click-to-reveal element. Elements nested deeper
  * than MAX_NESTING_DEPTH are flattened to their text. With a render budget
  * (renderBudget.ts), text and elements past it are left out and the budget
@@ -28,6 +29,11 @@ import { Spoiler } from "./Spoiler";
 export interface HtmlRenderOptions {
   /** An inline image from an mxc URI, fetched with the session's authorisation. */
   renderImage(image: { mxc: string; alt: string; width?: number; height?: number; key: string }): ReactNode;
+  /**
+   * A link whose href passed the allowlist, rendered by the app (a mention
+   * pill); undefined keeps the plain link.
+   */
+  renderLink?(link: { href: string; text: string; key: string }): ReactNode | undefined;
   /** What the message may still show; absent: everything (an expanded message). */
   budget?: RenderBudget;
 }
@@ -98,6 +104,8 @@ function convertNode(node: Node, depth: number, options: HtmlRenderOptions, key:
     const href = safeHref(el.getAttribute("href"));
     // A link whose target was refused stays as its text.
     if (href === undefined) return <span key={key}>{children}</span>;
+    const rendered = options.renderLink?.({ href, text: el.textContent ?? "", key });
+    if (rendered !== undefined) return rendered;
     props["href"] = href;
     props["target"] = "_blank";
     props["rel"] = "noopener noreferrer nofollow";

@@ -65,6 +65,8 @@ export const timeline = {
   report: "Report",
   more: "More options",
   quick_reactions: "Quick reactions",
+  more_reactions: "More reactions",
+  reaction_picker: "React with an emoji",
   reaction_label: "{{key}}: {{count}}, reacted by {{names}}",
   reacted_by: "Reacted with {{key}} by {{names}}",
   and_others: "{{names}} and {{count}} others",
