@@ -12,9 +12,19 @@ export function uploadJournal(userId: string): IndexedDbUploadJournal {
   return new IndexedDbUploadJournal({ indexedDB: window.indexedDB, dbName: `lattice-uploads:${userId}` });
 }
 
-/** Points the uploader at the journal and takes up what it holds; resolves with how many resumed. */
-export async function resumeUploads(client: { userId: string; files: FilesService }): Promise<number> {
-  client.files.fileOps.uploads.useJournal(uploadJournal(client.userId));
-  const handles = await client.files.fileOps.uploads.resume();
+/**
+ * Points the uploader at the journal and takes up what it holds; resolves
+ * with how many resumed. The SDK's file service is its own chunk (ADR
+ * 0038): it is loaded only when the journal holds an upload.
+ */
+export async function resumeUploads(client: {
+  userId: string;
+  files(): Promise<FilesService>;
+}): Promise<number> {
+  const journal = uploadJournal(client.userId);
+  if ((await journal.all()).length === 0) return 0;
+  const files = await client.files();
+  files.fileOps.uploads.useJournal(journal);
+  const handles = await files.fileOps.uploads.resume();
   return handles.length;
 }
