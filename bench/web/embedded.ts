@@ -11,7 +11,8 @@
  * app's favour.
  *
  * Command: `npx tsx bench/web/embedded.ts` (about 30 s; writes
- * bench/results/web-embedded-latest.json).
+ * bench/results/web-embedded-latest.json); `--files` lists each view's
+ * files with their gzip sizes, largest first.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -67,7 +68,7 @@ export function keyOf(manifest: Manifest, name: string): string {
 const VIEWS: Record<string, string[]> = {
   "full app, first screen (index.html)": ["index.html"],
   "embedded page before its view (embedded.html)": ["embedded.html"],
-  "embedded room view": ["embedded.html", "EmbeddedRoom", "RoomViewModel"],
+  "embedded room view": ["embedded.html", "EmbeddedRoom", "RoomViewModel", "HostMedia"],
   "embedded call view": ["embedded.html", "EmbeddedCall", "CallsViewModel", "CallSettings", "platform"],
 };
 
@@ -96,6 +97,11 @@ async function main(): Promise<void> {
         ),
       ];
       rows.push({ view, files: files.length, gzipKB: files.reduce((s, f) => s + size(f), 0) / 1024 });
+      if (process.argv.includes("--files")) {
+        console.log(`${view}:`);
+        for (const f of files.sort((a, b) => size(b) - size(a)))
+          console.log(`  ${(size(f) / 1024).toFixed(1).padStart(6)} KB  ${f}`);
+      }
     }
     const full = rows[0]?.gzipKB ?? 0;
     console.log("| view | JS files | JS gzip | of the full app's first screen |");

@@ -35,9 +35,20 @@ export const ELEMENT_CALL_URL_ENV = "VITE_LATTICE_ELEMENT_CALL_URL";
 /**
  * The config.json Lattice gives Element Call: the package's own setting and
  * nothing that points at a server (no default homeserver, no analytics, no
- * rageshake, no fallback SFU).
+ * rageshake, no fallback SFU). The delayed leave is more patient than
+ * Element Call's default (18 s, restarted every 4 s, each restart given 2 s):
+ * hosted by Lattice every restart makes one more hop (the widget channel and
+ * the app's main thread), and with 2 s a busy page timed out restart after
+ * restart until the server sent the leave: the member dropped out of the
+ * call, keys rotated and the tiles went blank (the browser test saw it).
+ * A crashed Element Call now stays listed up to 30 s.
  */
-export const ELEMENT_CALL_CONFIG = { matrix_rtc_session: { wait_for_key_rotation_ms: 5000 } } as const;
+export const ELEMENT_CALL_CONFIG = {
+  matrix_rtc_session: {
+    wait_for_key_rotation_ms: 5000,
+    delayed_leave: { delay_ms: 30_000, restart_ms: 4_000, restart_timeout_ms: 8_000 },
+  },
+} as const;
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

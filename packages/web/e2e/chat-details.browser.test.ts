@@ -4,7 +4,8 @@
  *   name, Backspace takes the pill whole, and the sent event carries the
  *   matrix.to link and m.mentions; links to users and rooms in a message
  *   render as pills with an avatar and the current display name, the
- *   reader's own in the highlight colour, a web link staying a link;
+ *   reader's own in the highlight colour, a web link staying a link (in
+ *   the timeline and in the thread panel);
  * - the full reaction picker from a message's react button (search, pick,
  *   the reaction appears) and the emoji picker inside a 390×844 phone
  *   (every category tab and every search result inside the picker);
@@ -148,6 +149,15 @@ describe("chat details (issue 16)", () => {
     await bob.click();
     await page.getByRole("heading", { name: "Bob Builder" }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: `${SHOTS}pills-timeline.png` });
+    // The thread panel shows the same pills (the room's members reach it too).
+    await message.focus();
+    await message
+      .getByRole("toolbar", { name: "Message actions" })
+      .getByRole("button", { name: "Reply in thread" })
+      .click();
+    const threadPill = page.getByTestId("thread-view").locator('a[data-mention="@bob:localhost"]');
+    await threadPill.waitFor({ timeout: 30_000 });
+    expect(await threadPill.textContent()).toContain("Bob Builder");
   }, 150_000);
 
   it("puts a pill in the composer, deletes it whole, and sends the matrix.to link and m.mentions", async () => {

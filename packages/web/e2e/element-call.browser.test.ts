@@ -122,6 +122,15 @@ async function openElementCall(page: Page): Promise<FrameLocator> {
   return ecFrame(page);
 }
 
+/**
+ * Element Call's own error view when its publishing connection to the SFU fails. On this shared
+ * 2-core machine its peer connection sometimes misses livekit-client's 15 s limit ("could not
+ * establish pc connection" in its log) and Element Call 0.26.1 does not try again: the flake of
+ * the join test. The test then does what a user would: leaves and joins again, once.
+ */
+const EC_SFU_FAILED = "Failed to start Livekit connection";
+class ElementCallSfuFailed extends Error {}
+
 /** One <video> in Element Call's frame: whether it plays a moving, non-black, decoded picture. */
 interface FrameVideo {
   width: number;
@@ -143,6 +152,8 @@ async function expectVideosFlowing(
 ): Promise<FrameVideo[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if ((await frame.getByText(EC_SFU_FAILED).count()) > 0)
+      throw new ElementCallSfuFailed(`${who} Element Call shows "${EC_SFU_FAILED}"`);
     const last: FrameVideo[] = await frame.evaluate(async () => {
       const videos = [...document.querySelectorAll("video")].filter((v) => v.videoWidth > 0 && !v.paused);
       const canvas = document.createElement("canvas");
@@ -189,26 +200,9 @@ async function expectVideosFlowing(
 }
 
 /** Logs the widget channel's to-device traffic (LATTICE_EC_DEBUG=1), both ways. */
+const traced = new WeakSet<Page>();
 async function traceToDevice(page: Page, name: string): Promise<void> {
   if (process.env["LATTICE_EC_DEBUG"] !== "1") return;
-  page.on("console", (m) => {
-    const t = m.text();
-    if (
-      t.startsWith("[ec-trace]") ||
-      /RemoteTracks|EncryptionManager|Connection |MembershipManager|Participant/.test(t)
-    )
-      step(`[${name}] ${t.slice(0, 400)}`);
-  });
-  // Slow requests (over 3 s) with when the browser sent them: a server stall vs a request kept
-  // waiting for a connection (requestStart late after startTime).
-  page.on("requestfinished", (r) => {
-    const t = r.timing();
-    const total = t.responseEnd;
-    if (total > 3000)
-      step(
-        `[${name}] slow ${r.method()} ${new URL(r.url()).pathname.slice(0, 90)} ${Math.round(total)} ms (sent after ${Math.round(t.requestStart)} ms, first byte ${Math.round(t.responseStart)} ms)`,
-      );
-  });
   const trace = (): void => {
     window.addEventListener("message", (e: MessageEvent) => {
       const d = e.data as {
@@ -223,8 +217,41 @@ async function traceToDevice(page: Page, name: string): Promise<void> {
       );
     });
   };
-  await page.evaluate(trace);
+  if (!traced.has(page)) {
+    traced.add(page);
+    page.on("console", (m) => {
+      const t = m.text();
+      if (
+        t.startsWith("[ec-trace]") ||
+        /RemoteTracks|EncryptionManager|Connection |MembershipManager|Participant/.test(t)
+      )
+        step(`[${name}] ${t.slice(0, 400)}`);
+    });
+    // Slow requests (over 3 s) with when the browser sent them: a server stall vs a request kept
+    // waiting for a connection (requestStart late after startTime).
+    page.on("requestfinished", (r) => {
+      const t = r.timing();
+      if (t.responseEnd > 3000 && !r.url().includes("/sync"))
+        step(
+          `[${name}] slow ${r.method()} ${new URL(r.url()).pathname.slice(0, 90)} ${Math.round(t.responseEnd)} ms (sent after ${Math.round(t.requestStart)} ms, first byte ${Math.round(t.responseStart)} ms)`,
+        );
+    });
+    await page.evaluate(trace);
+  }
+  // Each Element Call frame (a re-join makes a new one) gets its own listener.
   await elementCallFrameOf(page).evaluate(trace);
+}
+
+/** Opens Element Call from the room's call button, joins from its lobby, and waits for io.element.join. */
+async function joinElementCall(page: Page, name: string): Promise<void> {
+  const ec = await openElementCall(page);
+  await traceToDevice(page, name);
+  await ec.getByTestId("lobby_joinCall").waitFor({ timeout: 120_000 });
+  await ec.getByTestId("lobby_joinCall").click();
+  await page
+    .getByTestId("element-call")
+    .and(page.locator('[data-state="joined"]'))
+    .waitFor({ timeout: 120_000 });
 }
 
 function elementCallFrameOf(page: Page): Frame {
@@ -265,26 +292,25 @@ describe("Element Call hosted by Lattice", () => {
         .waitFor({ timeout: 120_000 });
 
       step("bob opens Element Call (join_existing) and joins");
-      const bobEc = await openElementCall(bob);
-      await traceToDevice(bob, "bob");
-      await bobEc.getByTestId("lobby_joinCall").waitFor({ timeout: 120_000 });
-      await bobEc.getByTestId("lobby_joinCall").click();
-      await bob
-        .getByTestId("element-call")
-        .and(bob.locator('[data-state="joined"]'))
-        .waitFor({ timeout: 120_000 });
+      await joinElementCall(bob, "bob");
 
       step("each sees two tiles playing moving pictures: its own and the other's, decoded");
-      for (const [page, other] of [
-        [alice, "bob"],
-        [bob, "alice"],
+      for (const [page, name, other] of [
+        [alice, "alice", "bob"],
+        [bob, "bob", "alice"],
       ] as const) {
-        const viewer = page === alice ? "alice's" : "bob's";
-        const playing = await expectVideosFlowing(elementCallFrameOf(page), 2, 180_000, viewer);
-        expect(
-          playing.length,
-          `${other}'s tile on ${page === alice ? "alice" : "bob"}'s page`,
-        ).toBeGreaterThanOrEqual(2);
+        let playing: FrameVideo[];
+        try {
+          playing = await expectVideosFlowing(elementCallFrameOf(page), 2, 180_000, `${name}'s`);
+        } catch (e) {
+          if (!(e instanceof ElementCallSfuFailed)) throw e;
+          step(`${name}: ${e.message}; leaves and joins again`);
+          await page.getByTestId("element-call-leave").click();
+          await page.getByTestId("element-call").waitFor({ state: "detached", timeout: 60_000 });
+          await joinElementCall(page, name);
+          playing = await expectVideosFlowing(elementCallFrameOf(page), 2, 180_000, `${name}'s`);
+        }
+        expect(playing.length, `${other}'s tile on ${name}'s page`).toBeGreaterThanOrEqual(2);
         await page.screenshot({ path: `${SHOTS}element-call-${other}-seen.png` });
       }
     },
@@ -317,11 +343,14 @@ describe("Element Call hosted by Lattice", () => {
     },
   );
 
-  // TODO: not yet passing, so run only on demand (LATTICE_EC_NATIVE=1). With Carol on the SFU as
-  // `userId:deviceId`, Element Call shows her tile, but with her avatar and a muted microphone:
-  // no picture within 180 s (2026-11-26, two runs). Still to find: whether Element Call reaches
-  // her LiveKit participant (her focus_selection is "oldest_membership", Element Call's
-  // "multi_sfu") and whether her key (to-device through Lattice's widget driver) reaches it.
+  // Element Call renders a member's Camera and Microphone publications: Carol's tracks carry those
+  // sources now (published without one, LiveKit named them "unknown" and Element Call showed her
+  // avatar with a muted microphone). Her key reaches Element Call as an Olm to-device message
+  // through each page's widget driver. Alice's Element Call then decoded Carol's picture (a run at
+  // load ~35), but not yet reliably on this shared machine: at load 40-50 Carol's key reached one
+  // Element Call minutes after she joined (Element Call: "No matching RTC membership for key …,
+  // delaying key addition", then the key 200 s late) and her SFU connection re-joined twice. Until
+  // that is understood the case runs on demand (LATTICE_EC_NATIVE=1).
   it.runIf(process.env["LATTICE_EC_NATIVE"] === "1")(
     "the Element Call users see the Lattice user's video",
     { timeout: 300_000 },
@@ -329,7 +358,11 @@ describe("Element Call hosted by Lattice", () => {
       const [alice, bob] = pages as [Page, Page];
       step("alice and bob, in Element Call, each see three moving pictures: theirs, the other's and carol's");
       try {
-        for (const page of [alice, bob]) await expectVideosFlowing(elementCallFrameOf(page), 3, 180_000);
+        for (const [page, name] of [
+          [alice, "alice's"],
+          [bob, "bob's"],
+        ] as const)
+          await expectVideosFlowing(elementCallFrameOf(page), 3, 180_000, name);
       } finally {
         await alice.screenshot({ path: `${SHOTS}element-call-native-alice.png` });
       }

@@ -9,6 +9,9 @@
  * capability approval, 'Unknown room: {room}' for a room the host did not
  * grant, and 'widget api timeout' for a send the host never answers, which
  * the send queue then retries until the normal client sees the message.
+ * History older than the host's first read comes by scrolling back (reads
+ * with larger limits); images go both ways through the host's MSC4039
+ * upload_file and download_file.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { readFile } from "node:fs/promises";
@@ -24,6 +27,12 @@ import type { HostConfig } from "./embedded/host-page";
 import { startWebHarness } from "./harness";
 
 const ROOM_NAME = "Embedded room";
+/** Messages before the last one: more than the first read (30) shows. */
+const HISTORY = 40;
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==",
+  "base64",
+);
 let alice = "";
 let bob = "";
 let roomId = "";
@@ -60,6 +69,13 @@ const harness = startWebHarness({
       (await call(bob, "/createRoom", { preset: "public_chat", name: "Elsewhere" }))["room_id"],
     );
     await call(bob, `/join/${encodeURIComponent(roomId)}`);
+    for (let i = 1; i <= HISTORY; i++)
+      await call(
+        bob,
+        `/rooms/${encodeURIComponent(roomId)}/send/m.room.message/h${i}`,
+        { msgtype: "m.text", body: `history ${i}` },
+        "PUT",
+      );
     await call(
       bob,
       `/rooms/${encodeURIComponent(roomId)}/send/m.room.message/b1`,
@@ -234,3 +250,87 @@ it("'widget api timeout' when the host leaves a send unanswered; the send queue 
   // One unanswered probe, one unanswered first attempt, then the retry that went through.
   expect(await page.evaluate(() => window.hostSends)).toBeGreaterThanOrEqual(3);
 }, 120_000);
+
+it("scrolling back shows the history before the host's first read", async () => {
+  const { page, frame } = await openHost();
+  await frame.getByText("hello from bob").waitFor({ timeout: 30_000 });
+  const scroller = frame.getByTestId("timeline-scroller");
+  const oldest = frame.getByText("history 1", { exact: true });
+  for (let i = 0; i < 30 && (await oldest.count()) === 0; i++) {
+    await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
+    await page.waitForTimeout(300);
+  }
+  await oldest.waitFor({ timeout: 10_000 });
+  // The oldest pages joined up, in order and once each (the timeline renders only what is near the view).
+  const second = frame.getByText("history 2", { exact: true });
+  expect(await oldest.count()).toBe(1);
+  expect(await second.count()).toBe(1);
+  expect((await oldest.boundingBox())?.y ?? 0).toBeLessThan((await second.boundingBox())?.y ?? 0);
+  const limits = await page.evaluate(() => window.hostReadLimits);
+  expect(limits).toContain(30);
+  expect(Math.max(...limits)).toBeGreaterThan(30);
+}, 120_000);
+
+it("images go both ways through the host's upload_file and download_file", async () => {
+  const { page, frame } = await openHost();
+  await frame.getByText("hello from bob").waitFor({ timeout: 30_000 });
+  const chooser = page.waitForEvent("filechooser");
+  await frame.getByRole("button", { name: "Attach files" }).click();
+  await (await chooser).setFiles({ name: "dot.png", mimeType: "image/png", buffer: PNG });
+  const dialog = frame.getByRole("dialog", { name: "Upload files (1)" });
+  await dialog.getByRole("button", { name: "Upload" }).click();
+  const sent = await expect
+    .poll(async () => (await bobSeesContent()).find((c) => c["filename"] === "dot.png"), { timeout: 30_000 })
+    .toMatchObject({ msgtype: "m.image", url: expect.stringMatching(/^mxc:\/\//) as unknown })
+    .then(async () => (await bobSeesContent()).find((c) => c["filename"] === "dot.png"));
+  expect(await page.evaluate(() => window.hostUploads)).toBeGreaterThanOrEqual(1);
+  // The normal client downloads the same bytes.
+  const mxc = String(sent?.["url"]).replace(/^mxc:\/\//, "");
+  const got = await fetch(`${harness.server.url}/_matrix/client/v1/media/download/${mxc}`, {
+    headers: { authorization: `Bearer ${bob}` },
+  });
+  expect(Buffer.from(await got.arrayBuffer()).equals(PNG)).toBe(true);
+
+  // Bob's picture shows in the widget, fetched through the host.
+  const up = await fetch(`${harness.server.url}/_matrix/media/v3/upload`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bob}`, "content-type": "image/png" },
+    body: PNG,
+  });
+  const { content_uri } = (await up.json()) as { content_uri: string };
+  await fetch(
+    `${harness.server.url}/_matrix/client/v3/rooms/${encodeURIComponent(roomId)}/send/m.room.message/img${Date.now()}`,
+    {
+      method: "PUT",
+      headers: { authorization: `Bearer ${bob}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        msgtype: "m.image",
+        body: "bob.png",
+        url: content_uri,
+        info: { mimetype: "image/png", w: 2, h: 2, size: PNG.length },
+      }),
+    },
+  );
+  await expect
+    .poll(
+      () =>
+        frame.evaluate(() =>
+          [...document.querySelectorAll("img")].some(
+            (img) => img.src.startsWith("blob:") && img.naturalWidth === 2 && img.alt.includes("bob.png"),
+          ),
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  expect(await page.evaluate(() => window.hostDownloads)).toBeGreaterThanOrEqual(1);
+}, 120_000);
+
+/** The contents of the room's last messages, as bob's own connection sees them. */
+async function bobSeesContent(): Promise<Array<Record<string, unknown>>> {
+  const res = await fetch(
+    `${harness.server.url}/_matrix/client/v3/rooms/${encodeURIComponent(roomId)}/messages?dir=b&limit=30`,
+    { headers: { authorization: `Bearer ${bob}` } },
+  );
+  const json = (await res.json()) as { chunk: Array<{ content: Record<string, unknown> }> };
+  return json.chunk.map((e) => e.content);
+}

@@ -26,6 +26,7 @@ import {
 import { launchChromium, MEDIA_ARGS, openSignedIn, serveWebApp } from "./browser";
 import { openRoom, waitForStatus } from "./calls-scenarios";
 import { callAs, passwordOf, registerUser, SHOTS } from "./harness";
+import { joinThroughLobby } from "./livekit-fixture";
 import { expectVideoFlowing } from "./media-checks";
 
 const ROOM = "LiveKit room";
@@ -146,11 +147,10 @@ describe("group calls on LiveKit in the web app", () => {
     pages["bob"] = await signIn("bob");
     pages["carol"] = await signIn("carol");
     const { alice, bob, carol } = pages as Record<"alice" | "bob" | "carol", Page>;
-    await alice.getByRole("button", { name: "Video call" }).click();
+    await joinThroughLobby(alice);
     await waitForStatus(alice, "waiting", 60_000);
     step("alice is in the call, waiting");
-    for (const page of [bob, carol])
-      await page.getByRole("button", { name: "Join video call" }).click({ timeout: 30_000 });
+    for (const page of [bob, carol]) await joinThroughLobby(page);
     for (const [viewer, others] of [
       [alice, ["bob", "carol"]],
       [bob, ["alice", "carol"]],
@@ -185,7 +185,7 @@ describe("group calls on LiveKit in the web app", () => {
       .poll(() => tile(alice, users["bob"] ?? "").getAttribute("data-key-index"), { timeout: 30_000 })
       .toBe(await ownKeyIndex(bob));
 
-    await carol.getByRole("button", { name: "Join video call" }).click({ timeout: 30_000 });
+    await joinThroughLobby(carol);
     await waitForStatus(carol, "connected", 60_000);
     await seesDecoded(carol, users["alice"] ?? "");
     await seesDecoded(carol, users["bob"] ?? "");

@@ -13,113 +13,33 @@
  *   Connected by themselves, and see each other's video decoded and moving
  *   again.
  */
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServerHandle } from "@lattice/testserver";
-import {
-  startFederationTls,
-  startJwtService,
-  startLiveKit,
-  type FederationFront,
-  type JwtServiceHandle,
-  type LiveKitHandle,
-} from "@lattice/testserver/livekit";
-import { launchChromium, MEDIA_ARGS, openSignedIn, serveWebApp } from "./browser";
-import { openRoom, waitForStatus } from "./calls-scenarios";
-import { callAs, passwordOf, registerUser } from "./harness";
-import { expectVideoFlowing } from "./media-checks";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startJwtService, type JwtServiceHandle } from "@lattice/testserver/livekit";
+import { waitForStatus } from "./calls-scenarios";
+import { joinThroughLobby, liveKitApp, seesDecoded } from "./livekit-fixture";
 
-const ROOM = "LiveKit recovery room";
 const started = Date.now();
 function step(what: string): void {
   console.error(`[livekit recovery +${((Date.now() - started) / 1000).toFixed(1)}s] ${what}`);
 }
 
 describe("LiveKit calls in the web app when the call service or the SFU fails", () => {
-  let front: FederationFront;
-  let hs: TestServerHandle;
-  let lk: LiveKitHandle;
-  let jwt: JwtServiceHandle;
+  const env = liveKitApp(["alice", "bob", "dave"], "LiveKit recovery room");
+  const { users, pageErrors } = env;
   let stoppedJwt: JwtServiceHandle;
-  let app: { url: string; close(): Promise<void> };
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const users: Record<string, string> = {};
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    front = await startFederationTls();
-    hs = await startTestServer({ serverName: front.serverName });
-    front.setUpstream(hs.url);
-    lk = await startLiveKit();
-    [jwt, stoppedJwt] = await Promise.all([
-      startJwtService({ homeserver: hs, livekit: lk }),
-      startJwtService({ homeserver: hs, livekit: lk }),
-    ]);
+    stoppedJwt = await startJwtService({ homeserver: env.hs, livekit: env.lk });
     await stoppedJwt.stop();
-    const names = ["alice", "bob", "dave"];
-    const tokens = await Promise.all(names.map((n) => registerUser(hs.url, n)));
-    for (const n of names) users[n] = `@${n}:${hs.serverName}`;
-    const [alice, bob, dave] = tokens as [string, string, string];
-    const room = await callAs(hs.url, alice, "/createRoom", {
-      name: ROOM,
-      preset: "private_chat",
-      power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
-      invite: [users["bob"], users["dave"]],
-    });
-    const roomId = encodeURIComponent(String(room["room_id"]));
-    await callAs(hs.url, bob, `/join/${roomId}`);
-    await callAs(hs.url, dave, `/join/${roomId}`);
-    [app, browser] = await Promise.all([
-      serveWebApp({ VITE_LATTICE_HOMESERVER: hs.url, LATTICE_E2E_NO_WATCH: "1" }),
-      launchChromium(MEDIA_ARGS),
-    ]);
-  }, 180_000);
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close().catch(() => undefined);
-    await app?.close().catch(() => undefined);
-    await jwt?.stop();
-    await lk?.stop();
-    await hs?.stop();
-    await front?.stop();
-  });
-
-  async function signIn(name: string): Promise<Page> {
-    const { context, page } = await openSignedIn(browser, {
-      appUrl: app.url,
-      homeserver: hs.url,
-      user: name,
-      password: passwordOf(name),
-      stepTimeoutMs: 60_000,
-      onPageError: (e) => {
-        pageErrors.push(`[${name}] ${e.message}`);
-        console.error(`[${name}] page error: ${e.message}`);
-      },
-    });
-    contexts.push(context);
-    await openRoom(page, ROOM);
-    return page;
-  }
-
-  const tile = (page: Page, userId: string): Locator =>
-    page.locator(`[data-testid="call-tile"][data-local="false"][data-user="${userId}"]`);
-
-  async function seesDecoded(viewer: Page, userId: string): Promise<void> {
-    await tile(viewer, userId).waitFor({ timeout: 120_000 });
-    await expectVideoFlowing(tile(viewer, userId).locator("video"), 120_000);
-    await expect
-      .poll(() => tile(viewer, userId).getAttribute("data-encryption"), { timeout: 30_000 })
-      .toBe("encrypted");
-  }
+  }, 60_000);
 
   it("the token service is stopped: the join fails in words and the pre-call check names the service", async () => {
     // The server advertises a focus whose token service is down; the page signs in after, so it discovers that one.
-    hs.setRtcTransports([{ type: "livekit", livekit_service_url: stoppedJwt.url }]);
-    const dave = await signIn("dave");
+    env.hs.setRtcTransports([{ type: "livekit", livekit_service_url: stoppedJwt.url }]);
+    const dave = await env.signIn("dave");
     const expected = `The call service cannot be reached (${stoppedJwt.url})`;
-    await dave.getByTestId("video-call-button").click();
+    await joinThroughLobby(dave);
     const failure = dave.getByTestId("call-failure");
     await expect.poll(() => failure.textContent(), { timeout: 60_000 }).toContain(expected);
     step("the join failed in words");
@@ -145,12 +65,12 @@ describe("LiveKit calls in the web app when the call service or the SFU fails", 
   }, 300_000);
 
   it("the SFU restarts mid-call: both pages reconnect by themselves and decode each other again", async () => {
-    hs.setRtcTransports([{ type: "livekit", livekit_service_url: jwt.url }]);
-    const alice = await signIn("alice");
-    const bob = await signIn("bob");
-    await alice.getByTestId("video-call-button").click();
+    env.hs.setRtcTransports([{ type: "livekit", livekit_service_url: env.jwt.url }]);
+    const alice = await env.signIn("alice");
+    const bob = await env.signIn("bob");
+    await joinThroughLobby(alice);
     await waitForStatus(alice, "waiting", 90_000);
-    await bob.getByTestId("video-call-button").click();
+    await joinThroughLobby(bob);
     await waitForStatus(alice, "connected", 90_000);
     await waitForStatus(bob, "connected", 90_000);
     await seesDecoded(alice, users["bob"] ?? "");
@@ -169,7 +89,7 @@ describe("LiveKit calls in the web app when the call service or the SFU fails", 
           attributeFilter: ["data-status"],
         });
       });
-    await lk.restart();
+    await env.lk.restart();
     step("the SFU restarted");
     const statuses = (page: Page): Promise<string[]> =>
       page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);

@@ -83,6 +83,9 @@ export type { FilesService, FolderListing, FolderMember } from "@lattice/sdk/fil
 export type { FileEntry, FileDetails } from "@lattice/sdk/files/entries";
 export type { FileVersion } from "@lattice/sdk/files/file-ops";
 export type { TreeRole } from "@lattice/sdk/files/roles";
+export type { UploadHandle, UploadJournal } from "@lattice/sdk/files/uploads";
+// Used by the lazy Files view and upload resume only.
+export { IndexedDbUploadJournal } from "@lattice/sdk/files/IndexedDbUploadJournal";
 export type { Client } from "@lattice/sdk/client";
 export type { TimelineItem } from "@lattice/sdk/models/timeline/TimelineItem";
 export type { PendingEvent } from "@lattice/sdk/send/types";
@@ -163,6 +166,7 @@ export type { EmbeddedClient } from "@lattice/sdk/embedded/createEmbeddedClient"
 // Group calls on LiveKit (loaded with the call chunk only).
 export { LiveKitCall, offersLiveKit } from "@lattice/sdk/rtc/livekit/call";
 export type { CallParticipant } from "@lattice/sdk/rtc/livekit/call";
+export type { IncomingRing } from "@lattice/sdk/rtc/ring/IncomingRings";
 export { checkLiveKitFocus } from "@lattice/sdk/rtc/livekit/precall";
 export type { LiveKitCheckResult } from "@lattice/sdk/rtc/livekit/precall";
 export { requestSfuToken } from "@lattice/sdk/rtc/livekit/token";

@@ -8,7 +8,6 @@ import { ClientServiceError } from "./errors";
 import type { HttpApi } from "../http/types";
 import type { Rooms } from "../models/room/Rooms";
 import type { SendQueue } from "../send/SendQueue";
-import type { JsonObject } from "../store/Store";
 import type { SyncBatchListener } from "../sync/processor/types";
 import type { Scheduler } from "../util/scheduler";
 
@@ -37,7 +36,7 @@ export async function sendSignalling(
   type: string,
   content: Record<string, unknown>,
 ): Promise<string | undefined> {
-  const pending = sendQueue.send(roomId, type, content as JsonObject, { hidden: true });
+  const pending = sendQueue.send(roomId, type, content, { hidden: true });
   const settled = await sendQueue.whenSettled(pending.txnId);
   if (settled?.status === "not_sent" || settled?.status === "cancelled") {
     if (settled.status === "not_sent") sendQueue.cancel(settled.txnId);

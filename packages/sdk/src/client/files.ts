@@ -70,16 +70,20 @@ export function createFiles(w: FilesWiring): FilesService {
     },
     sendState: async (roomId, type, stateKey, content) =>
       (await sendStateEvent(http, roomId, type, content, stateKey)).event_id,
-    async sendMessage(roomId, content) {
-      const pending = w.sendQueue.send(roomId, "m.room.message", content);
+    async sendMessage(roomId, content, txnId) {
+      // Hidden: the file tree's journal, not the queue, persists the send (under its own txn id),
+      // so a reload sends it once.
+      const pending = w.sendQueue.send(roomId, "m.room.message", content, {
+        hidden: true,
+        ...(txnId !== undefined ? { txnId } : {}),
+      });
       const settled = await w.sendQueue.whenSettled(pending.txnId);
-      if (settled?.eventId === undefined) {
-        throw new ClientServiceError(
-          "NOT_SENT",
-          settled?.failure?.message ?? "The file message was not sent",
-        );
-      }
-      return settled.eventId;
+      if (settled?.eventId !== undefined) return settled.eventId;
+      // A refused file message must not block the folder's later sends ('Event blocked by ...').
+      if (settled?.status === "not_sent") w.sendQueue.cancel(pending.txnId);
+      const cause = settled?.failure?.error;
+      if (cause instanceof Error) throw cause;
+      throw new ClientServiceError("NOT_SENT", settled?.failure?.message ?? "The file message was not sent");
     },
     redact: async (roomId, eventId, reason) => {
       await redactEvent(http, roomId, eventId, txnId(), reason !== undefined ? { reason } : {});

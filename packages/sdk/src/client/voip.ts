@@ -4,7 +4,8 @@
  * echo, no store write before the send) and are awaited until settled,
  * to-device messages go Olm-encrypted when crypto is on (a device the
  * engine does not know is reported as unknown_device) and plain otherwise,
- * state events go through the state service, and room state is read from
+ * an encrypted room gets its room key shared while the caller's media is
+ * captured, state events go through the state service, and room state is read from
  * the room model. Kept here so the facade stays one line.
  */
 import { getTurnServer } from "../api/voip";
@@ -64,6 +65,10 @@ export function createVoip(w: VoipWiring): VoipService {
         await w.state.setState(roomId, type, stateKey, content);
       },
       fetchTurn: () => getTurnServer(w.http),
+      async prepareRoom(roomId) {
+        if (!w.crypto.enabled || w.rooms.find(roomId)?.getSnapshot().state.isEncrypted !== true) return;
+        await (await w.crypto.machine()).prepareRoom(roomId);
+      },
       room,
       onSyncBatch: (listener) => w.batches?.subscribe((batch) => listener(batch)) ?? (() => undefined),
       onRoomsChanged: (listener) => w.roomsChanged(listener),

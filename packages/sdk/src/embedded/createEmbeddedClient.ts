@@ -25,6 +25,8 @@ import type { EmbeddedView } from "./capabilities";
 import { EmbeddedClientError } from "./errors";
 import { WidgetFeed } from "./feed";
 import { httpErrorOf, WidgetHttp } from "./WidgetHttp";
+import { mediaAbilities } from "./media";
+import type { MediaAbilities } from "./media";
 
 /** How to build an embedded client. */
 export interface EmbeddedClientOptions extends Pick<
@@ -50,6 +52,8 @@ export interface EmbeddedClient extends Client {
   readonly requestedCapabilities: readonly string[];
   /** Resolves with the approved capabilities once the host answered. */
   connected(): Promise<readonly string[]>;
+  /** Whether media can be sent and shown: the host speaks MSC4039 and granted upload_file / download_file. */
+  mediaAbilities(): Promise<MediaAbilities>;
 }
 
 /** State types the first sync reads, and the timeline types, per view. */
@@ -137,6 +141,8 @@ export function createEmbeddedClient(options: EmbeddedClientOptions): EmbeddedCl
     widget,
     requestedCapabilities: requested,
     connected: () => ready,
+    mediaAbilities: async () =>
+      approved === null ? { upload: false, download: false } : mediaAbilities(widget),
     start,
     dispose: async (o?: DisposeOptions) => {
       feed.dispose();

@@ -81,7 +81,9 @@ export async function mediaRequest(
   if (what === "upload") {
     const raw = options.rawBody;
     const type = options.contentType ?? "application/octet-stream";
-    const blob = raw instanceof Blob ? raw : new Blob(raw !== undefined ? [raw] : [], { type });
+    // A typed array may sit on a shared buffer, which a Blob does not take: copy it.
+    const part = raw instanceof Uint8Array ? raw.slice() : raw;
+    const blob = part instanceof Blob ? part : new Blob(part !== undefined ? [part] : [], { type });
     const { content_uri } = await widget.uploadFile(blob);
     // The host reports no progress: the whole file is sent when its answer comes.
     options.onUploadProgress?.({ loaded: blob.size, total: blob.size });

@@ -11,7 +11,7 @@ import type { ClientEventWithoutRoomId } from "../api/types/events";
 import { own, ownString } from "../models/json";
 import { RoomState } from "../models/room/RoomState";
 import { roomVersionRules } from "../models/room-versions";
-import { FILE_TREE_MESSAGES, FileTreeError } from "./errors";
+import { asRefusal, FILE_TREE_MESSAGES, FileTreeError } from "./errors";
 import {
   PURPOSE_ENABLED,
   ROOM_PURPOSE,
@@ -393,7 +393,13 @@ export class FilesService {
     stateKey: string,
     content: Record<string, unknown>,
   ): Promise<void> {
-    const eventId = await this.io.sendState(roomId, type, stateKey, content);
+    const eventId = await this.io.sendState(roomId, type, stateKey, content).catch((error: unknown) => {
+      // Our copy of the power levels allowed it; the server's current one did not.
+      throw asRefusal(
+        error,
+        type === "m.room.power_levels" ? FILE_TREE_MESSAGES.notOwner : FILE_TREE_MESSAGES.viewerCannotUpload,
+      );
+    });
     this.state.wrote(roomId, {
       event_id: eventId,
       type,

@@ -4,7 +4,9 @@
  * created here, the state it was created with. The tree's own writes are
  * laid over it until sync delivers them, so a new folder, rename or role
  * change reads back at once (matrix-js-sdk reads only sync's copy, and
- * fails on a tree it has not synced yet).
+ * fails on a tree it has not synced yet). A write gives way as soon as
+ * sync's copy of its key moves on, so a newer change by someone else (a
+ * demotion) is never hidden behind our older write.
  */
 import type { ClientEventWithoutRoomId } from "../api/types/events";
 import { RoomState } from "../models/room/RoomState";
@@ -18,6 +20,9 @@ interface Overlay {
   /** Own writes sync has not delivered yet, oldest first. */
   writes: ClientEventWithoutRoomId[];
 }
+
+/** The event id sync held for a write's key when the write was made (absent: none, or not synced). */
+const heldBefore = new WeakMap<ClientEventWithoutRoomId, string>();
 
 /** The per-room state cache of the file tree. */
 export class TreeState {
@@ -43,7 +48,10 @@ export class TreeState {
     const overlay = this.rooms.get(roomId) ?? { writes: [] };
     // Strictly increasing, so writes within one millisecond keep their order (space child ordering reads it).
     this.lastTs = Math.max(Date.now(), this.lastTs + 1);
-    overlay.writes.push({ origin_server_ts: this.lastTs, ...event });
+    const write = { origin_server_ts: this.lastTs, ...event };
+    const before = eventIdOf(this.io.syncedState(roomId)?.get(event.type, event.state_key ?? ""));
+    if (before !== undefined) heldBefore.set(write, before);
+    overlay.writes.push(write);
     this.rooms.set(roomId, overlay);
   }
 
@@ -65,10 +73,14 @@ export class TreeState {
           const current = synced.get(w.type, w.state_key ?? "");
           // A write known only locally (creation, a membership change) gives way once sync has that key.
           if (w.event_id.startsWith(LOCAL_PREFIX)) return current === undefined;
-          return (
-            !this.io.syncKnowsEvent(roomId, w.event_id) &&
-            (current === undefined || (current as { event_id?: string }).event_id !== w.event_id)
-          );
+          const now = eventIdOf(current);
+          // Sync moved past the state the write replaced: ours, or a newer one (someone changed the
+          // power levels since). Sync's copy is then the truth, even when our own event fell in a gap.
+          // (A write made before sync knew the room waits for its own event: a new room's state
+          // arrives over several batches, some older than the write.)
+          const before = heldBefore.get(w);
+          const moved = before !== undefined && now !== undefined && now !== before;
+          return !moved && !this.io.syncKnowsEvent(roomId, w.event_id) && now !== w.event_id;
         });
         if (overlay.writes.length === 0) this.rooms.delete(roomId);
       }
@@ -106,4 +118,9 @@ export class TreeState {
   forget(roomId: string): void {
     this.rooms.delete(roomId);
   }
+}
+
+function eventIdOf(event: unknown): string | undefined {
+  const id = (event as { event_id?: unknown } | undefined)?.event_id;
+  return typeof id === "string" ? id : undefined;
 }

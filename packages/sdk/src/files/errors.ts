@@ -1,8 +1,11 @@
 /**
  * The typed error of the file tree. Role changes, uploads and moves are
  * checked locally first, so the user reads why before any request is made;
- * the code says which rule refused.
+ * the code says which rule refused. When the local copy of the power levels
+ * is behind the server's (a demotion sync has not brought yet), the server's
+ * M_FORBIDDEN is turned into the same refusal and message.
  */
+import { MatrixError } from "../http/errors";
 
 /** Which rule refused, or what failed. */
 export type FileTreeErrorCode =
@@ -51,4 +54,14 @@ export class FileTreeError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/** Whether the server refused a request for want of power (M_FORBIDDEN). */
+export function isForbidden(error: unknown): boolean {
+  return error instanceof MatrixError && error.errcode === "M_FORBIDDEN";
+}
+
+/** The server's M_FORBIDDEN as the file tree's refusal with `message`; any other error as it is. */
+export function asRefusal(error: unknown, message: string): unknown {
+  return isForbidden(error) ? new FileTreeError("forbidden", message, { cause: error }) : error;
 }

@@ -7,7 +7,9 @@
  * checks each claimed version against the chain (a forged number is shown
  * as such). A move re-sends every version into the target folder, keeping
  * the history, with the same encrypted media: the key travels inside the
- * new room's Megolm events, so no bytes are uploaded again.
+ * new room's Megolm events, so no bytes are uploaded again. Uploads and
+ * new versions go through the journalled Uploader (uploads.ts), so a reload
+ * or a network failure neither loses nor duplicates them.
  */
 import type { EncryptedFile } from "../crypto/attachments/wire-types";
 import { own } from "../models/json";
@@ -15,10 +17,12 @@ import type { RoomState } from "../models/room/RoomState";
 import { FILE_BRANCH, FILE_LEAF, MAX_VERSIONS, ROOM_KNOWN_TIMEOUT_MS } from "./constants";
 import { branchVersion, readFileEvent, validName } from "./entries";
 import type { EntryProblem, FileDetails } from "./entries";
-import { FILE_TREE_MESSAGES, FileTreeError } from "./errors";
+import { asRefusal, FILE_TREE_MESSAGES, FileTreeError } from "./errors";
 import type { FilesDownloadOptions, FilesIo, FilesUploadOptions } from "./io";
 import { canEdit } from "./roles";
 import type { TreeState } from "./TreeState";
+import { Uploader } from "./uploads";
+import type { UploadHandle, UploadRecord } from "./uploads";
 
 /** Options of upload and newVersion. */
 export interface UploadFileOptions extends FilesUploadOptions {
@@ -39,11 +43,28 @@ export interface FileVersion {
 
 /** File operations of the tree. */
 export class FileOps {
+  /** Uploads, journalled so they resume after a reload (uploads.ts). */
+  readonly uploads: Uploader;
+
   constructor(
     private readonly io: FilesIo,
     private readonly state: TreeState,
     private readonly treeState: (roomId: string) => Promise<RoomState>,
-  ) {}
+  ) {
+    this.uploads = new Uploader(io, {
+      content: (record, file) => {
+        const content = fileContent(record.name, file, record.size, record.mimetype);
+        if (record.replaces === undefined) return content;
+        return {
+          ...content,
+          "m.new_content": content,
+          "m.relates_to": { rel_type: "m.replace", event_id: record.replaces.eventId },
+        };
+      },
+      send: (roomId, content, txnId) => this.send(roomId, content, txnId),
+      writeBranch: (roomId, eventId, content) => this.writeBranch(roomId, eventId, content),
+    });
+  }
 
   /** Encrypts and uploads `data` as a new file; the file event's id. Needs the editor role. */
   async upload(
@@ -52,13 +73,19 @@ export class FileOps {
     data: Uint8Array,
     options: UploadFileOptions = {},
   ): Promise<string> {
+    return (await this.startUpload(roomId, name, data, options)).done;
+  }
+
+  /** Starts an upload of a new file (journalled: it resumes after a reload); its handle. */
+  async startUpload(
+    roomId: string,
+    name: string,
+    data: Uint8Array,
+    options: UploadFileOptions = {},
+  ): Promise<UploadHandle> {
     const valid = this.nameOrThrow(name);
     await this.requireEditor(roomId);
-    const file = await this.io.upload(data, options);
-    const content = fileContent(valid, file, data.byteLength, options.mimetype);
-    const eventId = await this.send(roomId, content);
-    await this.writeBranch(roomId, eventId, { active: true, name: valid, version: 1 });
-    return eventId;
+    return this.uploads.start(this.record(roomId, valid, data, 1, options.mimetype), options);
   }
 
   /** Uploads a new version of a file (an m.replace of the current one); the new event's id. */
@@ -68,23 +95,48 @@ export class FileOps {
     data: Uint8Array,
     options: UploadFileOptions & { name?: string } = {},
   ): Promise<string> {
+    return (await this.startNewVersion(roomId, eventId, data, options)).done;
+  }
+
+  /** Starts an upload of a new version (journalled); its handle. */
+  async startNewVersion(
+    roomId: string,
+    eventId: string,
+    data: Uint8Array,
+    options: UploadFileOptions & { name?: string } = {},
+  ): Promise<UploadHandle> {
     const state = await this.requireEditor(roomId);
     const branch = this.activeBranch(state, eventId);
     const name =
       options.name !== undefined
         ? this.nameOrThrow(options.name)
         : (validName(own(branch, "name")) ?? "Unnamed file");
-    const file = await this.io.upload(data, options);
-    const next = fileContent(name, file, data.byteLength, options.mimetype);
-    const nextId = await this.send(roomId, {
-      ...next,
-      "m.new_content": next,
-      "m.relates_to": { rel_type: "m.replace", event_id: eventId },
-    });
     const version = (branchVersion(branch) ?? 1) + 1;
-    await this.writeBranch(roomId, nextId, { active: true, name, version });
-    await this.writeBranch(roomId, eventId, { ...branch, active: false });
-    return nextId;
+    const record = {
+      ...this.record(roomId, name, data, version, options.mimetype),
+      replaces: { eventId, branch },
+    };
+    return this.uploads.start(record, options);
+  }
+
+  private record(
+    roomId: string,
+    name: string,
+    data: Uint8Array,
+    version: number,
+    mimetype: string | undefined,
+  ): UploadRecord {
+    return {
+      id: this.uploads.newId(),
+      roomId,
+      name,
+      ...(mimetype !== undefined ? { mimetype } : {}),
+      size: data.byteLength,
+      version,
+      stage: "upload",
+      data,
+      createdAt: Date.now(),
+    };
   }
 
   /** The details of a file event (size, type, uploader, date), or the problem with it (logged). */
@@ -252,10 +304,15 @@ export class FileOps {
     return branch;
   }
 
-  private async send(roomId: string, content: Record<string, unknown>): Promise<string> {
+  private async send(roomId: string, content: Record<string, unknown>, txnId?: string): Promise<string> {
     // The send queue encrypts with the room's members, which only sync knows: a just-created folder waits for it.
     await this.io.whenRoomKnown(roomId, ROOM_KNOWN_TIMEOUT_MS);
-    return this.io.sendMessage(roomId, content);
+    try {
+      return await this.io.sendMessage(roomId, content, txnId);
+    } catch (error) {
+      // Our copy of the power levels said editor; the server's newer one did not.
+      throw asRefusal(error, FILE_TREE_MESSAGES.viewerCannotUpload);
+    }
   }
 
   private async writeBranch(
@@ -263,7 +320,11 @@ export class FileOps {
     eventId: string,
     content: Record<string, unknown>,
   ): Promise<void> {
-    const id = await this.io.sendState(roomId, FILE_BRANCH.unstable, eventId, content);
+    const id = await this.io
+      .sendState(roomId, FILE_BRANCH.unstable, eventId, content)
+      .catch((error: unknown) => {
+        throw asRefusal(error, FILE_TREE_MESSAGES.viewerCannotUpload);
+      });
     this.state.wrote(roomId, {
       event_id: id,
       type: FILE_BRANCH.unstable,

@@ -12,4 +12,8 @@ export type { FileTreeErrorCode } from "./errors";
 export { TREE_ROLES, roleOf, levelOfRole, whyCannotSetRole } from "./roles";
 export type { TreeRole } from "./roles";
 export type { FilesIo } from "./io";
+export { MemoryUploadJournal } from "./uploads";
+export type { UploadHandle, UploadJournal, UploadRecord, UploadStage, UploadRetryPolicy } from "./uploads";
+export { IndexedDbUploadJournal } from "./IndexedDbUploadJournal";
+export type { IndexedDbUploadJournalOptions } from "./IndexedDbUploadJournal";
 export * from "./constants";

@@ -36,8 +36,12 @@ export interface FilesIo {
     stateKey: string,
     content: Record<string, unknown>,
   ): Promise<string>;
-  /** Sends a room message, encrypted in an encrypted room; its event id. */
-  sendMessage(roomId: string, content: Record<string, unknown>): Promise<string>;
+  /**
+   * Sends a room message, encrypted in an encrypted room; its event id.
+   * With `txnId` the same message sent again (after a reload) is the same
+   * event. A refusal or failure rejects with the server's error.
+   */
+  sendMessage(roomId: string, content: Record<string, unknown>, txnId?: string): Promise<string>;
   redact(roomId: string, eventId: string, reason?: string): Promise<void>;
   /** The room's full current state from the server (GET /state). */
   fetchState(roomId: string): Promise<ClientEventWithoutRoomId[]>;

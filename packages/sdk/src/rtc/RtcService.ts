@@ -45,6 +45,8 @@ import {
   rtcNotificationContent,
 } from "./ring/notification";
 import type { NotificationType } from "./ring/notification";
+import { IncomingRings } from "./ring/IncomingRings";
+import type { IncomingRing } from "./ring/IncomingRings";
 import { RingTracker } from "./ring/RingTracker";
 import type { TrackedRing } from "./ring/RingTracker";
 import { MembershipManager } from "./session/MembershipManager";
@@ -123,6 +125,8 @@ export interface RingOptions {
   room?: boolean;
   type?: NotificationType;
   callIntent?: string;
+  /** How long it rings (default CALL_NOTIFICATION_LIFETIME_MS). */
+  lifetimeMs?: number;
 }
 
 export class RtcService {
@@ -130,6 +134,7 @@ export class RtcService {
   readonly discovery: TransportsDiscovery;
   private readonly calls = new Map<string, RoomCall>();
   private readonly rings = new Map<string, RingTracker>();
+  private readonly incoming: IncomingRings;
   private readonly sticky = new Map<string, Map<string, ClientEventWithoutRoomId>>();
   private readonly unsubscribes: Array<() => void> = [];
   private readonly callsValue = new ObservableValue<ReadonlyMap<string, RoomCall>>(new Map());
@@ -137,6 +142,7 @@ export class RtcService {
   constructor(private readonly options: RtcServiceOptions) {
     const { userId, deviceId, scheduler, http } = options;
     this.sessions = new SessionManager({ userId, deviceId, scheduler });
+    this.incoming = new IncomingRings(userId, scheduler);
     this.discovery = new TransportsDiscovery({
       http,
       scheduler,
@@ -175,6 +181,11 @@ export class RtcService {
   /** The rings of a room (ringing and ended). */
   ringsOf(roomId: string): ReadonlyObservable<ReadonlyMap<string, TrackedRing>> {
     return this.tracker(roomId).rings;
+  }
+
+  /** The rings for us ringing now, in every room (the callee's view: see IncomingRings). */
+  get ringingForUs(): ReadonlyObservable<readonly IncomingRing[]> {
+    return this.incoming.ringing;
   }
 
   /** The remote participants of a joined call with their devices, identities and keys; empty when not joined. */
@@ -225,12 +236,13 @@ export class RtcService {
     if (event.type === RTC_NOTIFICATION_EVENT || event.type === CALL_NOTIFY_EVENT) {
       const ring = parseRing(event);
       // Our own rings are tracked too: the caller sees them answered, declined or expired.
-      if (ring) this.tracker(roomId).receive(ring);
+      if (ring && this.tracker(roomId).receive(ring)) this.incoming.receive(roomId, ring);
       return;
     }
     if (event.type === RTC_DECLINE_EVENT) {
       const id = parseDecline(event);
       if (id !== null) this.tracker(roomId).end(id, "declined");
+      if (id !== null && typeof event.sender === "string") this.incoming.declined(id, event.sender);
     }
   }
 
@@ -248,6 +260,7 @@ export class RtcService {
         .memberships.getSnapshot()
         .map((m) => m.sender),
     );
+    this.incoming.membersChanged(roomId, members);
     const tracker = this.rings.get(roomId);
     for (const r of tracker?.ringing() ?? []) {
       if (r.ring.userIds.some((u) => members.has(u))) tracker?.end(r.ring.eventId, "answered");
@@ -257,6 +270,7 @@ export class RtcService {
 
   private onSessionEvent(e: SessionEvent): void {
     // Nobody is left in the call: whatever still rings there was cancelled.
+    if (e.kind === "ended") this.incoming.membersChanged(e.session.roomId, new Set());
     const tracker = e.kind === "ended" ? this.rings.get(e.session.roomId) : undefined;
     for (const r of tracker?.ringing() ?? []) tracker?.end(r.ring.eventId, "cancelled");
   }
@@ -375,6 +389,7 @@ export class RtcService {
       membershipEventId,
       ...(ring.room !== undefined ? { room: ring.room } : {}),
       ...(ring.callIntent !== undefined ? { callIntent: ring.callIntent } : {}),
+      ...(ring.lifetimeMs !== undefined ? { lifetimeMs: ring.lifetimeMs } : {}),
     };
     const [id] = await Promise.all([
       this.options.sendRoomEvent(
@@ -390,6 +405,7 @@ export class RtcService {
   /** Declines a ring and ends it here. */
   async decline(roomId: string, notificationEventId: string): Promise<void> {
     this.tracker(roomId).end(notificationEventId, "declined");
+    this.incoming.stop(notificationEventId);
     await this.options.sendRoomEvent(roomId, RTC_DECLINE_EVENT, declineContent(notificationEventId));
   }
 
@@ -405,6 +421,7 @@ export class RtcService {
     this.unload();
     for (const u of this.unsubscribes.splice(0)) u();
     for (const t of this.rings.values()) t.dispose();
+    this.incoming.dispose();
     this.sessions.dispose();
   }
 }

@@ -131,10 +131,20 @@ export class SendQueue {
    * signalling: media keys, rings, declines) the event is sent in order and
    * encrypted like any other, but it is not listed in `room()` (no local
    * echo the user sees) and not persisted (a reload must not send it late).
+   * With `txnId` the caller names the transaction (its own journal resends
+   * it after a reload, and the server de-duplicates it).
    */
   send(roomId: string, type: string, content: JsonObject, options: SendOptions = {}): PendingEvent {
-    return this.enqueue(roomId, "event", type, cloneJson(content), undefined, undefined, options.hidden)
-      .snapshot;
+    return this.enqueue(
+      roomId,
+      "event",
+      type,
+      cloneJson(content),
+      undefined,
+      undefined,
+      options.hidden,
+      options.txnId,
+    ).snapshot;
   }
 
   /**
@@ -274,13 +284,16 @@ export class SendQueue {
     dependsOnTxnId?: string,
     redacts?: string,
     hidden = false,
+    txnId?: string,
   ): Entry {
     if (this.disposed) throw new SendQueueError("DISPOSED", "The send queue has been disposed");
+    if (txnId !== undefined && this.pending.byTxn.has(txnId))
+      throw new SendQueueError("DUPLICATE_TXN", `An event with txn id ${txnId} is already pending`);
     if (this.options.knowsRoom && !this.options.knowsRoom(roomId)) throw unknownRoom(roomId);
     const now = this.scheduler.now();
     this.nextSeq = Math.max(this.nextSeq + 1, now * 1000);
     const record: StoredPendingEvent = {
-      txnId: this.freshTxnId(),
+      txnId: txnId ?? this.freshTxnId(),
       roomId,
       seq: this.nextSeq,
       kind,

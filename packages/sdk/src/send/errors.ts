@@ -13,7 +13,9 @@ export type SendQueueErrorCode =
   /** Resend of an event that has not failed. */
   | "NOT_FAILED"
   /** The queue was used after dispose(). */
-  | "DISPOSED";
+  | "DISPOSED"
+  /** A send named a txn id that is still pending. */
+  | "DUPLICATE_TXN";
 
 export class SendQueueError extends Error {
   readonly code: SendQueueErrorCode;

@@ -39,6 +39,8 @@ export interface PendingEvent {
 export interface SendOptions {
   /** Signalling the user does not see: no local echo in `room()`, not persisted. */
   hidden?: boolean;
+  /** The transaction id to send under (a caller that persists its own retries); a fresh one otherwise. */
+  txnId?: string;
 }
 
 /** Encrypts a room event (the crypto adapter's function); returns the event to send instead. */

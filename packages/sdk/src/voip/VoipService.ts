@@ -43,6 +43,12 @@ export interface VoipPorts {
   room(roomId: string): VoipRoomView | undefined;
   onSyncBatch(listener: (batch: ProcessedSync) => void): () => void;
   onRoomsChanged(listener: (roomIds: ReadonlySet<string>) => void): () => void;
+  /**
+   * Readies an encrypted room for the invite (members loaded, Olm sessions,
+   * room key shared) while the caller's media is captured, so none of it
+   * waits in front of the invite; nothing in a room without encryption.
+   */
+  prepareRoom?(roomId: string): Promise<void>;
 }
 
 export interface VoipOptions {
@@ -143,6 +149,8 @@ export class VoipService {
     if (others.length !== 1 || !others[0])
       return Promise.reject(new CallError("invalid_state", "A 1:1 call needs a room with one other member"));
     if (!this.platformValue) return Promise.reject(new CallError("not_supported", NO_PLATFORM));
+    // Not awaited: the invite's own encryption waits for it under the room's lock if it is still running.
+    this.options.ports.prepareRoom?.(roomId).catch(() => undefined);
     return this.router.placeCall(roomId, others[0], media);
   }
 

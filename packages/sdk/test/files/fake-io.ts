@@ -12,6 +12,7 @@ import type { EncryptedFile } from "../../src/crypto/attachments";
 import type { FilesIo } from "../../src/files/io";
 import { RoomState } from "../../src/models/room/RoomState";
 import { roomVersionRules } from "../../src/models/room-versions";
+import { MatrixError } from "../../src/http/errors";
 
 interface FakeRoom {
   state: Map<string, ClientEventWithoutRoomId>;
@@ -22,6 +23,8 @@ interface FakeRoom {
 export class FakeServer {
   readonly rooms = new Map<string, FakeRoom>();
   readonly media = new Map<string, Uint8Array>();
+  /** Event ids by user and transaction id (sends are idempotent per transaction). */
+  readonly txns = new Map<string, string>();
   private counter = 0;
   now = 1_000_000;
   /** Rooms sync has not caught up with, per user. */
@@ -60,8 +63,10 @@ export class FakeServer {
       const isState = stateKey !== undefined;
       const isMember = type === "m.room.member";
       if (!isMember && !levels.canSendEvent(sender, type, isState)) {
-        throw Object.assign(new Error(`M_FORBIDDEN: ${sender} may not send ${type}`), {
+        throw new MatrixError({
           errcode: "M_FORBIDDEN",
+          error: `${sender} may not send ${type}`,
+          httpStatus: 403,
         });
       }
     }
@@ -132,6 +137,14 @@ export class FakeIo implements FilesIo {
   /** The room version capabilities advertise (undefined: no answer). */
   /** Files whose event the server "lost" (fetchEvent answers undefined). */
   readonly missing = new Set<string>();
+  /**
+   * Faults to inject, one per call, in order: each runs before the call and
+   * may throw (a network failure) or hang (a reload cuts the page off).
+   */
+  readonly faults: { upload: Array<() => Promise<void>>; sendMessage: Array<() => Promise<void>> } = {
+    upload: [],
+    sendMessage: [],
+  };
 
   constructor(
     readonly server: FakeServer,
@@ -158,10 +171,17 @@ export class FakeIo implements FilesIo {
       return this.server.put(roomId, this.userId, type, content, stateKey);
     });
   }
-  sendMessage(roomId: string, content: Record<string, unknown>): Promise<string> {
-    return Promise.resolve().then(() => {
+  sendMessage(roomId: string, content: Record<string, unknown>, txnId?: string): Promise<string> {
+    const fault = this.faults.sendMessage.shift();
+    return (fault ? fault() : Promise.resolve()).then(() => {
       this.joinedOrThrow(roomId);
-      return this.server.put(roomId, this.userId, "m.room.message", content);
+      // As a server does: the same transaction id from the same user is the same event.
+      const key = txnId === undefined ? undefined : `${this.userId}\u0000${txnId}`;
+      const seen = key === undefined ? undefined : this.server.txns.get(key);
+      if (seen !== undefined) return seen;
+      const eventId = this.server.put(roomId, this.userId, "m.room.message", content);
+      if (key !== undefined) this.server.txns.set(key, eventId);
+      return eventId;
     });
   }
   redact(roomId: string, eventId: string): Promise<void> {
@@ -190,6 +210,8 @@ export class FakeIo implements FilesIo {
     return Promise.resolve(this.server.rooms.get(roomId)?.events.get(eventId));
   }
   async upload(data: Uint8Array): Promise<EncryptedFile> {
+    const fault = this.faults.upload.shift();
+    if (fault) await fault();
     const encrypted = await encryptAttachment(data);
     const url = `mxc://test/${this.server.id("m")}`;
     this.server.media.set(url, encrypted.data);
@@ -224,8 +246,11 @@ export class FakeIo implements FilesIo {
   anyState(roomId: string): RoomState | undefined {
     return this.server.rooms.has(roomId) ? this.server.stateOf(roomId) : undefined;
   }
-  onChange(): () => void {
-    return () => undefined;
+  /** Who follows sync's changes; a test calls them to stand for a sync batch. */
+  readonly changeListeners = new Set<(roomIds: ReadonlySet<string>) => void>();
+  onChange(listener: (roomIds: ReadonlySet<string>) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
   log(message: string): void {
     this.logs.push(message);
@@ -238,14 +263,14 @@ export class FakeIo implements FilesIo {
         (membership === "invite" && !levels.canInvite(this.userId)) ||
         (membership === "leave" && userId !== this.userId && !levels.canKick(this.userId, userId)) ||
         (membership === "join" && this.server.membership(roomId, userId) !== "invite");
-      if (refused) throw Object.assign(new Error(`M_FORBIDDEN: ${membership}`), { errcode: "M_FORBIDDEN" });
+      if (refused) throw new MatrixError({ errcode: "M_FORBIDDEN", error: membership, httpStatus: 403 });
       this.server.put(roomId, this.userId, "m.room.member", { membership }, userId);
     });
   }
 
   private joinedOrThrow(roomId: string): void {
     if (this.server.membership(roomId, this.userId) !== "join") {
-      throw Object.assign(new Error("M_FORBIDDEN: not joined"), { errcode: "M_FORBIDDEN" });
+      throw new MatrixError({ errcode: "M_FORBIDDEN", error: "not joined", httpStatus: 403 });
     }
   }
 }

@@ -158,6 +158,61 @@ describeEachServer("file trees", (ctx) => {
   );
 
   it(
+    "a demoted editor may no longer upload: refused locally once sync brings the levels, and by the server with the same message when our copy is behind",
+    async () => {
+      const [alice, bob] = await Promise.all([
+        start("alice", { crypto: true }),
+        start("bob", { crypto: true }),
+      ]);
+      const tree = await svc(alice).files.createTree("Team");
+      await svc(alice).files.share(tree, bob.userId, "editor");
+      await acceptWhenInvited(bob, tree);
+      await waitForMembership(alice, tree, bob.userId, "join", SYNC_WAIT_MS);
+      await knowsDevices(bob, alice.userId);
+      const before = await svc(bob).files.fileOps.upload(tree, "a.txt", bytes("a"));
+      expect(before).toMatch(/^\$/);
+      const levels = await waitFor(
+        () => bob.rooms.find(tree)?.getSnapshot().state.get("m.room.power_levels"),
+        "bob's copy of the levels",
+        SYNC_WAIT_MS,
+      );
+
+      await svc(alice).files.setRole(tree, bob.userId, "viewer");
+      await eventually(
+        async () => ((await svc(bob).files.roleOf(tree, bob.userId)) === "viewer" ? true : undefined),
+        "bob reads himself a viewer",
+      );
+      const refusal = new FileTreeError("forbidden", "Viewers cannot upload, rename, move or delete files");
+      await expect(svc(bob).files.fileOps.upload(tree, "b.txt", bytes("b"))).rejects.toThrow(refusal);
+
+      // Bob's copy made to lag behind (the levels from before, laid over sync's as a write of his
+      // own would be): the local check passes, the server refuses, and the message is the same.
+      svc(bob).files.state.wrote(tree, { ...levels, event_id: "$held-back-levels", sender: alice.userId });
+      expect(await svc(bob).files.roleOf(tree, bob.userId)).toBe("editor");
+      const refused = await svc(bob)
+        .files.fileOps.upload(tree, "c.txt", bytes("c"))
+        .catch((e: unknown) => e);
+      expect(refused).toEqual(refusal);
+      expect((refused as FileTreeError).cause).toMatchObject({ errcode: "M_FORBIDDEN" });
+      // Nothing left behind: no upload to resume, and the refused message does not block the
+      // folder's send queue once bob is an editor again.
+      expect(await svc(bob).files.fileOps.uploads.resume()).toEqual([]);
+      svc(bob).files.state.forget(tree);
+      await svc(alice).files.setRole(tree, bob.userId, "editor");
+      await eventually(
+        async () => ((await svc(bob).files.roleOf(tree, bob.userId)) === "editor" ? true : undefined),
+        "bob reads himself an editor again",
+      );
+      await svc(bob).files.fileOps.upload(tree, "d.txt", bytes("d"));
+      await eventually(async () => {
+        const names = (await svc(alice).files.open(tree)).files.map((f) => f.name).sort();
+        return names.length === 2 ? names : undefined;
+      }, "alice lists a.txt and d.txt").then((names) => expect(names).toEqual(["a.txt", "d.txt"]));
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
     "a tree made by matrix-js-sdk opens in Lattice with its folders, files and versions; the roles agree",
     async () => {
       const lattice = await start("lat", { crypto: true });

@@ -30,8 +30,9 @@ import {
 import { startSynapse, type SynapseHandle } from "@lattice/testserver/synapse";
 import { requestOpenIdToken } from "../../src/api/openid";
 import type { Client } from "../../src/client";
+import type { RtcService } from "../../src/rtc/RtcService";
 import { requestSfuToken, SfuTokenError, sfuTokenPlan, type SfuToken } from "../../src/rtc/livekit/token";
-import { startClient, svc, waitFor } from "../client/helpers";
+import { startClient, waitFor } from "../client/helpers";
 import { sharedRoom, SYNC_WAIT_MS } from "./clients";
 import { listSfuRooms, sfuRoomOf, unpaddedBase64Sha256 } from "./livekit-sfu";
 import { uniqueLocalpart, type InteropServer } from "./servers";
@@ -80,16 +81,26 @@ describe("LiveKit token flow on current Synapse", () => {
     await front?.stop();
   });
 
+  /** Each client's MatrixRTC service, loaded when the client starts. */
+  const rtcs = new Map<Client, RtcService>();
+
   async function client(prefix: string): Promise<Client> {
     const c = await startClient(server, uniqueLocalpart(prefix), { crypto: true });
     clients.push(c);
+    rtcs.set(c, await c.rtc());
     return c;
+  }
+
+  function rtcOf(c: Client): RtcService {
+    const rtc = rtcs.get(c);
+    if (rtc === undefined) throw new TypeError(`no rtc service for ${c.userId}`);
+    return rtc;
   }
 
   /** `c`'s LiveKit token for the call in `roomId`, for the identity its membership gives it. */
   async function tokenOf(c: Client, roomId: string): Promise<SfuToken> {
-    const own = svc(c)
-      .rtc.session(roomId)
+    const own = rtcOf(c)
+      .session(roomId)
       .memberships.getSnapshot()
       .find((m) => m.sender === c.userId && m.deviceId === c.deviceId);
     return requestSfuToken({
@@ -126,20 +137,20 @@ describe("LiveKit token flow on current Synapse", () => {
   it("two Lattice clients join: memberships name the focus, keys flow, each gets a token for the same SFU room", async () => {
     const [alice, bob] = await Promise.all([client("lk-syn-alice"), client("lk-syn-bob")]);
     // Synapse advertises the focus (MSC4143) and the SDK finds it.
-    expect((await svc(alice).rtc.discovery.get()).transports).toEqual([
+    expect((await rtcOf(alice).discovery.get()).transports).toEqual([
       { type: "livekit", livekitServiceUrl: jwt.url },
     ]);
     const roomId = await sharedRoom(alice, [bob], CALL_ROOM);
-    await svc(alice).rtc.join(roomId);
-    await svc(bob).rtc.join(roomId);
+    await rtcOf(alice).join(roomId);
+    await rtcOf(bob).join(roomId);
     for (const [me, other] of [
       [alice, bob],
       [bob, alice],
     ] as const) {
       const theirs = await waitFor(
         () =>
-          svc(me)
-            .rtc.session(roomId)
+          rtcOf(me)
+            .session(roomId)
             .memberships.getSnapshot()
             .find((m) => m.sender === other.userId && m.deviceId === other.deviceId),
         `${me.userId} sees ${other.userId}'s membership`,
@@ -149,8 +160,8 @@ describe("LiveKit token flow on current Synapse", () => {
       // Their key came by Olm-encrypted to-device and is the one they encrypt with.
       const key = await waitFor(
         () =>
-          svc(me)
-            .rtc.participants(roomId)
+          rtcOf(me)
+            .participants(roomId)
             .getSnapshot()
             .find((p) => p.userId === other.userId)
             ?.keys.getSnapshot()
@@ -158,7 +169,7 @@ describe("LiveKit token flow on current Synapse", () => {
         `${other.userId}'s key at ${me.userId}`,
         SYNC_WAIT_MS + 8_000,
       );
-      expect(key).toEqual(svc(other).rtc.ownKey(roomId).getSnapshot()?.key);
+      expect(key).toEqual(rtcOf(other).ownKey(roomId).getSnapshot()?.key);
     }
 
     const [aliceToken, bobToken] = [await tokenOf(alice, roomId), await tokenOf(bob, roomId)];
@@ -184,8 +195,8 @@ describe("LiveKit token flow on current Synapse", () => {
     expect(hashed.identity).toBe(unpaddedBase64Sha256(JSON.stringify([bob.userId, bob.deviceId, "m-1"])));
     expect(hashed.room).toBe(aliceToken.room);
 
-    expect(await svc(alice).rtc.leave(roomId)).toBeTypeOf("boolean");
-    await svc(bob).rtc.leave(roomId);
+    expect(await rtcOf(alice).leave(roomId)).toBeTypeOf("boolean");
+    await rtcOf(bob).leave(roomId);
   }, 300_000);
 
   it("a token Synapse does not know, or a member claiming another user, is refused in words", async () => {

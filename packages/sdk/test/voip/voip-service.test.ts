@@ -3,7 +3,8 @@
  * room events (with their age) to the call router and to-device events to
  * the group call their conf_id names; group calls come from room state
  * (terminated or invalid ones skipped) and new ones get a timestamp plus 16
- * random characters as id; without a media platform nothing rings.
+ * random characters as id; without a media platform nothing rings. Placing
+ * a call readies the room (encryption) without the invite waiting on it.
  */
 import { describe, expect, it } from "vitest";
 import type { ProcessedSync } from "../../src/sync/processor/types";
@@ -16,7 +17,7 @@ import { FakeNetwork } from "./fakes";
 
 const ROOM = "!r:hs";
 
-function service(withPlatform = true) {
+function service(withPlatform = true, prepareRoom?: VoipPorts["prepareRoom"]) {
   const scheduler = new FakeScheduler([0.25]);
   const state = new Map<string, Map<string, Record<string, unknown>>>();
   const sent: Array<{ kind: string; type: string; key?: string; content: Record<string, unknown> }> = [];
@@ -45,6 +46,7 @@ function service(withPlatform = true) {
     }),
     onSyncBatch: (l) => ((listener = l), () => undefined),
     onRoomsChanged: () => () => undefined,
+    ...(prepareRoom ? { prepareRoom } : {}),
   };
   const platform = new FakeNetwork().platform();
   const voip = new VoipService({
@@ -101,6 +103,31 @@ describe("voip service", () => {
     expect(rang.map((c) => c.callId)).toEqual(["c1"]);
     await deliver({ ...joined([inviteEvent(1_000)]), fromCache: true });
     expect(voip.calls.getSnapshot()).toHaveLength(1);
+  });
+
+  it("readies the room while media is captured, sends the invite without waiting on it, and reports each set-up step", async () => {
+    const prepared: string[] = [];
+    // A key share that never ends must not hold the invite back: the send queue orders them.
+    const { voip, sent } = service(true, (roomId) => (prepared.push(roomId), new Promise(() => undefined)));
+    const steps: string[] = [];
+    const seen = new Set<Call>();
+    voip.calls.subscribe((calls) => {
+      for (const c of calls)
+        if (!seen.has(c)) {
+          seen.add(c);
+          c.events.on("setup", (step) => steps.push(`${step}:${c.state.getSnapshot()}`));
+        }
+    });
+    const call = await voip.placeCall(ROOM, { video: true });
+    expect(prepared).toEqual([ROOM]);
+    expect(sent.map((e) => e.type)).toContain("m.call.invite");
+    expect(steps).toEqual([
+      "media_ready:wait_local_media",
+      "offer_created:create_offer",
+      "invite_sending:create_offer",
+      "invite_sent:create_offer",
+    ]);
+    expect(call.state.getSnapshot()).toBe("invite_sent");
   });
 
   it("does not ring without a media platform, and cannot place calls", async () => {

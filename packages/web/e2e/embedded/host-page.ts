@@ -4,7 +4,9 @@
  * with a driver over a real homeserver connection. The host's token
  * reaches this page through `window.startHost` (never a URL, never the
  * widget); the page runs its own /sync loop and feeds the room's events to
- * the widget as a host client does. Knobs: hold the capability approval
+ * the widget as a host client does; a read deeper than what it synced
+ * pages the server's /messages back; media goes to the server's
+ * authenticated media (MSC4039). Knobs: hold the capability approval
  * until `window.releaseCapabilities()`, and leave the first N sends
  * unanswered (time-outs).
  */
@@ -29,6 +31,9 @@ declare global {
     releaseCapabilities(): void;
     hostReady: boolean;
     hostSends: number;
+    hostUploads: number;
+    hostReadLimits: number[];
+    hostDownloads: number;
     setHostTheme(name: string): Promise<void>;
   }
 }
@@ -38,6 +43,9 @@ const released = new Promise<void>((r) => (release = r));
 window.releaseCapabilities = () => release();
 window.hostReady = false;
 window.hostSends = 0;
+window.hostUploads = 0;
+window.hostReadLimits = [];
+window.hostDownloads = 0;
 
 window.startHost = async (config: HostConfig): Promise<void> => {
   const api = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
@@ -55,6 +63,34 @@ window.startHost = async (config: HostConfig): Promise<void> => {
   const deviceId = String(me["device_id"]);
   const timeline: IRoomEvent[] = [];
   const state = new Map<string, IRoomEvent>();
+  let backToken: string | null = null;
+  let paging = Promise.resolve();
+  /** Pages the server back (one paging at a time) until `want` events of `type` are loaded or the room starts. */
+  const loadBack = (type: string, want: number): Promise<void> =>
+    (paging = paging.then(async () => {
+      const count = (): number => timeline.filter((e) => e.type === type && e.state_key === undefined).length;
+      while (count() < want && backToken !== null) {
+        const page = await api(
+          "GET",
+          `/rooms/${encodeURIComponent(config.roomId)}/messages?dir=b&limit=50&from=${encodeURIComponent(backToken)}`,
+        );
+        const chunk = (Array.isArray(page["chunk"]) ? (page["chunk"] as IRoomEvent[]) : []).map((e) => ({
+          ...e,
+          room_id: config.roomId,
+        }));
+        timeline.unshift(...chunk.reverse());
+        backToken = typeof page["end"] === "string" && chunk.length > 0 ? page["end"] : null;
+      }
+    }));
+  const media = async (method: string, path: string, body?: BodyInit): Promise<Response> => {
+    const res = await fetch(`${config.homeserver}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${config.token}` },
+      ...(body !== undefined ? { body } : {}),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status}`);
+    return res;
+  };
   let txn = 0;
   let hang = config.hangSends ?? 0;
 
@@ -80,16 +116,34 @@ window.startHost = async (config: HostConfig): Promise<void> => {
       const sent = await api("PUT", path, content);
       return { roomId: target, eventId: String(sent["event_id"]) };
     }
-    public override readRoomTimeline(
+    public override async readRoomTimeline(
       _roomId: string,
       type: string,
       _msgtype: string | undefined,
       _stateKey: string | undefined,
       limit: number,
     ): Promise<IRoomEvent[]> {
-      return Promise.resolve(
-        timeline.filter((e) => e.type === type && e.state_key === undefined).slice(-limit),
-      );
+      window.hostReadLimits.push(limit);
+      if (limit > 0) await loadBack(type, limit);
+      return timeline.filter((e) => e.type === type && e.state_key === undefined).slice(-limit);
+    }
+    public override async getMediaConfig(): Promise<Record<string, unknown>> {
+      return (await (await media("GET", "/_matrix/client/v1/media/config")).json()) as Record<
+        string,
+        unknown
+      >;
+    }
+    public override async uploadFile(file: XMLHttpRequestBodyInit): Promise<{ contentUri: string }> {
+      window.hostUploads++;
+      const r = (await (await media("POST", "/_matrix/media/v3/upload", file as BodyInit)).json()) as {
+        content_uri: string;
+      };
+      return { contentUri: r.content_uri };
+    }
+    public override async downloadFile(contentUri: string): Promise<{ file: XMLHttpRequestBodyInit }> {
+      window.hostDownloads++;
+      const path = contentUri.replace(/^mxc:\/\//, "");
+      return { file: await (await media("GET", `/_matrix/client/v1/media/download/${path}`)).blob() };
     }
     public override readRoomState(
       _roomId: string,
@@ -124,6 +178,9 @@ window.startHost = async (config: HostConfig): Promise<void> => {
   const first = await api("GET", "/sync?timeout=0");
   take(roomOf(first)?.["state"]?.events, "state");
   take(roomOf(first)?.["timeline"]?.events, "timeline");
+  const firstTimeline = roomOf(first)?.["timeline"] as { limited?: boolean; prev_batch?: string } | undefined;
+  if (firstTimeline?.limited === true && typeof firstTimeline.prev_batch === "string")
+    backToken = firstTimeline.prev_batch;
   let since = String(first["next_batch"]);
 
   const iframe = document.createElement("iframe");

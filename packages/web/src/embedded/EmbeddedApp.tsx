@@ -33,7 +33,7 @@ export function EmbeddedApp({ app }: { app: EmbeddedViewModel }): React.JSX.Elem
     case "room":
       return (
         <Suspense fallback={null}>
-          <RoomPage vm={status.room} hideHeader={app.params.hideHeader} />
+          <RoomPage vm={status.room} media={status.media} hideHeader={app.params.hideHeader} />
         </Suspense>
       );
     case "call":

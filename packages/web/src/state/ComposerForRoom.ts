@@ -19,6 +19,8 @@ export interface ComposerRoomHost {
   /** Opens a room once joined (/join switches to it). */
   readonly openRoom?: ((roomId: string) => void) | undefined;
   readonly timeline: { readonly items: ReadonlyObservableList<TimelineItem> };
+  /** What the connection can do (RoomViewModel's); absent: everything. */
+  readonly abilities?: { readonly typing: boolean; readonly upload: boolean };
   attachComposer(
     composer: { startReply(eventId: string): void; startEdit(eventId: string): void } | null,
   ): void;
@@ -59,6 +61,7 @@ function partsOf(host: ComposerRoomHost, onJoined?: (roomId: string) => void): R
     ...(storage ? { storage } : {}),
     ...(probe ? { probe } : {}),
     ...(onJoined ? { onJoined } : {}),
+    ...(host.abilities ? { sendsTyping: host.abilities.typing, canUpload: host.abilities.upload } : {}),
   });
   p = { composer };
   parts.set(host, p);

@@ -28,6 +28,8 @@ export interface ComposerUploadsOptions {
   /** Sends the finished media content (the composer adds thread relations). */
   send: (content: Content) => void;
   probe?: MediaProbe;
+  /** False where files cannot be uploaded (a host without media): nothing is staged, no attach button. */
+  enabled?: boolean;
 }
 
 interface Job {
@@ -43,8 +45,12 @@ export class ComposerUploads {
   readonly staged = new ObservableValue<readonly OutgoingFile[]>([]);
   private readonly jobs = new Map<number, Job>();
   private nextId = 1;
+  /** Whether files can be sent (the attach button shows). */
+  readonly enabled: boolean;
 
-  constructor(private readonly options: ComposerUploadsOptions) {}
+  constructor(private readonly options: ComposerUploadsOptions) {
+    this.enabled = options.enabled !== false;
+  }
 
   /**
    * Starts uploading a file; resolves once it was sent or failed. A caption
@@ -58,7 +64,7 @@ export class ComposerUploads {
 
   /** Files chosen, dropped or pasted: held for the upload dialog (preview and caption). */
   stage(files: readonly OutgoingFile[]): void {
-    if (files.length > 0) this.staged.set([...this.staged.getSnapshot(), ...files]);
+    if (files.length > 0 && this.enabled) this.staged.set([...this.staged.getSnapshot(), ...files]);
   }
 
   /** The dialog's Upload: every staged file goes out, the caption on the first (its body). */

@@ -127,7 +127,8 @@ describe("ComposerViewModel over HTTP", () => {
     const { room, items } = await open(alice, seed.rooms["lounge"] ?? "");
     const vm = composer(room, items);
     vm.setText("ping @bob", 9);
-    const bobIndex = vm.completion.getSnapshot()?.items.findIndex((s) => s.key === seed.users.bob.userId) ?? -1;
+    const bobIndex =
+      vm.completion.getSnapshot()?.items.findIndex((s) => s.key === seed.users.bob.userId) ?? -1;
     vm.moveCompletion(bobIndex);
     expect(vm.acceptCompletion()).toBe(true);
     expect(vm.pills.getSnapshot()).toEqual([
@@ -369,6 +370,25 @@ describe("ComposerViewModel over HTTP", () => {
     await until(() => room.getSnapshot().typing.includes(seed.users.alice.userId), "typing on");
     await vm.send();
     await until(() => !room.getSnapshot().typing.includes(seed.users.alice.userId), "typing off");
+    vm.dispose();
+  });
+
+  it("embedded without typing or media: no typing notice is sent and nothing is staged", async () => {
+    const { room, items } = await open(alice, seed.rooms["lounge"] ?? "");
+    let calls = 0;
+    const client = new Proxy(alice, {
+      get: (target, key) =>
+        key === "typing"
+          ? { setTyping: () => (calls++, Promise.resolve()) }
+          : (Reflect.get(target, key) as unknown),
+    });
+    const vm = new ComposerViewModel({ client, room, events: items, sendsTyping: false, canUpload: false });
+    vm.setText("typing…");
+    vm.blur();
+    expect(calls).toBe(0);
+    expect(vm.uploads.enabled).toBe(false);
+    vm.uploads.stage([{ name: "a.txt", type: "text/plain", data: new Blob(["a"]) }]);
+    expect(vm.uploads.staged.getSnapshot()).toEqual([]);
     vm.dispose();
   });
 

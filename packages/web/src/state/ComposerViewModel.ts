@@ -61,6 +61,10 @@ export interface ComposerOptions {
   onJoined?: (roomId: string) => void;
   /** Stop typing after this long without a keystroke (ms); defaults to 10000. */
   typingIdleMs?: number;
+  /** False where typing notices cannot be sent (embedded); defaults to true. */
+  sendsTyping?: boolean;
+  /** False where files cannot be uploaded (a host without media); defaults to true. */
+  canUpload?: boolean;
 }
 
 const NORMAL: ComposerMode = { kind: "normal" };
@@ -102,12 +106,17 @@ export class ComposerViewModel {
     }));
     this.completion = this.completions.completion;
     this.sender = new ComposerSender({ client, room, threadRootId, events: options.events });
-    this.typing = new TypingNotifier((on) => client.typing.setTyping(room.roomId, on), options.typingIdleMs);
+    const noTyping = (): Promise<void> => Promise.resolve();
+    this.typing = new TypingNotifier(
+      options.sendsTyping === false ? noTyping : (on) => client.typing.setTyping(room.roomId, on),
+      options.typingIdleMs,
+    );
     this.uploads = new ComposerUploads({
       http: client.http,
       isEncrypted: () => room.getSnapshot().isEncrypted,
       send: (content) => this.sender.sendContent({ ...content, ...this.sender.relationFields(undefined) }),
       ...(options.probe ? { probe: options.probe } : {}),
+      ...(options.canUpload === false ? { enabled: false } : {}),
     });
     this.restoreDraft();
   }

@@ -15,7 +15,8 @@ import { downloadEncryptedAttachment } from "../sdk";
 import type { FetchFn, HttpApi, Session } from "../sdk";
 import { AppStateError, MediaLoadError } from "./errors";
 
-const MXC = /^mxc:\/\/[A-Za-z0-9.:[\]-]+\/[A-Za-z0-9_-]+$/;
+/** A well-formed mxc URI (nothing else is ever fetched). */
+export const MXC = /^mxc:\/\/[A-Za-z0-9.:[\]-]+\/[A-Za-z0-9_-]+$/;
 
 export interface MediaRequest {
   mxc: string;
@@ -114,7 +115,7 @@ export class MediaLoader {
 }
 
 /** Only media types are given to blobs (a decrypted file claiming text/html must not render as a page). */
-function safeType(mimetype: string): string {
+export function safeType(mimetype: string): string {
   return /^(image|video|audio)\/[\w.+-]+$/.test(mimetype) && mimetype !== "image/svg+xml"
     ? mimetype
     : "application/octet-stream";

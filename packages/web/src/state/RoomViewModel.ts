@@ -38,6 +38,18 @@ export interface ReportTarget {
   reportEvent(roomId: string, eventId: string): void;
 }
 
+/**
+ * What the room's connection can do. Over HTTP everything; embedded, the
+ * widget API has no typing or receipt action, and media only when the host
+ * granted MSC4039's upload_file: the views then hide those controls rather
+ * than offer something that cannot happen.
+ */
+export interface RoomAbilities {
+  typing: boolean;
+  receipts: boolean;
+  upload: boolean;
+}
+
 export interface RoomViewModelOptions {
   client: Client;
   room: Room;
@@ -47,6 +59,8 @@ export interface RoomViewModelOptions {
   eventId?: string;
   /** Opens another room once joined (the composer's /join). */
   openRoom?: (roomId: string) => void;
+  /** Defaults to everything. */
+  abilities?: RoomAbilities;
 }
 
 export class RoomViewModel {
@@ -58,6 +72,7 @@ export class RoomViewModel {
   readonly scope = new Scope();
   /** Opens another room once joined (the composer's /join switches to it). */
   readonly openRoom: ((roomId: string) => void) | undefined;
+  readonly abilities: RoomAbilities;
   private readonly panelValue = new ObservableValue<RoomPanel>(null);
   private composer: ComposerTarget | null = null;
   private reporter: ReportTarget | null = null;
@@ -67,10 +82,12 @@ export class RoomViewModel {
     this.room = options.room;
     this.roomId = options.room.roomId;
     this.openRoom = options.openRoom;
+    this.abilities = options.abilities ?? { typing: true, receipts: true, upload: true };
     this.timeline = new TimelineViewModel({
       client: options.client,
       room: options.room,
       media: options.media,
+      sendsReceipts: this.abilities.receipts,
       ...(options.eventId !== undefined ? { eventId: options.eventId } : {}),
     });
     this.scope.add(() => this.timeline.dispose());

@@ -41,6 +41,8 @@ export const TIMELINE_EVENTS_KEPT = 100_000;
 export interface TimelineViewModelOptions {
   client: Client;
   room: Room;
+  /** False where receipts cannot be sent (embedded): reading moves nothing. */
+  sendsReceipts?: boolean;
   /** The page's media loader; absent in the embedded page (the host owns media). */
   media?: MediaLoader | undefined;
   /** Open at this event instead of the live end. */
@@ -192,6 +194,7 @@ export class TimelineViewModel {
 
   /** The reader reached this event (the newest fully visible one): moves receipts forward. */
   markVisible(eventId: string): void {
+    if (this.options.sendsReceipts === false) return;
     this.actions.markRead(eventId, this.window.atLiveEnd);
   }
 

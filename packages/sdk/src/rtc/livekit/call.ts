@@ -253,6 +253,16 @@ export class LiveKitCall {
     await this.publisher?.replaceTrack(old, next);
   }
 
+  /** Shares our screen on our SFU (a separate screen_share publication the others show as its own tile). */
+  async shareScreen(tracks: readonly MediaTrack[]): Promise<void> {
+    await this.publisher?.publishScreen(tracks);
+  }
+
+  /** Stops sharing our screen. */
+  async stopScreenShare(): Promise<void> {
+    await this.publisher?.unpublishScreen();
+  }
+
   /** Leaves the SFUs and the session (the membership is removed, the others rotate their keys). */
   async leave(): Promise<void> {
     if (this.ended) return;

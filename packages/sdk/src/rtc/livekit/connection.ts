@@ -53,6 +53,9 @@ export interface MediaParticipant {
   readonly isLocal: boolean;
   readonly audio: MediaTrack | undefined;
   readonly video: MediaTrack | undefined;
+  /** Their shared screen (LiveKit's screen_share source) and its sound, when they share one. */
+  readonly screen: MediaTrack | undefined;
+  readonly screenAudio: MediaTrack | undefined;
   readonly audioMuted: boolean;
   readonly videoMuted: boolean;
   readonly speaking: boolean;
@@ -60,7 +63,6 @@ export interface MediaParticipant {
   readonly encryption: EncryptionState;
 }
 
-/** The SFU could not be joined or was lost for good, in words. */
 /**
  * How a track of ours is published: as the camera or the microphone. Without a source LiveKit
  * names it "unknown", and Element Call (which renders a member's Camera and Microphone
@@ -70,6 +72,7 @@ function publishOptions(track: MediaTrack): { source: "camera" | "microphone" } 
   return { source: track.kind === "audio" ? "microphone" : "camera" };
 }
 
+/** The SFU could not be joined or was lost for good, in words. */
 export class LiveKitConnectionError extends Error {
   constructor(
     readonly code: "unreachable" | "lost",
@@ -131,6 +134,8 @@ export class LiveKitConnection {
   private room: LkRoom | undefined;
   private feed: KeyFeed | undefined;
   private published: readonly MediaTrack[] = [];
+  /** Our shared screen's tracks (video, and its audio when captured): republished after a re-join too. */
+  private screen: readonly MediaTrack[] = [];
   private leaving = false;
   private readonly unsubscribes: Array<() => void> = [];
 
@@ -183,7 +188,8 @@ export class LiveKitConnection {
       throw this.errorValue.getSnapshot() ?? error;
     }
     this.published = (await this.options.tracks?.()) ?? [];
-    for (const track of this.published) await room.localParticipant.publishTrack(track, publishOptions(track));
+    for (const track of this.published)
+      await room.localParticipant.publishTrack(track, publishOptions(track));
     this.refresh();
   }
 
@@ -245,7 +251,9 @@ export class LiveKitConnection {
       if (this.leaving) return;
       try {
         await this.join(room);
-        for (const track of this.published) await room.localParticipant.publishTrack(track, publishOptions(track));
+        for (const track of this.published)
+          await room.localParticipant.publishTrack(track, publishOptions(track));
+        for (const track of this.screen) await this.publishScreenTrack(track);
         this.decryptionFailures.clear();
         this.refresh();
         return;
@@ -264,13 +272,17 @@ export class LiveKitConnection {
   private describe(p: LkParticipant, isLocal: boolean): MediaParticipant {
     let audio: MediaTrack | undefined;
     let video: MediaTrack | undefined;
+    let screen: MediaTrack | undefined;
+    let screenAudio: MediaTrack | undefined;
     let audioMuted = true;
     let videoMuted = true;
     for (const pub of p.trackPublications.values()) {
-      if (pub.kind === "audio" && pub.source !== "screen_share_audio") {
+      if (pub.source === "screen_share") screen = pub.track?.mediaStreamTrack;
+      else if (pub.source === "screen_share_audio") screenAudio = pub.track?.mediaStreamTrack;
+      else if (pub.kind === "audio") {
         audio = pub.track?.mediaStreamTrack;
         audioMuted = pub.isMuted;
-      } else if (pub.kind === "video" && pub.source !== "screen_share") {
+      } else if (pub.kind === "video") {
         video = pub.track?.mediaStreamTrack;
         videoMuted = pub.isMuted;
       }
@@ -286,6 +298,8 @@ export class LiveKitConnection {
       isLocal,
       audio,
       video,
+      screen,
+      screenAudio,
       audioMuted,
       videoMuted,
       speaking: p.isSpeaking,
@@ -320,6 +334,28 @@ export class LiveKitConnection {
       const track = pub.track as LkLocalTrack | undefined;
       if (track?.mediaStreamTrack === old) await track.replaceTrack(next, true);
     }
+    this.refresh();
+  }
+
+  private async publishScreenTrack(track: MediaTrack): Promise<void> {
+    await this.room?.localParticipant.publishTrack(track, {
+      source: track.kind === "video" ? "screen_share" : "screen_share_audio",
+    });
+  }
+
+  /** Shares our screen (its video, and its audio when given) as the screen_share sources, beside the camera. */
+  async publishScreen(tracks: readonly MediaTrack[]): Promise<void> {
+    await this.unpublishScreen();
+    this.screen = tracks;
+    for (const track of tracks) await this.publishScreenTrack(track);
+    this.refresh();
+  }
+
+  /** Stops sharing: the screen tracks are unpublished (not stopped: the caller owns them). */
+  async unpublishScreen(): Promise<void> {
+    const tracks = this.screen;
+    this.screen = [];
+    for (const track of tracks) await this.room?.localParticipant.unpublishTrack(track, false);
     this.refresh();
   }
 

@@ -279,7 +279,7 @@ export class IndexedDbStore implements Store {
 }
 
 /** idb's openDB uses the global indexedDB; point it at the given factory for the call. */
-async function withFactory<T>(factory: object, fn: () => Promise<T>): Promise<T> {
+export async function withFactory<T>(factory: object, fn: () => Promise<T>): Promise<T> {
   const g = globalThis as { indexedDB?: object };
   const previous = g.indexedDB;
   // A browser's window.indexedDB is a read-only getter: assigning it throws in a module, so only swap a different factory.

@@ -12,6 +12,7 @@ import type {
   LiveKitModule,
   LkParticipant,
   LkRoomOptions,
+  LkTrack,
   LkTrackPublication,
 } from "../../../src/rtc/livekit/api";
 import {
@@ -36,6 +37,7 @@ class FakeRoom {
   readonly connects: string[] = [];
   readonly published: MediaTrack[] = [];
   readonly sources: unknown[] = [];
+  readonly unpublished: MediaTrack[] = [];
   e2ee = false;
   state = "disconnected";
   readonly remoteParticipants = new Map<string, LkParticipant>();
@@ -50,7 +52,10 @@ class FakeRoom {
       this.sources.push(options?.["source"]);
       return Promise.resolve();
     },
-    unpublishTrack: () => Promise.resolve(),
+    unpublishTrack: (t: MediaTrack) => {
+      this.unpublished.push(t);
+      return Promise.resolve();
+    },
   };
   constructor(readonly options: LkRoomOptions) {
     FakeRoom.last = this;
@@ -182,6 +187,52 @@ describe("LiveKitConnection", () => {
     expect(bob()?.encryption).toBe("decryption_failed");
     await connection.disconnect();
     expect(connection.status.getSnapshot()).toBe("disconnected");
+  });
+
+  it("shares a screen as the screen_share sources, republishes it after a re-join, shows others' screens apart", async () => {
+    FakeRoom.failConnect = false;
+    const { connection } = setup([token("j1"), token("j2")]);
+    await connection.connect();
+    const room = FakeRoom.last as FakeRoom;
+    const screen = [track("video"), track("audio")];
+    await connection.publishScreen(screen);
+    expect(room.sources.slice(2)).toEqual(["screen_share", "screen_share_audio"]);
+    room.emit("disconnected");
+    await flush();
+    await new Promise((r) => setTimeout(r, 10));
+    // Camera, microphone and both screen tracks again on the new join.
+    expect(room.published.slice(4)).toEqual([...room.published.slice(0, 2), ...screen]);
+    await connection.unpublishScreen();
+    expect(room.unpublished).toEqual(screen);
+
+    const camera = { id: "cam", kind: "video", enabled: true, stop: () => {} } as MediaTrack;
+    const shown = { id: "scr", kind: "video", enabled: true, stop: () => {} } as MediaTrack;
+    room.remoteParticipants.set("carol", {
+      identity: "@carol:hs:C",
+      isSpeaking: false,
+      connectionQuality: "good",
+      isEncrypted: true,
+      trackPublications: new Map<string, LkTrackPublication>([
+        [
+          "c",
+          { kind: "video", source: "camera", isMuted: false, track: { mediaStreamTrack: camera } as LkTrack },
+        ],
+        [
+          "s",
+          {
+            kind: "video",
+            source: "screen_share",
+            isMuted: false,
+            track: { mediaStreamTrack: shown } as LkTrack,
+          },
+        ],
+      ]),
+    });
+    room.emit("participantConnected");
+    const carol = connection.participants.getSnapshot().find((p) => !p.isLocal);
+    expect(carol?.video).toBe(camera);
+    expect(carol?.screen).toBe(shown);
+    await connection.disconnect();
   });
 
   it("joins again with a new token after the SFU drops it, and republishes", async () => {

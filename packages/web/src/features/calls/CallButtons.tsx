@@ -29,6 +29,7 @@ export function CallButtons({
   useObservable(room);
   useObservable(calls.rtcSessions);
   const active = useObservable(calls.active);
+  const lobby = useObservable(calls.lobby);
   const prefs = useObservable(calls.settings.preferences);
   const elementCall = useContext(ElementCallContext);
   if (!calls.supported) return null;
@@ -36,10 +37,10 @@ export function CallButtons({
   if (kind === null) return null;
   const viaElementCall = kind === "group" && prefs.groupCalls === "element-call" && elementCall !== null;
   const join = kind === "group" && calls.hasGroupCall(roomId);
-  const busy = active !== null;
+  const busy = active !== null || lobby !== null;
   const place = (video: boolean): void => {
     if (viaElementCall) elementCall.start(roomId, { voice: !video });
-    else void calls.place(roomId, video);
+    else void calls.place(roomId, video, { lobby: true });
   };
   const voice = join ? t("joinVoiceCall") : t("voiceCall");
   const video = join ? t("joinVideoCall") : t("videoCall");

@@ -17,6 +17,7 @@ import styles from "./Calls.module.css";
 import { PhoneIcon, VideoIcon } from "./icons";
 
 const CallStage = lazy(() => import("./CallStage").then((m) => ({ default: m.CallStage })));
+const CallLobby = lazy(() => import("./CallLobby").then((m) => ({ default: m.CallLobby })));
 
 function IncomingToast({
   calls,
@@ -67,7 +68,7 @@ function IncomingToast({
   );
 }
 
-/** A group call someone started in one of our rooms: Join or Dismiss. */
+/** A group call in one of our rooms: Join or Dismiss (mesh), or a MatrixRTC call that rings us: Join or Decline. */
 function GroupCallToast({
   calls,
   call,
@@ -77,26 +78,36 @@ function GroupCallToast({
 }): React.JSX.Element {
   const t = useT("calls");
   const title = call.video ? t("incomingGroupVideo") : t("incomingGroupVoice");
+  const rings = call.kind === "rtc";
   return (
     <div
       className={styles.toast}
       role="alertdialog"
       aria-label={title}
       aria-describedby={`group-call-${call.id}`}
-      data-testid="incoming-group-call"
+      data-testid={rings ? "incoming-rtc-ring" : "incoming-group-call"}
     >
       <Avatar id={call.roomId} name={call.roomName} size={40} />
       <div className={styles.toastText} id={`group-call-${call.id}`}>
         <span className={styles.toastName}>{call.roomName}</span>
         <span className={styles.muted}>
-          {t("incomingGroupFrom", { name: call.callerName, room: call.roomName })}
+          {t(rings ? "incomingRingFrom" : "incomingGroupFrom", {
+            name: call.callerName,
+            room: call.roomName,
+          })}
         </span>
       </div>
       <div className={styles.toastActions}>
-        <Button variant="secondary" size="sm" onClick={() => calls.incomingGroup.dismiss(call.id)}>
-          {t("dismissGroup")}
-        </Button>
-        <Button size="sm" onClick={() => void calls.joinGroup(call.id)}>
+        {rings ? (
+          <Button variant="secondary" size="sm" onClick={() => void calls.declineRing(call.id)}>
+            {t("decline")}
+          </Button>
+        ) : (
+          <Button variant="secondary" size="sm" onClick={() => calls.incomingGroup.dismiss(call.id)}>
+            {t("dismissGroup")}
+          </Button>
+        )}
+        <Button size="sm" onClick={() => void (rings ? calls.joinRing(call.id) : calls.joinGroup(call.id))}>
           {call.video ? <VideoIcon /> : <PhoneIcon />} {t("joinGroup")}
         </Button>
       </div>
@@ -108,7 +119,8 @@ function GroupCallToast({
 export function IncomingCalls({ calls }: { calls: CallsViewModel }): React.JSX.Element | null {
   const incoming = useObservable(calls.incoming);
   const groups = useObservable(calls.incomingGroup.toasts);
-  const ringing = incoming.length > 0;
+  // MatrixRTC rings ring too; mesh group-call toasts stay quiet.
+  const ringing = incoming.length > 0 || groups.some((g) => g.kind === "rtc");
   useEffect(() => (ringing ? startRingtone() : undefined), [ringing]);
   if (!ringing && groups.length === 0) return null;
   return (
@@ -117,7 +129,7 @@ export function IncomingCalls({ calls }: { calls: CallsViewModel }): React.JSX.E
         <IncomingToast key={call.id} calls={calls} call={call} />
       ))}
       {groups.map((call) => (
-        <GroupCallToast key={call.id} calls={calls} call={call} />
+        <GroupCallToast key={`${call.kind}:${call.id}`} calls={calls} call={call} />
       ))}
     </div>
   );
@@ -136,7 +148,11 @@ function CallFailure({ calls, message }: { calls: CallsViewModel; message: strin
   );
 }
 
-/** The active call: its view above the room when its room is open, the picture-in-picture bar otherwise. */
+/**
+ * The active call: its view above the room when its room is open, the
+ * picture-in-picture bar otherwise; the lobby (its own chunk) while a
+ * LiveKit call is being joined from the open room; the last failure.
+ */
 export function ActiveCall({
   calls,
   selectedRoomId,
@@ -146,6 +162,13 @@ export function ActiveCall({
 }): React.JSX.Element | null {
   const active = useObservable(calls.active);
   const error = useObservable(calls.error);
+  const lobby = useObservable(calls.lobby);
+  if (lobby !== null && lobby.roomId === selectedRoomId)
+    return (
+      <Suspense fallback={null}>
+        <CallLobby calls={calls} lobby={lobby} />
+      </Suspense>
+    );
   if (active === null) return error !== null ? <CallFailure calls={calls} message={error} /> : null;
   return (
     <Suspense fallback={null}>

@@ -153,27 +153,31 @@ export function Composer({
         </Suspense>
       )}
       <div className={styles.row} data-mode={mode.kind}>
-        <Button
-          variant="ghost"
-          size="sm"
-          className={styles.iconButton}
-          aria-label={t("attach")}
-          title={t("attach")}
-          onClick={() => fileInput.current?.click()}
-        >
-          <PlusIcon />
-        </Button>
-        <input
-          ref={fileInput}
-          type="file"
-          multiple
-          hidden
-          data-testid="composer-file"
-          onChange={(e) => {
-            vm.uploads.stage(filesOf(e.currentTarget.files));
-            e.currentTarget.value = "";
-          }}
-        />
+        {vm.uploads.enabled && (
+          <>
+            <Button
+              variant="ghost"
+              size="sm"
+              className={styles.iconButton}
+              aria-label={t("attach")}
+              title={t("attach")}
+              onClick={() => fileInput.current?.click()}
+            >
+              <PlusIcon />
+            </Button>
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              hidden
+              data-testid="composer-file"
+              onChange={(e) => {
+                vm.uploads.stage(filesOf(e.currentTarget.files));
+                e.currentTarget.value = "";
+              }}
+            />
+          </>
+        )}
         <div className={styles.field}>
           <PillBackdrop ref={backdrop} text={text} pills={pills} />
           <textarea

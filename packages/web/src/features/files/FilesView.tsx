@@ -4,13 +4,15 @@
  * (size, type, uploader, date), sorted and searched by name; uploads by
  * button or drag and drop with per-file progress and cancel; download,
  * preview and version history of a file; the sharing dialog; leave. All
- * state is the FilesViewModel's (src/state/files); loaded lazily.
+ * state is the FilesViewModel's (src/state/files); loaded lazily. Uploads
+ * are journalled in IndexedDB, so one a reload cut off resumes here.
  */
 import { use, useEffect, useMemo, useState } from "react";
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
 import type { ClientViewModel } from "../../state/ClientViewModel";
 import { FilesViewModel, visibleRows } from "../../state/files/FilesViewModel";
+import { uploadJournal } from "../../state/files/resumeUploads";
 import type { FileRow, FileSort } from "../../state/files/FilesViewModel";
 import { useObservable } from "../../state/useObservable";
 import { FileDetailsPanel } from "./FileDetailsPanel";
@@ -27,7 +29,10 @@ function formatSize(size: number | undefined): string {
 export function FilesView({ client }: { client: ClientViewModel }): React.JSX.Element {
   // The SDK's file service is its own chunk (ADR 0038): the Suspense around this view waits for it.
   const service = use(client.client.files());
-  const files = useMemo(() => new FilesViewModel({ files: service }), [service]);
+  const files = useMemo(
+    () => new FilesViewModel({ files: service }, { journal: uploadJournal(client.client.userId) }),
+    [service, client],
+  );
   useEffect(() => files.attach(), [files]);
   useEffect(() => () => files.dispose(), [files]);
   const t = useT("files");

@@ -103,6 +103,13 @@ export function ClientShell({
     if (selected !== null) setWidgetsOn(true);
   }, [selected]);
 
+  // File uploads a reload cut off go on by themselves (a lazy chunk, after the first screen).
+  useEffect(() => {
+    void import("../../state/files/resumeUploads")
+      .then((m) => m.resumeUploads(client.client))
+      .catch(() => undefined);
+  }, [client]);
+
   // The URL hash follows the open room, and back/forward or a pasted link opens one.
   useEffect(() => client.router.attach(browserHashLocation(window)), [client]);
 

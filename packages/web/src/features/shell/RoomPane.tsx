@@ -34,6 +34,7 @@ import { ThreadsButton } from "../threads/ThreadsButton";
 import { ThreadsPanel } from "../threads/ThreadsPanel";
 import { ThreadSummary } from "../threads/ThreadSummary";
 import { useAvatarUrl } from "../timeline/media/useMedia";
+import { MentionSourceContext } from "../timeline/TimelineContext";
 import { RoomAppsButton, RoomAppsPanel } from "../widgets/RoomApps";
 import { RoomWidgetsSide, RoomWidgetsTop, useRoomMaximised } from "../widgets/RoomWidgets";
 import styles from "./ClientShell.module.css";
@@ -129,54 +130,56 @@ function RoomPane({
   const onReport = useCallback((id: string) => vm.report(id), [vm]);
   const maximised = useRoomMaximised(vm);
   return (
-    <section className={styles.room} aria-label={room.name.name} onClick={linkClick(onLink)}>
-      <LiveAnnouncer room={vm} />
-      <header className={styles.roomHeader}>
-        <Button
-          variant="ghost"
-          size="sm"
-          className={styles.back}
-          aria-label={common("back_to_rooms")}
-          onClick={onBack}
-        >
-          <BackIcon />
-        </Button>
-        <Avatar
-          id={roomAvatarSeedOf(room, vm.timeline.userId)}
-          name={room.name.name}
-          url={avatar}
-          size={36}
-        />
-        <div className={styles.roomTitle}>
-          <h2 className={styles.roomName}>{room.name.name}</h2>
-          {typeof topic === "string" && topic !== "" && <p className={styles.topic}>{topic}</p>}
-        </div>
-        {room.isEncrypted && (
-          <span className={styles.e2ee} title={t("shield_encrypted")}>
-            {t("shield_encrypted")}
-          </span>
-        )}
-        <HeaderActions vm={vm} />
-      </header>
-      <div className={layout.body}>
-        <div className={layout.column}>
-          <RoomWidgetsTop room={vm} />
-          {!maximised && (
-            <Timeline
-              vm={vm.timeline}
-              onReply={onReply}
-              onEdit={onEdit}
-              onOpenThread={onOpenThread}
-              renderUnder={renderUnder}
-              onReport={vm.canReport ? onReport : undefined}
-            />
+    <MentionSourceContext.Provider value={vm.timeline}>
+      <section className={styles.room} aria-label={room.name.name} onClick={linkClick(onLink)}>
+        <LiveAnnouncer room={vm} />
+        <header className={styles.roomHeader}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className={styles.back}
+            aria-label={common("back_to_rooms")}
+            onClick={onBack}
+          >
+            <BackIcon />
+          </Button>
+          <Avatar
+            id={roomAvatarSeedOf(room, vm.timeline.userId)}
+            name={room.name.name}
+            url={avatar}
+            size={36}
+          />
+          <div className={styles.roomTitle}>
+            <h2 className={styles.roomName}>{room.name.name}</h2>
+            {typeof topic === "string" && topic !== "" && <p className={styles.topic}>{topic}</p>}
+          </div>
+          {room.isEncrypted && (
+            <span className={styles.e2ee} title={t("shield_encrypted")}>
+              {t("shield_encrypted")}
+            </span>
           )}
-          <RoomComposer room={vm} />
+          <HeaderActions vm={vm} />
+        </header>
+        <div className={layout.body}>
+          <div className={layout.column}>
+            <RoomWidgetsTop room={vm} />
+            {!maximised && (
+              <Timeline
+                vm={vm.timeline}
+                onReply={onReply}
+                onEdit={onEdit}
+                onOpenThread={onOpenThread}
+                renderUnder={renderUnder}
+                onReport={vm.canReport ? onReport : undefined}
+              />
+            )}
+            <RoomComposer room={vm} />
+          </div>
+          <RoomWidgetsSide room={vm} />
+          <RightPanel vm={vm} />
         </div>
-        <RoomWidgetsSide room={vm} />
-        <RightPanel vm={vm} />
-      </div>
-    </section>
+      </section>
+    </MentionSourceContext.Provider>
   );
 }
 

@@ -5,21 +5,22 @@
  * display name, like the composer's pills. A mention of the reader is
  * highlighted. It stays an <a href>, so a click opens the user panel or the
  * room as any link does (RoomPane's link handler), and a copy keeps the link.
- * Outside a timeline (the XSS test page) it shows the link's own text.
+ * The members come from the room (MentionSourceContext, the thread panel
+ * included); outside a room (the XSS test page) it shows the link's text.
  */
 import { useContext } from "react";
 import type { ReactNode } from "react";
 import { Avatar } from "../../components/Avatar";
 import { linkTargetOf } from "../../state/routing/routes";
 import styles from "./MentionPill.module.css";
-import { TimelineContext } from "./TimelineContext";
+import { MentionSourceContext, TimelineContext } from "./TimelineContext";
 import { useAvatarUrl } from "./media/useMedia";
 
 /** What a pill points at: a user, or a room (id or alias) without an event. */
-export type PillTarget = { kind: "user"; userId: string } | { kind: "room"; roomIdOrAlias: string };
+type PillTarget = { kind: "user"; userId: string } | { kind: "room"; roomIdOrAlias: string };
 
 /** The pill target of a link, or null for a link that stays a link (events, the web). */
-export function pillTargetOf(href: string): PillTarget | null {
+function pillTargetOf(href: string): PillTarget | null {
   const target = linkTargetOf(href);
   if (target === null) return null;
   if (target.kind === "user") return target;
@@ -27,7 +28,9 @@ export function pillTargetOf(href: string): PillTarget | null {
 }
 
 function UserPill({ href, userId, text }: { href: string; userId: string; text: string }): React.JSX.Element {
-  const vm = useContext(TimelineContext)?.vm;
+  const source = useContext(MentionSourceContext);
+  const timeline = useContext(TimelineContext)?.vm;
+  const vm = source ?? timeline;
   const member = vm?.snapshot.getSnapshot().members.get(userId);
   const name = member?.name ?? (text.trim() !== "" ? text : userId);
   const url = useAvatarUrl(vm?.avatarOf(userId));

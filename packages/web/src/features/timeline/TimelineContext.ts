@@ -2,7 +2,9 @@
  * What every row of the timeline needs without prop threading: the
  * timeline view model and the callbacks of the message action bar, which
  * RoomView routes to the composer (reply, edit), the threads panel and the
- * report flow.
+ * report flow. Mention pills read the room's members from
+ * MentionSourceContext, which RoomPane provides for the whole room (the
+ * thread panel included).
  */
 import { createContext, useContext } from "react";
 import type { TimelineViewModel } from "../../state/TimelineViewModel";
@@ -30,3 +32,9 @@ export function useTimeline(): TimelineContextValue {
   if (value === null) throw new AppStateError("useTimeline outside a Timeline");
   return value;
 }
+
+/** What a mention pill reads: the reader, the room's members and their avatars. */
+export type MentionSource = Pick<TimelineViewModel, "userId" | "avatarOf" | "snapshot">;
+
+/** The room's mention source; absent outside a room (pills then show the link's text). */
+export const MentionSourceContext = createContext<MentionSource | null>(null);

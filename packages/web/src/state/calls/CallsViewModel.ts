@@ -3,15 +3,18 @@
  * the caller's name and avatar, accept as voice or video, decline), the
  * active call the call view and the picture-in-picture bar show, and the
  * room header's call buttons (a room of two gets a 1:1 call, a bigger room
- * a mesh group call, joined when one is already running). A desktop
- * notification announces an incoming call while the tab is hidden.
+ * a mesh group call, joined when one is already running), and the group
+ * calls we may join (mesh calls, and MatrixRTC calls that ring us: Join on
+ * LiveKit, or Decline). A desktop notification announces an incoming call
+ * or ring while the tab is hidden.
  *
  * The SDK loads its call services on first use (ADR 0038): this model asks
  * for them at once and follows them from when they arrive (`ready`); the
  * SDK holds the sync batches meanwhile, so a call that came in before they
  * loaded still rings (picked up from the service's ringing calls).
  */
-import type { Call, Client, GroupCall, RtcService, VoipService } from "../../sdk";
+import type { Call, Client, GroupCall, IncomingRing, RtcService, VoipService } from "../../sdk";
+import type { JoinChoice } from "./LiveKitCall";
 import { ObservableValue } from "../observables";
 import { Scope } from "../Scope";
 import { MeshCallViewModel, OneToOneCallViewModel } from "./ActiveCall";
@@ -19,6 +22,7 @@ import type { ActiveCallViewModel } from "./ActiveCall";
 import type { CallSettings } from "./CallSettings";
 import { DevicesViewModel } from "./DevicesViewModel";
 import { IncomingGroupCalls } from "./IncomingGroupCalls";
+import type { IncomingGroupCallView } from "./IncomingGroupCalls";
 import { PreCallViewModel } from "./PreCallViewModel";
 import type { BrowserMediaPlatform } from "../../platform";
 import type { Subscribable } from "../useObservable";
@@ -42,11 +46,19 @@ export interface CallsHost {
   openRoom(roomId: string): void;
 }
 
+/** The lobby before a LiveKit group call: the room, and whether the call was placed as a video call. */
+export interface LobbyView {
+  readonly roomId: string;
+  readonly video: boolean;
+}
+
 export class CallsViewModel {
   /** Calls ringing here, newest last. */
   readonly incoming = new ObservableValue<readonly IncomingCallView[]>([]);
   /** The call in progress (one at a time), or null. */
   readonly active = new ObservableValue<ActiveCallViewModel | null>(null);
+  /** The lobby (device preview before joining a LiveKit call), or null. */
+  readonly lobby = new ObservableValue<LobbyView | null>(null);
   /** A failure to place or answer, in the SPEC's words. */
   readonly error = new ObservableValue<string | null>(null);
   /** The device pickers, device test and level meter. */
@@ -58,11 +70,14 @@ export class CallsViewModel {
   /** Resolves once the SDK's call services have loaded and this model follows them. */
   readonly ready: Promise<void>;
   private readonly ringing = new Map<string, Call>();
+  /** MatrixRTC rings already announced (one desktop notification each). */
+  private readonly announcedRings = new Set<string>();
   private readonly scope: Scope;
   private voip: VoipService | undefined;
   private rtc: RtcService | undefined;
   private readonly groupCalls = new ObservableValue<ReadonlyMap<string, GroupCall>>(new Map());
   private readonly rtcActive = new ObservableValue<ReadonlyMap<string, unknown>>(new Map());
+  private readonly rtcRings = new ObservableValue<readonly IncomingRing[]>([]);
 
   constructor(
     private readonly client: Client,
@@ -94,13 +109,16 @@ export class CallsViewModel {
     this.incomingGroup = new IncomingGroupCalls(
       {
         groupCalls: this.groupCalls,
+        rtcRings: this.rtcRings,
         userId: client.userId,
         roomName: (roomId) => client.rooms.find(roomId)?.getSnapshot().name.name ?? roomId,
         memberName: (roomId, userId) => this.nameOf(roomId, userId),
         activeCallId: () => this.active.getSnapshot()?.id,
+        activeRoomId: () => this.active.getSnapshot()?.roomId,
       },
       this.scope,
     );
+    this.scope.subscribe(this.incomingGroup.toasts, (toasts) => this.announceRings(toasts));
     this.scope.subscribe(this.active, () => this.incomingGroup.update());
     this.scope.add(() => this.active.getSnapshot()?.dispose());
     this.ready = Promise.all([client.voip(), client.rtc()]).then(
@@ -121,6 +139,8 @@ export class CallsViewModel {
     this.groupCalls.set(voip.groupCalls.getSnapshot());
     this.scope.subscribe(rtc.active, (sessions) => this.rtcActive.set(sessions));
     this.rtcActive.set(rtc.active.getSnapshot());
+    this.scope.subscribe(rtc.ringingForUs, (rings) => this.rtcRings.set(rings));
+    this.rtcRings.set(rtc.ringingForUs.getSnapshot());
   }
 
   /** A member's display name in the room (the user id when unknown). */
@@ -142,8 +162,12 @@ export class CallsViewModel {
     return joined === 2 ? "one_to_one" : "group";
   }
 
-  /** Places a call in the room (voice, or video with `video`). */
-  async place(roomId: string, video: boolean): Promise<void> {
+  /**
+   * Places a call in the room (voice, or video with `video`). A group call
+   * on LiveKit opens the lobby first when `options.lobby` (the room
+   * header's buttons); the join happens from there.
+   */
+  async place(roomId: string, video: boolean, options: { lobby?: boolean } = {}): Promise<void> {
     if (this.active.getSnapshot()) return;
     this.error.set(null);
     const kind = this.kindFor(roomId);
@@ -154,17 +178,8 @@ export class CallsViewModel {
         this.setActive(new OneToOneCallViewModel(call));
       } else if (kind === "group" && (await this.groupOnLiveKit(roomId))) {
         // The server offers a LiveKit focus: the group call goes on the SFU, end-to-end encrypted.
-        const { LiveKitCallViewModel } = await import("./LiveKitCall");
-        const vm = new LiveKitCallViewModel(
-          this.client,
-          await this.client.rtc(),
-          roomId,
-          this.platform,
-          video,
-        );
-        this.setActive(vm);
-        await vm.enter();
-        if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
+        if (options.lobby === true) this.lobby.set({ roomId, video });
+        else await this.enterLiveKit(roomId, video, {});
       } else if (kind === "group") {
         const group =
           voip.groupCall(roomId) ??
@@ -179,6 +194,40 @@ export class CallsViewModel {
     }
   }
 
+  /** Joins the lobby's call with what was chosen there (microphone muted, camera off). */
+  async joinFromLobby(choice: JoinChoice): Promise<void> {
+    const lobby = this.lobby.getSnapshot();
+    if (lobby === null || this.active.getSnapshot()) return;
+    this.leaveLobby();
+    this.error.set(null);
+    try {
+      await this.enterLiveKit(lobby.roomId, lobby.video, choice);
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Closes the lobby without joining (its preview stops). */
+  leaveLobby(): void {
+    this.lobby.set(null);
+    this.devices.stopPreview();
+  }
+
+  private async enterLiveKit(roomId: string, video: boolean, choice: JoinChoice): Promise<void> {
+    const { LiveKitCallViewModel } = await import("./LiveKitCall");
+    const vm = new LiveKitCallViewModel(
+      this.client,
+      await this.client.rtc(),
+      roomId,
+      this.platform,
+      video,
+      choice,
+    );
+    this.setActive(vm);
+    await vm.enter();
+    if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
+  }
+
   /**
    * Joins the group call of an incoming group-call toast and opens its room
    * (a call in progress is hung up first).
@@ -191,6 +240,50 @@ export class CallsViewModel {
     const previous = this.active.getSnapshot();
     if (previous) await this.hangup(previous);
     await this.enterGroup(group);
+  }
+
+  /**
+   * Joins the MatrixRTC call that rang us (an rtc toast) on LiveKit, with
+   * video unless the ring's intent is audio, and opens its room (a call in
+   * progress is hung up first).
+   */
+  async joinRing(id: string): Promise<void> {
+    const incoming = this.incomingGroup.ring(id);
+    if (!incoming) return;
+    this.incomingGroup.dismiss(id);
+    this.error.set(null);
+    this.host.openRoom(incoming.roomId);
+    const previous = this.active.getSnapshot();
+    if (previous) await this.hangup(previous);
+    try {
+      await this.enterLiveKit(incoming.roomId, incoming.ring.callIntent !== "audio", {});
+    } catch (e) {
+      this.error.set(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Declines a MatrixRTC ring (the decline event tells the caller and our other devices). */
+  async declineRing(id: string): Promise<void> {
+    const incoming = this.incomingGroup.ring(id);
+    this.incomingGroup.dismiss(id);
+    if (incoming) await (await this.client.rtc()).decline(incoming.roomId, id).catch(() => undefined);
+  }
+
+  /** A desktop notification for each new MatrixRTC ring (the host shows it only while the tab is hidden). */
+  private announceRings(toasts: readonly IncomingGroupCallView[]): void {
+    for (const toast of toasts) {
+      if (toast.kind !== "rtc" || this.announcedRings.has(toast.id)) continue;
+      this.announcedRings.add(toast.id);
+      this.host.notify?.({
+        id: toast.id,
+        roomId: toast.roomId,
+        callerId: toast.callerId,
+        callerName: toast.callerName,
+        avatarUrl: this.client.rooms.find(toast.roomId)?.getSnapshot().state.members.get(toast.callerId)
+          ?.avatarUrl,
+        video: toast.video,
+      });
+    }
   }
 
   private async enterGroup(group: GroupCall): Promise<void> {

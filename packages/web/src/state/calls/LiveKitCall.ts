@@ -47,6 +47,12 @@ export async function checkLiveKit(client: Client, roomId: string): Promise<Live
   });
 }
 
+/** What the lobby chose before joining: the microphone muted, the camera off. */
+export interface JoinChoice {
+  microphoneMuted?: boolean;
+  cameraOff?: boolean;
+}
+
 interface TileState {
   view: FeedView;
   audio: MediaTrack | undefined;
@@ -74,11 +80,12 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
   readonly hold = new ObservableValue<HoldView>({ remoteOnHold: false, localOnHold: false });
   readonly error = new ObservableValue<string | null>(null);
   readonly canHold = false;
-  readonly canScreenshare = false;
+  readonly canScreenshare: boolean;
   readonly call: LiveKitCall;
   private readonly scope = new Scope();
   private readonly tiles = new Map<string, TileState>();
   private tracks: MediaTrack[] = [];
+  private screenTracks: MediaTrack[] = [];
   private connectedAt: number | undefined;
 
   constructor(
@@ -88,9 +95,11 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     readonly roomId: string,
     private readonly platform: BrowserMediaPlatform | undefined,
     private readonly video: boolean,
+    private readonly choice: JoinChoice = {},
     private readonly now: () => number = Date.now,
   ) {
     this.id = `livekit:${roomId}`;
+    this.canScreenshare = platform !== undefined;
     const deviceId = client.deviceId ?? "";
     this.call = new LiveKitCall({
       rtc,
@@ -116,9 +125,13 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
 
   private async capture(): Promise<readonly MediaTrack[]> {
     if (!this.platform) return [];
-    const stream = await this.platform.mediaDevices.getUserMedia({ audio: true, video: this.video });
+    const camera = this.video && this.choice.cameraOff !== true;
+    const stream = await this.platform.mediaDevices.getUserMedia({ audio: true, video: camera });
     this.tracks = [...stream.getTracks()];
-    this.cameraOff.set(!this.video);
+    // Muted in the lobby: not a sound leaves before the SFU is told (enter() mutes the publication).
+    if (this.choice.microphoneMuted === true)
+      for (const t of this.tracks) if (t.kind === "audio") t.enabled = false;
+    this.cameraOff.set(!camera);
     return this.tracks;
   }
 
@@ -140,13 +153,25 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
       present.add(key);
       views.push(this.tile(key, p).view);
       if (p.isLocal) this.microphoneMuted.set(p.audioMuted);
+      if (p.screen !== undefined) {
+        // A shared screen is a tile of its own, with its sound, beside the member's camera.
+        const screenKey = `${key}:screen`;
+        present.add(screenKey);
+        views.push(
+          this.tile(
+            screenKey,
+            { ...p, video: p.screen, audio: p.screenAudio, videoMuted: false },
+            "m.screenshare",
+          ).view,
+        );
+      }
     }
     for (const key of [...this.tiles.keys()]) if (!present.has(key)) this.tiles.delete(key);
     this.feeds.set(views);
   }
 
   /** One stable tile per member; a new stream only when their tracks change (a re-join, a new camera). */
-  private tile(key: string, p: CallParticipant): TileState {
+  private tile(key: string, p: CallParticipant, purpose: FeedView["purpose"] = "m.usermedia"): TileState {
     let t = this.tiles.get(key);
     const mute = {
       audioMuted: p.audio === undefined || p.audioMuted,
@@ -169,7 +194,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
           key,
           userId: p.userId,
           isLocal: p.isLocal,
-          purpose: "m.usermedia",
+          purpose,
           stream: new MediaStream(tracks),
           mute: muteValue,
           speaking,
@@ -191,6 +216,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
   async enter(): Promise<void> {
     try {
       await this.call.join();
+      if (this.choice.microphoneMuted === true) await this.setMicrophoneMuted(true);
     } catch (e) {
       this.error.set(e instanceof Error ? e.message : String(e));
       this.stopTracks();
@@ -248,8 +274,29 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     });
   }
 
-  setScreensharing(): Promise<void> {
-    return Promise.resolve(); // not offered on LiveKit yet (canScreenshare is false)
+  /** Shares the screen the user picks (with its sound where the browser gives it), or stops sharing. */
+  setScreensharing(on: boolean): Promise<void> {
+    return this.attempt(async () => {
+      if (!on || !this.platform) {
+        await this.call.stopScreenShare();
+        this.stopScreen();
+        return;
+      }
+      if (this.screenTracks.length > 0) return;
+      const stream = await this.platform.mediaDevices.getDisplayMedia({ audio: true });
+      this.screenTracks = [...stream.getTracks()];
+      // The browser's own "Stop sharing" ends the video track.
+      const video = this.screenTracks.find((t) => t.kind === "video");
+      if (video)
+        asDom(video).addEventListener("ended", () => void this.setScreensharing(false), { once: true });
+      await this.call.shareScreen(this.screenTracks);
+      this.screensharing.set(true);
+    });
+  }
+
+  private stopScreen(): void {
+    for (const t of this.screenTracks.splice(0)) t.stop();
+    this.screensharing.set(false);
   }
   setHold(): void {
     // Hold is a 1:1 feature (canHold is false).
@@ -269,6 +316,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
 
   private stopTracks(): void {
     for (const t of this.tracks.splice(0)) t.stop();
+    this.stopScreen();
   }
 
   dispose(): void {

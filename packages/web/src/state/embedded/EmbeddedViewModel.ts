@@ -2,7 +2,8 @@
  * The embedded page's root view model: the widget side over the page's
  * parent window, the SDK's embedded client for the granted room, and what
  * the page shows: a room (its RoomViewModel, so the timeline and composer
- * are the app's own) or a call (the app's CallsViewModel, whose group call
+ * are the app's own, media through the host's MSC4039 actions, no typing
+ * or receipts since the widget API carries neither) or a call (the app's CallsViewModel, whose group call
  * the call view renders). Theme, language and font scale come from the URL
  * and follow the host's theme_change and language_change. For the call,
  * it speaks Element Call's custom actions: io.element.join when joined,
@@ -17,6 +18,7 @@ import { setLanguage } from "../../i18n/i18n";
 import type { CallsViewModel } from "../calls/CallsViewModel";
 import { ObservableValue } from "../observables";
 import type { RoomViewModel } from "../RoomViewModel";
+import type { HostMedia } from "./HostMedia";
 import { Scope } from "../Scope";
 import { embeddedParamsOf, missingParams } from "./params";
 import type { EmbeddedParams, EmbeddedTheme } from "./params";
@@ -33,7 +35,7 @@ export const ElementActions = {
 export type EmbeddedStatus =
   | { kind: "missing"; params: string[] }
   | { kind: "connecting" }
-  | { kind: "room"; room: RoomViewModel }
+  | { kind: "room"; room: RoomViewModel; media: HostMedia | null }
   | { kind: "call"; calls: CallsViewModel; joined: boolean }
   | { kind: "failed"; message: string };
 
@@ -108,10 +110,21 @@ export class EmbeddedViewModel {
       await client.start();
       const room = await this.roomOf(client, p.roomId);
       if (call === undefined) {
-        const { RoomViewModel } = await import("../RoomViewModel");
-        const vm = new RoomViewModel({ client, room });
+        const [{ RoomViewModel }, { HostMedia }, can] = await Promise.all([
+          import("../RoomViewModel"),
+          import("./HostMedia"),
+          client.mediaAbilities(),
+        ]);
+        // The widget API carries no typing or receipts: the view sends none and claims none.
+        const vm = new RoomViewModel({
+          client,
+          room,
+          abilities: { typing: false, receipts: false, upload: can.upload },
+        });
         this.scope.add(() => vm.dispose());
-        this.status.set({ kind: "room", room: vm });
+        const media = can.download ? new HostMedia(client.http) : null;
+        if (media) this.scope.add(() => media.dispose());
+        this.status.set({ kind: "room", room: vm, media });
       } else {
         const [, { CallSettings }, { CallsViewModel }] = call;
         const calls = new CallsViewModel(client, new CallSettings(this.host.storage), platform, {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FilesService } from "@lattice/sdk/files/FilesService";
+import { MemoryUploadJournal } from "@lattice/sdk/files/uploads";
 import { FakeIo, FakeServer } from "@lattice/sdk/test/files/fake-io";
 import { FilesViewModel, ROLE_DESCRIPTIONS, visibleRows } from "./FilesViewModel";
 import type { FileRow } from "./FilesViewModel";
@@ -68,6 +69,93 @@ describe("FilesViewModel", () => {
     expect(await alice.share(roomId, "@alice:test", "viewer", false)).toBe(false);
     expect(alice.error.getSnapshot()).toBe("Owners cannot be demoted");
     expect(ROLE_DESCRIPTIONS.viewer).toBe("Can see and download files");
+  });
+
+  it("a role change in the open folder is read again: a demoted editor's view turns read-only", async () => {
+    const server = new FakeServer();
+    const alice = user(server, "alice");
+    const bobIo = new FakeIo(server, "@bob:test");
+    const bob = new FilesViewModel({ files: new FilesService(bobIo) });
+    bob.attach();
+    await alice.createTree("Team");
+    server.catchUp();
+    const folder = alice.folder.getSnapshot();
+    if (folder.kind !== "ready") throw new Error(folder.kind);
+    const roomId = folder.listing.roomId;
+    await alice.share(roomId, "@bob:test", "editor", false);
+    await bob.accept(roomId);
+    const role = (): string | undefined => {
+      const f = bob.folder.getSnapshot();
+      return f.kind === "ready" ? f.listing.myRole : undefined;
+    };
+    expect(role()).toBe("editor");
+    await alice.share(roomId, "@bob:test", "viewer", false);
+    // Sync tells bob's model the folder changed.
+    for (const listener of bobIo.changeListeners) listener(new Set([roomId]));
+    await expect.poll(role).toBe("viewer");
+  });
+
+  it("an upload a reload cut off shows as a row again and completes, listed once", async () => {
+    const server = new FakeServer();
+    const journal = new MemoryUploadJournal();
+    const firstIo = new FakeIo(server, "@alice:test");
+    const first = new FilesViewModel({ files: new FilesService(firstIo) }, { journal });
+    await first.createTree("Team");
+    server.catchUp();
+    const folder = first.folder.getSnapshot();
+    if (folder.kind !== "ready") throw new Error(folder.kind);
+    const roomId = folder.listing.roomId;
+    // The page goes away while the bytes are on their way.
+    firstIo.faults.upload.push(() => new Promise<void>(() => undefined));
+    void first.upload([file("cut.txt", "cut off")]);
+    await expect.poll(async () => (await journal.all()).length).toBe(1);
+
+    const second = new FilesViewModel(
+      { files: new FilesService(new FakeIo(server, "@alice:test")) },
+      { journal },
+    );
+    await second.open(roomId);
+    await second.resumeUploads();
+    expect(second.uploads.getSnapshot().map((u) => [u.name, u.status, u.sent])).toEqual([
+      ["cut.txt", "done", 7],
+    ]);
+    const after = second.folder.getSnapshot();
+    if (after.kind !== "ready") throw new Error(after.kind);
+    expect(after.rows.map((r) => r.entry.name)).toEqual(["cut.txt"]);
+    expect(await journal.all()).toEqual([]);
+  });
+
+  it("an earlier open that finishes last does not put its older rows back", async () => {
+    const server = new FakeServer();
+    const io = new FakeIo(server, "@alice:test");
+    const files = new FilesService(io);
+    const vm = new FilesViewModel({ files });
+    await vm.createTree("Team");
+    server.catchUp();
+    const ready = vm.folder.getSnapshot();
+    if (ready.kind !== "ready") throw new Error(ready.kind);
+    const roomId = ready.listing.roomId;
+    await files.fileOps.upload(roomId, "a.txt", new TextEncoder().encode("a"));
+    // The first open's details wait; meanwhile a file arrives and a second open completes.
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const fetchEvent = io.fetchEvent.bind(io);
+    io.fetchEvent = async (...args) => {
+      await gate;
+      return fetchEvent(...args);
+    };
+    const first = vm.open(roomId);
+    await files.fileOps.upload(roomId, "b.txt", new TextEncoder().encode("b"));
+    io.fetchEvent = fetchEvent;
+    await vm.open(roomId);
+    release();
+    await first;
+    const after = vm.folder.getSnapshot();
+    if (after.kind !== "ready") throw new Error(after.kind);
+    expect(after.rows.map((r) => [r.entry.name, r.details?.size])).toEqual([
+      ["a.txt", 1],
+      ["b.txt", 1],
+    ]);
   });
 
   it("sorts and searches rows by name", () => {

@@ -4,7 +4,9 @@
  * details), sort, search by name, list or grid, uploads with per-file
  * progress and cancel, downloads (decrypted here, handed to the view as
  * bytes), version history, the sharing dialog's members and roles, and
- * leave. Errors become a message the view shows; nothing throws into React.
+ * leave. Uploads are journalled (IndexedDB in the app): those a reload cut
+ * off resume on attach and show as rows again. Errors become a message the
+ * view shows; nothing throws into React.
  */
 import { FileTreeError } from "../../sdk";
 import type {
@@ -15,6 +17,8 @@ import type {
   FolderListing,
   FolderMember,
   TreeRole,
+  UploadHandle,
+  UploadJournal,
 } from "../../sdk";
 import { ObservableValue } from "../observables";
 
@@ -99,8 +103,13 @@ export class FilesViewModel {
   readonly error = new ObservableValue<string | null>(null);
   private readonly aborts = new Map<number, AbortController>();
   private nextUpload = 1;
+  private openSeq = 0;
 
-  constructor(private readonly client: FilesClient) {
+  constructor(
+    private readonly client: FilesClient,
+    options: { journal?: UploadJournal } = {},
+  ) {
+    if (options.journal) client.files.fileOps.uploads.useJournal(options.journal);
     this.refreshTrees();
   }
 
@@ -111,6 +120,7 @@ export class FilesViewModel {
    */
   attach(): () => void {
     this.refreshTrees();
+    void this.resumeUploads();
     return this.client.files.onChange((changed) => {
       this.refreshTrees();
       // Someone else's upload, rename or role change in the open folder shows without a click.
@@ -128,18 +138,21 @@ export class FilesViewModel {
 
   /** Opens a folder; file details load after the listing. */
   async open(roomId: string): Promise<void> {
+    // Opens overlap (a sync batch and our own reopen): only the latest one's answer is shown.
+    const seq = ++this.openSeq;
     this.folder.set({ kind: "loading", roomId });
     try {
       const listing = await this.client.files.open(roomId);
+      if (seq !== this.openSeq) return;
       const rows: FileRow[] = listing.files.map((entry) => ({ entry }));
       this.folder.set({ kind: "ready", listing, rows });
-      await this.loadDetails(roomId, rows);
+      await this.loadDetails(roomId, rows, seq);
     } catch (error) {
-      this.folder.set({ kind: "error", roomId, message: messageOf(error) });
+      if (seq === this.openSeq) this.folder.set({ kind: "error", roomId, message: messageOf(error) });
     }
   }
 
-  private async loadDetails(roomId: string, rows: readonly FileRow[]): Promise<void> {
+  private async loadDetails(roomId: string, rows: readonly FileRow[], seq: number): Promise<void> {
     const loaded = await Promise.all(
       rows.map(async (row): Promise<FileRow> => {
         const details = await this.client.files.fileOps.details(roomId, row.entry.eventId);
@@ -147,7 +160,8 @@ export class FilesViewModel {
       }),
     );
     const current = this.folder.getSnapshot();
-    if (current.kind === "ready" && current.listing.roomId === roomId)
+    // A later open's listing is not overwritten with this one's rows.
+    if (seq === this.openSeq && current.kind === "ready" && current.listing.roomId === roomId)
       this.folder.set({ ...current, rows: loaded });
   }
 
@@ -206,24 +220,59 @@ export class FilesViewModel {
         const abort = new AbortController();
         this.aborts.set(row, abort);
         this.setUpload({ id: row, name: file.name, total: data.byteLength, sent: 0, status: "uploading" });
-        try {
-          await this.client.files.fileOps.upload(id, file.name, data, {
-            ...(file.type ? { mimetype: file.type } : {}),
-            signal: abort.signal,
-            onProgress: (p) => this.patchUpload(row, { sent: p.loaded }),
-          });
-          this.patchUpload(row, { sent: data.byteLength, status: "done" });
-        } catch (error) {
-          this.patchUpload(
-            row,
-            abort.signal.aborted ? { status: "cancelled" } : { status: "failed", error: messageOf(error) },
-          );
-        } finally {
-          this.aborts.delete(row);
-        }
+        const started = this.client.files.fileOps.startUpload(id, file.name, data, {
+          ...(file.type ? { mimetype: file.type } : {}),
+          signal: abort.signal,
+          onProgress: (p) => this.patchUpload(row, { sent: p.loaded }),
+        });
+        await this.track(
+          row,
+          started.then((h) => h.done),
+          abort,
+        );
       }),
     );
     await this.reopen();
+  }
+
+  /** Takes up the uploads a reload cut off (from the journal), each with its row again. */
+  async resumeUploads(): Promise<void> {
+    const rows = new Map<string, number>();
+    let handles: UploadHandle[];
+    try {
+      handles = await this.client.files.fileOps.uploads.resume((uploadId, p) => {
+        const row = rows.get(uploadId);
+        if (row !== undefined) this.patchUpload(row, { sent: p.loaded });
+      });
+    } catch (error) {
+      this.error.set(messageOf(error));
+      return;
+    }
+    if (handles.length === 0) return;
+    await Promise.all(
+      handles.map((handle) => {
+        const row = this.nextUpload++;
+        rows.set(handle.id, row);
+        this.setUpload({ id: row, name: handle.name, total: handle.size, sent: 0, status: "uploading" });
+        return this.track(row, handle.done);
+      }),
+    );
+    await this.reopen();
+  }
+
+  private async track(row: number, done: Promise<string>, abort?: AbortController): Promise<void> {
+    try {
+      await done;
+      const total = this.uploads.getSnapshot().find((u) => u.id === row)?.total ?? 0;
+      this.patchUpload(row, { sent: total, status: "done" });
+    } catch (error) {
+      this.patchUpload(
+        row,
+        abort?.signal.aborted ? { status: "cancelled" } : { status: "failed", error: messageOf(error) },
+      );
+    } finally {
+      this.aborts.delete(row);
+    }
   }
 
   cancel(uploadId: number): void {

@@ -3,7 +3,12 @@
  * not verified": only a positively unverified device gets it.
  */
 import { describe, expect, it } from "vitest";
-import { ownDeviceVerification, ownDeviceVerifiedOf, type OwnDeviceClient } from "./ownDevice";
+import {
+  ownDeviceVerification,
+  ownDeviceVerifiedOf,
+  recheckOwnDeviceVerification,
+  type OwnDeviceClient,
+} from "./ownDevice";
 import { undecryptableEvent } from "@lattice/sdk/crypto/decrypt";
 import { explainUtd } from "./utd";
 
@@ -50,6 +55,7 @@ describe("ownDeviceVerifiedOf", () => {
 describe("ownDeviceVerification", () => {
   it("reads the device list once per client, however many timelines ask", async () => {
     let lookups = 0;
+    let verification = 0;
     const client: OwnDeviceClient = {
       userId: "@alice:example.org",
       deviceId: "ALICEDEV",
@@ -57,7 +63,7 @@ describe("ownDeviceVerification", () => {
         enabled: true,
         getUserDevices: () => {
           lookups++;
-          return Promise.resolve([{ deviceId: "ALICEDEV", verification: 0 }]);
+          return Promise.resolve([{ deviceId: "ALICEDEV", verification }]);
         },
       },
     };
@@ -73,5 +79,16 @@ describe("ownDeviceVerification", () => {
     expect(first.getSnapshot()).toBe(false);
     expect(ownDeviceVerification(client).getSnapshot()).toBe(false);
     expect(lookups).toBe(1);
+    // A verification of our own sessions finished: read again, every timeline sees it.
+    verification = 1;
+    recheckOwnDeviceVerification(client);
+    await new Promise<void>((resolve) => {
+      const stop = first.subscribe(() => {
+        stop();
+        resolve();
+      });
+    });
+    expect(second.getSnapshot()).toBe(true);
+    expect(lookups).toBe(2);
   });
 });

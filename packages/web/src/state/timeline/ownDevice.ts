@@ -5,7 +5,8 @@
  * shared with it. Undefined when unknown (no crypto, or the lookup failed), so
  * the category is used only when we positively know the device is unverified.
  * The answer is read once per session (per client), not once per timeline:
- * every room's timeline shares the same observable value.
+ * every room's timeline shares the same observable value, read again only
+ * when a verification of our own sessions finishes (VerificationCenter).
  */
 import type { Client } from "../../sdk";
 import { ObservableValue } from "../observables";
@@ -47,4 +48,11 @@ export function ownDeviceVerification(client: OwnDeviceClient): ReadonlyObservab
     void ownDeviceVerifiedOf(client).then((v) => created.set(v));
   }
   return value;
+}
+
+/** Reads this device's verification again (a verification of our own sessions just finished). */
+export function recheckOwnDeviceVerification(client: OwnDeviceClient): void {
+  const value = perClient.get(client);
+  // Nobody has asked yet: the first read will be fresh.
+  if (value !== undefined) void ownDeviceVerifiedOf(client).then((v) => value.set(v));
 }

@@ -6,16 +6,18 @@
  * registers it for its client (`VerificationCenter.of(client)`), so a user
  * panel reaches it without holding the client view model. Settings →
  * Security can use `verifyOwnSessions()` to verify this session from
- * another one.
+ * another one; when that finishes, the timelines' "own device verified"
+ * answer is read again.
  */
 import type { Client } from "../../sdk";
 import { UnknownDeviceError } from "../../sdk";
 import { t } from "../../i18n/i18n";
 import { ObservableValue } from "../observables";
 import type { Scope } from "../Scope";
+import { recheckOwnDeviceVerification } from "../timeline/ownDevice";
 import { VerificationViewModel } from "./VerificationViewModel";
 
-export type VerificationClient = Pick<Client, "userId" | "crypto">;
+export type VerificationClient = Pick<Client, "userId" | "deviceId" | "crypto">;
 
 const centers = new WeakMap<object, VerificationCenter>();
 
@@ -102,6 +104,11 @@ export class VerificationCenter {
     this.close();
     const scope = this.scope.child();
     const vm = new VerificationViewModel(userId, scope);
+    // Our own sessions verified: this device may be verified now (the UTD wording depends on it).
+    if (userId === this.client.userId)
+      scope.subscribe(vm.view, (view) => {
+        if (view.step === "done") recheckOwnDeviceVerification(this.client);
+      });
     this.activeScope = scope;
     this.active.set(vm);
     return vm;

@@ -1,0 +1,69 @@
+/**
+ * The lobby before a LiveKit group call and screen sharing on the SFU, in
+ * the web app with the real parts (see livekit-fixture.ts):
+ *
+ * - The call button opens the lobby: the camera preview plays moving
+ *   frames, the microphone meter moves, the device pickers list the fake
+ *   devices; Alice joins with her microphone muted and her camera off, and
+ *   Bob sees her tile muted with its camera off.
+ * - Alice shares her screen: Bob sees it as a tile of its own beside her
+ *   camera tile, decrypted and moving; when she stops, the tile goes.
+ */
+import { describe, expect, it } from "vitest";
+import { waitForStatus } from "./calls-scenarios";
+import { joinThroughLobby, liveKitApp, remoteTile, seesDecoded } from "./livekit-fixture";
+import { expectVideoFlowing } from "./media-checks";
+
+describe("LiveKit lobby and screen share in the web app", () => {
+  const env = liveKitApp(["alice", "bob", "erin"], "LiveKit lobby room");
+  const { users, pageErrors } = env;
+
+  it("the lobby previews the devices; joining muted with the camera off shows so to the others; a shared screen is its own tile", async () => {
+    const alice = await env.signIn("alice");
+    await alice.getByTestId("video-call-button").click();
+    const lobby = alice.getByTestId("call-lobby");
+    await lobby.waitFor({ timeout: 60_000 });
+    await expectVideoFlowing(lobby.getByTestId("device-preview"), 60_000);
+    // The fake microphone plays a tone: the meter moves off zero.
+    await expect
+      .poll(() => lobby.getByTestId("mic-level").evaluate((m) => (m as HTMLMeterElement).value), {
+        timeout: 30_000,
+      })
+      .toBeGreaterThan(0);
+    await expect
+      .poll(() => lobby.getByTestId("camera-picker").locator("option").count(), { timeout: 30_000 })
+      .toBeGreaterThan(1);
+    expect(await lobby.getByTestId("microphone-picker").locator("option").count()).toBeGreaterThan(1);
+    // Camera off: the preview gives way to "camera off".
+    await lobby.getByRole("button", { name: "Turn camera off" }).click();
+    await lobby.getByTestId("lobby-camera-off").waitFor();
+    await lobby.getByRole("button", { name: "Turn microphone off" }).click();
+    await lobby.getByRole("button", { name: "Join", exact: true }).click();
+    await waitForStatus(alice, "waiting", 90_000);
+
+    const bob = await env.signIn("bob");
+    await joinThroughLobby(bob);
+    await waitForStatus(bob, "connected", 90_000);
+    const aliceAtBob = remoteTile(bob, users["alice"] ?? "");
+    await aliceAtBob.waitFor({ timeout: 120_000 });
+    await expect.poll(() => aliceAtBob.getAttribute("aria-label"), { timeout: 60_000 }).toMatch(/muted/);
+    await expect.poll(() => aliceAtBob.getAttribute("aria-label"), { timeout: 60_000 }).toMatch(/camera off/);
+    await seesDecoded(alice, users["bob"] ?? "");
+
+    await alice.getByTestId("call-screenshare").click();
+    // Her own screen tile plays what she shares (the capture works), then Bob's copy decodes.
+    await expectVideoFlowing(
+      alice.locator('[data-testid="call-tile"][data-local="true"][data-purpose="m.screenshare"] video'),
+      120_000,
+    );
+    await seesDecoded(bob, users["alice"] ?? "", "m.screenshare");
+    // Her camera tile stays, still off.
+    expect(await aliceAtBob.count()).toBe(1);
+    await alice.getByTestId("call-screenshare").click();
+    await remoteTile(bob, users["alice"] ?? "", "m.screenshare").waitFor({
+      state: "detached",
+      timeout: 60_000,
+    });
+    expect(pageErrors).toEqual([]);
+  }, 600_000);
+});
