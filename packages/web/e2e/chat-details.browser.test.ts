@@ -241,14 +241,20 @@ describe("chat details (issue 16)", () => {
     const picker = page.getByRole("dialog", { name: "Emoji" });
     const tabs = picker.getByRole("tab");
     await tabs.first().waitFor({ timeout: 30_000 });
+    // Measured once the emoji index has loaded: the picker grows from its spinner to the grid.
+    await picker.getByRole("group").getByRole("button").first().waitFor({ timeout: 30_000 });
     const pickerBox = await box(picker);
     expect(inside(pickerBox, { x: 0, y: 0, ...PHONE })).toBe(true);
     for (const tab of await tabs.all()) expect(inside(await box(tab), pickerBox)).toBe(true);
     await picker.getByRole("searchbox", { name: "Search emoji" }).fill("cat");
-    const results = picker.getByRole("group").getByRole("button");
+    // The search's results replace the category: the tabs go, then the group holds only matches.
+    await tabs.first().waitFor({ state: "detached" });
+    const results = picker.getByRole("group").getByRole("button", { name: /cat/i });
     await results.first().waitFor();
+    const searchedBox = await box(picker);
+    expect(inside(searchedBox, { x: 0, y: 0, ...PHONE })).toBe(true);
     const visible = (await results.all()).slice(0, 16);
-    for (const result of visible) expect(inside(await box(result), pickerBox)).toBe(true);
+    for (const result of visible) expect(inside(await box(result), searchedBox)).toBe(true);
     await page.screenshot({ path: `${SHOTS}emoji-picker-phone.png` });
   }, 150_000);
 
