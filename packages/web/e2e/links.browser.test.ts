@@ -3,7 +3,8 @@
  * (alice in the page, bob through the API): the hash follows the open
  * room; a matrix.to event link in a message opens the other room at an old
  * event (loaded around it, highlighted) and back returns; a user link
- * opens bob's panel and Mention puts him in the composer; a room link to a
+ * (a mention pill with bob's current name) opens bob's panel and Mention
+ * puts him in the composer; a room link (a pill too) to a
  * room alice is not in shows the join prompt and Join opens the room; a
  * loaded #/room/<alias> URL opens that room; the polite live region says
  * "bob: …" for bob's new message; the room options menu (hover button,
@@ -104,8 +105,13 @@ describe("links, routing and room options", () => {
     await page.goBack();
     await heading("Lobby").waitFor();
 
-    // A user link opens bob's panel; Mention puts him into the composer.
-    await body.getByRole("link", { name: "Bob himself" }).click();
+    // A user link is a mention pill: bob's current name (not the link's stale "Bob himself"), and a
+    // click still opens bob's panel; Mention puts him into the composer.
+    // (The pill's avatar is aria-hidden, so its accessible name is the name alone.)
+    const bobPill = body.getByRole("link", { name: "bob", exact: true });
+    expect(await bobPill.getAttribute("data-mention")).toBe(`@bob:${HS}`);
+    expect(await body.getByRole("link", { name: "Bob himself" }).count()).toBe(0);
+    await bobPill.click();
     const panel = page.locator('[data-panel="user"]');
     await panel.getByText(`@bob:${HS}`).first().waitFor();
     await panel.getByRole("button", { name: "Mention" }).click();
