@@ -14,6 +14,7 @@
  */
 import type { CDPSession, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { MAX_PILLS_PER_MESSAGE } from "../src/features/timeline/html/renderBudget";
 import { callAs, registerUser, startWebHarness } from "./harness";
 
 /** Style and layout a message may cost beyond the baseline message's (ms). */
@@ -145,7 +146,9 @@ const MARKERS: Record<string, string> = {
   "Mixed html": "lattice",
   "Spoiler reason": "the secret",
   "Deep nesting": "bottom",
-  Mentions: "bob 0",
+  // Mention pills show the member's current name, not the link's text; the
+  // first link past the message's pills keeps its text.
+  Mentions: `bob ${MAX_PILLS_PER_MESSAGE}`,
 };
 
 /** The least time (ms) to style and lay out a copy of the message's tile, beside it. */

@@ -4,7 +4,8 @@
  * otherwise. Remote HTML never reaches dangerouslySetInnerHTML. The
  * converted elements are cached by their HTML (the most recent bodies), so
  * a row scrolled back into view is not sanitised and converted again.
- * Links to users and rooms show as mention pills (MentionPill.tsx).
+ * Links to users and rooms show as mention pills (MentionPill.tsx), at
+ * most MAX_PILLS_PER_MESSAGE a message; the rest stay links.
  * A message shows at most the render budget's text and elements
  * (html/renderBudget.ts) until the reader presses "Show more".
  */
@@ -18,7 +19,7 @@ import { useT } from "../../i18n/useT";
 import { useObservable } from "../../state/useObservable";
 import styles from "./FormattedBody.module.css";
 import { MxcImage } from "./MxcImage";
-import { mentionPillOf } from "./MentionPill";
+import { mentionPills } from "./MentionPill";
 
 /** Converted bodies kept: a few screens of scrolling back and forth. */
 const CACHED_BODIES = 500;
@@ -48,8 +49,8 @@ function converted(sanitise: Sanitiser, html: string, expanded: boolean): Conver
     renderImage: ({ mxc, alt, width, height, key }) => (
       <MxcImage key={key} mxc={mxc} alt={alt} width={width} height={height} maxSize={240} />
     ),
-    // Links to users and rooms become pills: the pill reads the current name from the timeline.
-    renderLink: mentionPillOf,
+    // Links to users and rooms become pills (the first few of a message): the pill reads the current name from the timeline.
+    renderLink: mentionPills(),
     ...(budget !== undefined ? { budget } : {}),
   });
   const result = { nodes, truncated: budget?.truncated ?? false };

@@ -7,11 +7,14 @@
  * room as any link does (RoomPane's link handler), and a copy keeps the link.
  * The members come from the room (MentionSourceContext, the thread panel
  * included); outside a room (the XSS test page) it shows the link's text.
+ * A message shows at most MAX_PILLS_PER_MESSAGE pills; its later mentions
+ * stay plain links with their own text.
  */
 import { useContext } from "react";
 import type { ReactNode } from "react";
 import { Avatar } from "../../components/Avatar";
 import { linkTargetOf } from "../../state/routing/routes";
+import { MAX_PILLS_PER_MESSAGE } from "./html/renderBudget";
 import styles from "./MentionPill.module.css";
 import { MentionSourceContext, TimelineContext } from "./TimelineContext";
 import { useAvatarUrl } from "./media/useMedia";
@@ -67,13 +70,22 @@ function RoomPill({ href, room, text }: { href: string; room: string; text: stri
   );
 }
 
-/** The pill for a link, or undefined when the link is not a user or room mention. */
-export function mentionPillOf(link: { href: string; text: string; key: string }): ReactNode | undefined {
-  const target = pillTargetOf(link.href);
-  if (target === null) return undefined;
-  return target.kind === "user" ? (
-    <UserPill key={link.key} href={link.href} userId={target.userId} text={link.text} />
-  ) : (
-    <RoomPill key={link.key} href={link.href} room={target.roomIdOrAlias} text={link.text} />
-  );
+/**
+ * A link renderer for one message's conversion: the pill for each of its
+ * first MAX_PILLS_PER_MESSAGE user or room links, undefined (the plain
+ * link) for any other link.
+ */
+export function mentionPills(): (link: { href: string; text: string; key: string }) => ReactNode | undefined {
+  let left = MAX_PILLS_PER_MESSAGE;
+  return (link) => {
+    if (left <= 0) return undefined;
+    const target = pillTargetOf(link.href);
+    if (target === null) return undefined;
+    left -= 1;
+    return target.kind === "user" ? (
+      <UserPill key={link.key} href={link.href} userId={target.userId} text={link.text} />
+    ) : (
+      <RoomPill key={link.key} href={link.href} room={target.roomIdOrAlias} text={link.text} />
+    );
+  };
 }

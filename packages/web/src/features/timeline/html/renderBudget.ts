@@ -16,6 +16,15 @@
 export const MAX_RENDERED_CHARS = 1_000;
 /** Elements a collapsed message renders (a thousand mentions are a thousand links). */
 export const MAX_RENDERED_ELEMENTS = 200;
+/**
+ * Mention pills one message shows (collapsed or expanded); its later links
+ * to users and rooms stay plain links with their own text. A pill is three
+ * boxes (chip, avatar, name; two of them flex boxes) where a link is one,
+ * and each reads the room's members and the media loader when it renders,
+ * so a message of hundreds of mentions (a list or a flood) must not become
+ * hundreds of pills. Its links still open the user or the room.
+ */
+export const MAX_PILLS_PER_MESSAGE = 20;
 /** Characters of a spoiler's reason shown, always (the rest is cut with "…"). */
 export const MAX_SPOILER_REASON_CHARS = 80;
 
