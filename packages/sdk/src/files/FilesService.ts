@@ -19,7 +19,7 @@ import {
   TREE_POWER_LEVELS,
   TREE_SUBTYPE,
 } from "./constants";
-import { childFolderIds, listFileEntries, parentFolderIds, validName } from "./entries";
+import { childFolderIds, listFileEntries, parentFolderIds, validName, withoutReplaced } from "./entries";
 import type { FileEntry } from "./entries";
 import { FileOps } from "./file-ops";
 import type { FilesIo } from "./io";
@@ -241,7 +241,7 @@ export class FilesService {
       name: folderName(state),
       path,
       folders,
-      files: listFileEntries(roomId, state, log),
+      files: withoutReplaced(listFileEntries(roomId, state, log), this.fileOps.uploads.replacements()),
       myRole: roleOf(state.powerLevels, this.io.userId),
     };
   }

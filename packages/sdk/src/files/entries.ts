@@ -186,3 +186,20 @@ export function readFileEvent(
 export function hasLeafMarker(event: ClientEventWithoutRoomId): boolean {
   return isJsonObject(own(event.content, FILE_LEAF.unstable));
 }
+
+/**
+ * The entries less those an own new version, now active too, replaces: its
+ * two branch writes are not atomic, and a listing between them would show
+ * the file twice (old and new version).
+ */
+export function withoutReplaced(
+  entries: readonly FileEntry[],
+  replacing: ReadonlyMap<string, string>,
+): FileEntry[] {
+  if (replacing.size === 0) return [...entries];
+  const ids = new Set(entries.map((e) => e.eventId));
+  return entries.filter((e) => {
+    const newer = replacing.get(e.eventId);
+    return newer === undefined || !ids.has(newer);
+  });
+}

@@ -141,6 +141,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 export class Uploader {
   private journal: UploadJournal = new MemoryUploadJournal();
   private readonly running = new Map<string, UploadHandle>();
+  /** Own new versions between their two branch writes: the replaced event id to the new one. */
+  private readonly replacing = new Map<string, string>();
   private counter = 0;
 
   constructor(
@@ -166,6 +168,15 @@ export class Uploader {
   async start(record: UploadRecord, options: UploadRunOptions = {}): Promise<UploadHandle> {
     await this.journal.put(record);
     return this.launch(record, options);
+  }
+
+  /**
+   * The files an own new version is replacing while its branch states are
+   * written (old event id to new): the new branch goes active before the
+   * old one goes inactive, and a listing read in between hides the old one.
+   */
+  replacements(): ReadonlyMap<string, string> {
+    return this.replacing;
   }
 
   /** The uploads under way in this run. */
@@ -234,6 +245,7 @@ export class Uploader {
         await this.journal.put(record);
       }
       const eventId = record.eventId as string;
+      if (record.replaces) this.replacing.set(record.replaces.eventId, eventId);
       await this.step(record, undefined, async () => {
         await this.steps.writeBranch(record.roomId, eventId, {
           active: true,
@@ -246,9 +258,12 @@ export class Uploader {
             active: false,
           });
       });
+      // The old branch is inactive in our state now (the write's overlay), so the listing needs no hiding.
+      if (record.replaces) this.replacing.delete(record.replaces.eventId);
       await this.journal.delete(record.id);
       return eventId;
     } catch (error) {
+      if (record.replaces) this.replacing.delete(record.replaces.eventId);
       // Out of tries on a transient failure: kept for the next resume(). Anything else ends it.
       if (!isTransientFailure(error) || signal?.aborted) await this.journal.delete(record.id);
       if (isForbidden(error))

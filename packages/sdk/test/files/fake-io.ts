@@ -141,9 +141,14 @@ export class FakeIo implements FilesIo {
    * Faults to inject, one per call, in order: each runs before the call and
    * may throw (a network failure) or hang (a reload cuts the page off).
    */
-  readonly faults: { upload: Array<() => Promise<void>>; sendMessage: Array<() => Promise<void>> } = {
+  readonly faults: {
+    upload: Array<() => Promise<void>>;
+    sendMessage: Array<() => Promise<void>>;
+    sendState: Array<() => Promise<void>>;
+  } = {
     upload: [],
     sendMessage: [],
+    sendState: [],
   };
 
   constructor(
@@ -166,7 +171,8 @@ export class FakeIo implements FilesIo {
     stateKey: string,
     content: Record<string, unknown>,
   ): Promise<string> {
-    return Promise.resolve().then(() => {
+    const fault = this.faults.sendState.shift();
+    return (fault ? fault() : Promise.resolve()).then(() => {
       this.joinedOrThrow(roomId);
       return this.server.put(roomId, this.userId, type, content, stateKey);
     });

@@ -50,6 +50,34 @@ describe("uploads that survive", () => {
     expect(alice!.files.fileOps.uploads.current()).toEqual([]);
   });
 
+  it("a new version between its two branch writes lists the file once, as the new version", async () => {
+    const { server, users } = setup("alice");
+    const files = users[0]!.files;
+    const tree = await files.createTree("Docs");
+    server.catchUp();
+    const v1 = await files.fileOps.upload(tree, "notes.txt", bytes("one"));
+    // The new branch is written; the old branch's write (inactive) waits until released.
+    let reached: () => void = () => undefined;
+    let release: () => void = () => undefined;
+    const between = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    users[0]!.io.faults.sendState.push(
+      () => Promise.resolve(),
+      () => {
+        reached();
+        return released;
+      },
+    );
+    const handle = await files.fileOps.startNewVersion(tree, v1, bytes("two"));
+    await between;
+    const during = await files.open(tree);
+    expect(during.files.map((f) => [f.name, f.version, f.eventId === v1])).toEqual([["notes.txt", 2, false]]);
+    release();
+    const v2 = await handle.done;
+    const after = await files.open(tree);
+    expect(after.files.map((f) => [f.eventId, f.version])).toEqual([[v2, 2]]);
+  });
+
   it("a reload during the byte upload resumes from IndexedDB: the file arrives once", async () => {
     const { server, users } = setup("alice");
     const tree = await users[0]!.files.createTree("Docs");
