@@ -158,6 +158,21 @@ describe("FilesViewModel", () => {
     ]);
   });
 
+  it("reading the shown folder again keeps it on screen (no loading state to unmount the share dialog)", async () => {
+    const server = new FakeServer();
+    const vm = user(server, "alice");
+    await vm.createTree("Team");
+    server.catchUp();
+    const shown = vm.folder.getSnapshot();
+    if (shown.kind !== "ready") throw new Error(shown.kind);
+    const kinds: string[] = [];
+    const stop = vm.folder.subscribe((f) => kinds.push(f.kind));
+    await vm.open(shown.listing.roomId);
+    stop();
+    expect(kinds.length).toBeGreaterThan(0);
+    expect(kinds.every((k) => k === "ready")).toBe(true);
+  });
+
   it("sorts and searches rows by name", () => {
     const row = (name: string, size: number, ts: number): FileRow => ({
       entry: {

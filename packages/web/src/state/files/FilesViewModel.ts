@@ -140,7 +140,12 @@ export class FilesViewModel {
   async open(roomId: string): Promise<void> {
     // Opens overlap (a sync batch and our own reopen): only the latest one's answer is shown.
     const seq = ++this.openSeq;
-    this.folder.set({ kind: "loading", roomId });
+    // Reading the shown folder again (a sync change, our own action) keeps it on screen until
+    // the new listing comes: a loading state between would unmount what is open over it (the
+    // share dialog, a typed user id) on every sync change.
+    const shown = this.folder.getSnapshot();
+    if (!(shown.kind === "ready" && shown.listing.roomId === roomId))
+      this.folder.set({ kind: "loading", roomId });
     try {
       const listing = await this.client.files.open(roomId);
       if (seq !== this.openSeq) return;
