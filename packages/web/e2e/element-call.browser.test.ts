@@ -23,6 +23,7 @@ import {
 } from "@lattice/testserver/livekit";
 import { MEDIA_ARGS } from "./browser";
 import { SHOTS, callAs, registerUser, startWebHarness } from "./harness";
+import { joinThroughLobby } from "./livekit-fixture";
 import { expectVideoFlowing } from "./media-checks";
 
 const started = Date.now();
@@ -329,7 +330,9 @@ describe("Element Call hosted by Lattice", () => {
       if (process.env["LATTICE_EC_DEBUG"] === "1")
         carol.on("console", (m) => step(`[carol] ${m.type()} ${m.text().slice(0, 400)}`));
       await carol.getByRole("option", { name: /Element Call room/ }).click();
-      await carol.getByTestId("video-call-button").click();
+      // The room header's call button opens the lobby (device preview) first; Carol joins from there.
+      await joinThroughLobby(carol);
+      step("carol joined from the lobby: waits for alice's and bob's tiles, decoded");
       await carol.screenshot({ path: `${SHOTS}element-call-native-carol-joining.png` });
       for (const who of ["alice", "bob"]) {
         const tile = carol.locator(

@@ -14,6 +14,8 @@ export interface LkTrack {
   readonly source: string;
   readonly isMuted: boolean;
   readonly mediaStreamTrack: MediaTrack;
+  /** A remote track's receiver statistics (RTCStatsReport), when it has a receiver. */
+  getRTCStatsReport?(): Promise<{ forEach(each: (stat: Record<string, unknown>) => void): void } | undefined>;
 }
 
 /** One of our own tracks: muting it stops its frames and tells the others. */

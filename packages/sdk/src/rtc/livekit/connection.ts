@@ -103,6 +103,11 @@ export interface LiveKitConnectionOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** How often a participant's decryption failure is checked against its decoded video frames. */
+const FAILURE_RECHECK_MS = 2_000;
+/** How many such checks follow one error (a minute's worth). */
+const FAILURE_RECHECKS = 30;
+
 const QUALITIES: readonly string[] = ["excellent", "good", "poor", "lost"];
 
 function keyProviderFor(lk: LiveKitModule): LkKeyProvider & KeySink {
@@ -131,6 +136,8 @@ export class LiveKitConnection {
   private readonly errorValue = new ObservableValue<Error | undefined>(undefined);
   private readonly participantsValue = new ObservableValue<readonly MediaParticipant[]>([]);
   private readonly decryptionFailures = new Set<string>();
+  /** Identities whose decryption failure is being checked against their decoded frames. */
+  private readonly rechecking = new Set<string>();
   private room: LkRoom | undefined;
   private feed: KeyFeed | undefined;
   private published: readonly MediaTrack[] = [];
@@ -231,7 +238,10 @@ export class LiveKitConnection {
       on(event, refresh);
     on(LK_EVENTS.encryptionError, (_error, participant) => {
       const identity = (participant as LkParticipant | undefined)?.identity;
-      if (identity !== undefined) this.decryptionFailures.add(identity);
+      if (identity !== undefined) {
+        this.decryptionFailures.add(identity);
+        void this.recheckFailure(identity);
+      }
       this.refresh();
     });
     on(LK_EVENTS.reconnecting, () => this.statusValue.set("reconnecting"));
@@ -239,6 +249,61 @@ export class LiveKitConnection {
     on(LK_EVENTS.disconnected, () => {
       if (!this.leaving) void this.rejoin(room);
     });
+  }
+
+  /**
+   * A decryption error can be a frame under a key index we were never given
+   * (Element Call moves to a new key when someone joins; frames under its old
+   * one still arrive) while the frames under the current key decrypt. The
+   * worker reports errors, not successes, so while the failure stands its
+   * video receiver is checked: frames decoded means frames decrypted (the
+   * others are dropped before the decoder), and the failure ends.
+   */
+  private async recheckFailure(identity: string): Promise<void> {
+    // Without a video receiver there is nothing to tell by: the failure stands until a new key.
+    let before = await this.framesDecoded(identity);
+    if (before === undefined || this.rechecking.has(identity)) return;
+    this.rechecking.add(identity);
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    try {
+      // A bounded watch: a later error (the worker keeps reporting, throttled) starts another.
+      for (
+        let check = 0;
+        check < FAILURE_RECHECKS &&
+        before !== undefined &&
+        !this.leaving &&
+        this.decryptionFailures.has(identity);
+        check++
+      ) {
+        await sleep(FAILURE_RECHECK_MS);
+        const after = await this.framesDecoded(identity);
+        if (after !== undefined && after > before) {
+          this.decryptionFailures.delete(identity);
+          this.refresh();
+          return;
+        }
+        before = after;
+      }
+    } finally {
+      this.rechecking.delete(identity);
+    }
+  }
+
+  /** Frames decoded so far on the participant's video receivers, or undefined without one. */
+  private async framesDecoded(identity: string): Promise<number | undefined> {
+    const participant = [...(this.room?.remoteParticipants.values() ?? [])].find(
+      (p) => p.identity === identity,
+    );
+    let total: number | undefined;
+    for (const pub of participant?.trackPublications.values() ?? []) {
+      if (pub.kind !== "video") continue;
+      const report = await pub.track?.getRTCStatsReport?.().catch(() => undefined);
+      report?.forEach((stat) => {
+        if (stat["type"] === "inbound-rtp" && typeof stat["framesDecoded"] === "number")
+          total = (total ?? 0) + stat["framesDecoded"];
+      });
+    }
+    return total;
   }
 
   /** The SFU dropped us (restart, long loss): join again with a new token, backing off. */

@@ -185,6 +185,31 @@ describe("LiveKitConnection", () => {
     expect(bob()?.encryption).toBe("encrypted");
     room.emit("encryptionError", new Error("decrypt"), { identity: "@bob:hs:B" });
     expect(bob()?.encryption).toBe("decryption_failed");
+
+    // A frame under a key index never given to us (the sender's old key, from before we joined)
+    // fails while the frames under its current key decrypt: video frames decoded end the failure.
+    let decoded = 0;
+    const stats = (): Promise<Map<string, Record<string, unknown>>> =>
+      Promise.resolve(new Map([["in", { type: "inbound-rtp", framesDecoded: (decoded += 10) }]]));
+    const camera = { kind: "video", source: "camera", isMuted: false, mediaStreamTrack: track("video") };
+    (room.remoteParticipants.get("bob")?.trackPublications as Map<string, LkTrackPublication>).set("v", {
+      ...camera,
+      track: { ...camera, getRTCStatsReport: stats },
+    });
+    room.emit("encryptionError", new Error("missing key at index 0"), { identity: "@bob:hs:B" });
+    expect(bob()?.encryption).toBe("decryption_failed");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(bob()?.encryption).toBe("encrypted");
+    // Frames that stop decoding keep the failure.
+    const stalled = (): Promise<Map<string, Record<string, unknown>>> =>
+      Promise.resolve(new Map([["in", { type: "inbound-rtp", framesDecoded: 5 }]]));
+    (room.remoteParticipants.get("bob")?.trackPublications as Map<string, LkTrackPublication>).set("v", {
+      ...camera,
+      track: { ...camera, getRTCStatsReport: stalled },
+    });
+    room.emit("encryptionError", new Error("invalid key"), { identity: "@bob:hs:B" });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(bob()?.encryption).toBe("decryption_failed");
     await connection.disconnect();
     expect(connection.status.getSnapshot()).toBe("disconnected");
   });
