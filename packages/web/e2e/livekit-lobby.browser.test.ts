@@ -60,6 +60,10 @@ describe("LiveKit lobby and screen share in the web app", () => {
     // Her camera tile stays, still off.
     expect(await aliceAtBob.count()).toBe(1);
     await alice.getByTestId("call-screenshare").click();
+    // Her own screen tile goes first (she stopped), then Bob's copy.
+    await alice
+      .locator('[data-testid="call-tile"][data-local="true"][data-purpose="m.screenshare"]')
+      .waitFor({ state: "detached", timeout: 60_000 });
     await remoteTile(bob, users["alice"] ?? "", "m.screenshare").waitFor({
       state: "detached",
       timeout: 60_000,

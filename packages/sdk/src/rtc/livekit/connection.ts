@@ -228,9 +228,13 @@ export class LiveKitConnection {
       LK_EVENTS.participantDisconnected,
       LK_EVENTS.trackSubscribed,
       LK_EVENTS.trackUnsubscribed,
+      // Sent once the publication has left the participant's list: a stopped screen share
+      // is still listed (without its track) when trackUnsubscribed fires, so only this one ends its tile.
+      LK_EVENTS.trackUnpublished,
       LK_EVENTS.trackMuted,
       LK_EVENTS.trackUnmuted,
       LK_EVENTS.localTrackPublished,
+      LK_EVENTS.localTrackUnpublished,
       LK_EVENTS.activeSpeakersChanged,
       LK_EVENTS.connectionQualityChanged,
       LK_EVENTS.encryptionStatusChanged,
@@ -412,7 +416,11 @@ export class LiveKitConnection {
   async publishScreen(tracks: readonly MediaTrack[]): Promise<void> {
     await this.unpublishScreen();
     this.screen = tracks;
-    for (const track of tracks) await this.publishScreenTrack(track);
+    for (const track of tracks) {
+      // Stopped (or replaced) while we were publishing: the rest is not ours to publish.
+      if (this.screen !== tracks) break;
+      await this.publishScreenTrack(track);
+    }
     this.refresh();
   }
 

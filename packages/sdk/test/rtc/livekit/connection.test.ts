@@ -257,6 +257,19 @@ describe("LiveKitConnection", () => {
     const carol = connection.participants.getSnapshot().find((p) => !p.isLocal);
     expect(carol?.video).toBe(camera);
     expect(carol?.screen).toBe(shown);
+    // Carol stops sharing: livekit-client fires trackUnsubscribed while the publication still
+    // holds its track, and trackUnpublished once it has left the list; her screen goes then.
+    const carolPubs = room.remoteParticipants.get("carol")?.trackPublications as Map<
+      string,
+      LkTrackPublication
+    >;
+    room.emit("trackUnsubscribed");
+    expect(connection.participants.getSnapshot().find((p) => !p.isLocal)?.screen).toBe(shown);
+    carolPubs.delete("s");
+    room.emit("trackUnpublished");
+    const after = connection.participants.getSnapshot().find((p) => !p.isLocal);
+    expect(after?.screen).toBeUndefined();
+    expect(after?.video).toBe(camera);
     await connection.disconnect();
   });
 

@@ -86,6 +86,8 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
   private readonly tiles = new Map<string, TileState>();
   private tracks: MediaTrack[] = [];
   private screenTracks: MediaTrack[] = [];
+  /** The screen share's starts and stops, run one after another. */
+  private screenQueue: Promise<void> = Promise.resolve();
   private connectedAt: number | undefined;
 
   constructor(
@@ -274,24 +276,40 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     });
   }
 
-  /** Shares the screen the user picks (with its sound where the browser gives it), or stops sharing. */
+  /**
+   * Shares the screen the user picks (with its sound where the browser gives
+   * it), or stops sharing. One at a time, in the order pressed: a stop pressed
+   * while the share is still being published waits for it and then takes it
+   * down, instead of finding no capture yet and doing nothing.
+   */
   setScreensharing(on: boolean): Promise<void> {
-    return this.attempt(async () => {
-      if (!on || !this.platform) {
-        await this.call.stopScreenShare();
-        this.stopScreen();
-        return;
-      }
-      if (this.screenTracks.length > 0) return;
-      const stream = await this.platform.mediaDevices.getDisplayMedia({ audio: true });
-      this.screenTracks = [...stream.getTracks()];
-      // The browser's own "Stop sharing" ends the video track.
-      const video = this.screenTracks.find((t) => t.kind === "video");
-      if (video)
-        asDom(video).addEventListener("ended", () => void this.setScreensharing(false), { once: true });
+    const next = this.screenQueue.then(() => this.attempt(() => this.applyScreensharing(on)));
+    this.screenQueue = next;
+    return next;
+  }
+
+  private async applyScreensharing(on: boolean): Promise<void> {
+    if (!on || !this.platform) {
+      await this.call.stopScreenShare();
+      this.stopScreen();
+      return;
+    }
+    if (this.screenTracks.length > 0) return;
+    const stream = await this.platform.mediaDevices.getDisplayMedia({ audio: true });
+    this.screenTracks = [...stream.getTracks()];
+    // Sharing from the moment the capture is ours: the button says "Stop sharing" while it is published.
+    this.screensharing.set(true);
+    // The browser's own "Stop sharing" ends the video track.
+    const video = this.screenTracks.find((t) => t.kind === "video");
+    if (video)
+      asDom(video).addEventListener("ended", () => void this.setScreensharing(false), { once: true });
+    try {
       await this.call.shareScreen(this.screenTracks);
-      this.screensharing.set(true);
-    });
+    } catch (error) {
+      await this.call.stopScreenShare().catch(() => undefined);
+      this.stopScreen();
+      throw error;
+    }
   }
 
   private stopScreen(): void {
