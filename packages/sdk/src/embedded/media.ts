@@ -12,7 +12,6 @@ import type { WidgetApi } from "@lattice/widget-api";
 import { MatrixCapabilities, UnstableApiVersion } from "@lattice/widget-api";
 import { MatrixError } from "../http/errors";
 import type { BytesResponse, RequestOptions } from "../http/types";
-import type { MediaConfig, UploadResponse } from "../api/types/media";
 
 /** The M_UNRECOGNIZED a server without an endpoint answers. */
 export function unrecognized(what: string): MatrixError {
@@ -67,7 +66,7 @@ export async function mediaRequest(
   widget: WidgetApi,
   segments: readonly string[],
   options: RequestOptions,
-): Promise<MediaConfig | UploadResponse | BytesResponse | unknown> {
+): Promise<unknown> {
   const [what, server, id] = segments;
   const path = `/media/${segments.join("/")}`;
   const known =
