@@ -27,13 +27,13 @@ import { b64, bytesEqual, hex, nodeCtr, nodeSha256, pattern } from "./helpers";
 
 const HASH_MISMATCH = "Encrypted file hash mismatch: the downloaded data is not the file that was sent";
 
-async function importCtrKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+async function importCtrKey(raw: Uint8Array<ArrayBuffer>): ReturnType<typeof crypto.subtle.importKey> {
   return crypto.subtle.importKey("raw", raw, { name: "AES-CTR" }, false, ["encrypt", "decrypt"]);
 }
 
 /** Encrypts `data` piece by piece of `size` bytes and joins the pieces. */
 async function inPieces(
-  key: CryptoKey,
+  key: Awaited<ReturnType<typeof crypto.subtle.importKey>>,
   iv: Uint8Array,
   bits: 64 | 128,
   data: Uint8Array,
