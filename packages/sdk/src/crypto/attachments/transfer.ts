@@ -146,8 +146,10 @@ export type DownloadEncryptedOptions = MediaReadOptions &
 /**
  * Hashes and decrypts a body as it arrives: network chunks are gathered
  * into pieces on 16-byte boundaries, each decrypted by Web Crypto while
- * the next arrives. The plaintext is put together only after the hash of
- * the whole ciphertext matched; otherwise it is dropped and the error thrown.
+ * the next arrives, and written into the output as it is ready (when the
+ * server gave the length; else put together at the end). The output is
+ * returned only after the hash of the whole ciphertext matched; otherwise
+ * it is wiped and the error thrown.
  */
 async function decryptBody(
   body: BodyReader,
@@ -158,6 +160,7 @@ async function decryptBody(
   const hash = createSha256(engine);
   // Web Crypto copies its input when called, so one staging buffer serves every piece.
   const staging = new Uint8Array(PIECE_BYTES);
+  let out = body.length !== null ? new Uint8Array(body.length) : undefined;
   let filled = 0;
   let offset = 0;
   const parts: Promise<Uint8Array<ArrayBuffer>>[] = [];
@@ -165,8 +168,10 @@ async function decryptBody(
     const at = offset;
     const piece = staging.subarray(0, filled);
     const job = webCrypto("decryption", () => ctrPiece(key, info.iv, info.counterBits, at, piece, "decrypt"));
-    // Awaited below; this keeps a failed read before then from leaving an unhandled rejection.
-    job.catch(() => undefined);
+    // Into place as soon as it is ready; awaited below (this also keeps an early failure handled).
+    job
+      .then((plain) => out !== undefined && at + plain.byteLength <= out.byteLength && out.set(plain, at))
+      .catch(() => undefined);
     parts.push(job);
     offset += filled;
     filled = 0;
@@ -183,18 +188,24 @@ async function decryptBody(
   }
   if (filled > 0) dispatch();
   const digest = await webCrypto("hashing", () => hash.digest());
+  const settled = await Promise.allSettled(parts);
   try {
     checkDigest(digest, info.sha256);
     checkCounter(info.iv, info.counterBits, offset);
+    for (const result of settled) if (result.status === "rejected") throw result.reason;
   } catch (error) {
-    await Promise.allSettled(parts);
+    out?.fill(0);
     throw error;
   }
-  const out = new Uint8Array(offset);
-  let at = 0;
-  for (const part of await Promise.all(parts)) {
-    out.set(part, at);
-    at += part.byteLength;
+  if (out === undefined || out.byteLength !== offset) {
+    // No length from the server (or a wrong one, which the hash still vouched for): put it together now.
+    out = new Uint8Array(offset);
+    let at = 0;
+    for (const result of settled) {
+      if (result.status !== "fulfilled") continue;
+      out.set(result.value, at);
+      at += result.value.byteLength;
+    }
   }
   return out;
 }

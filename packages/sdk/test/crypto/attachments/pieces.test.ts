@@ -151,6 +151,22 @@ describe("a file bigger than one piece through the test homeserver", () => {
     });
   }
 
+  it("round trips when the server sends no Content-Length (chunked body)", async () => {
+    const file = await uploadEncryptedAttachment(http, data);
+    const unsized = createHttpClient({
+      baseUrl: server.url,
+      accessToken: http.getAccessToken(),
+      retry: false,
+      fetch: async (input, init) => {
+        const res = await globalThis.fetch(input, init);
+        const headers = new Headers(res.headers);
+        headers.delete("content-length");
+        return new Response(res.body, { status: res.status, headers });
+      },
+    });
+    expect(bytesEqual(await downloadEncryptedAttachment(unsized, file), data)).toBe(true);
+  });
+
   for (const hashEngine of ["native", "webcrypto"] as const) {
     it(`a tampered or truncated ciphertext is refused with the hash-mismatch message (${hashEngine})`, async () => {
       const file = await uploadEncryptedAttachment(http, data);
