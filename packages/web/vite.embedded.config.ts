@@ -12,10 +12,16 @@
  * src/embedded/locales.ts (the namespaces the page shows). `npm run build`
  * writes it into the app's dist/ after the app (emptyOutDir off).
  */
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import type { Plugin } from "vite";
 import { cspPlugin, sharedConfig } from "./vite.config";
+
+// preact/compat's folder, found from this package (npm may install Preact under packages/web/node_modules,
+// where React's importers in the root node_modules would not find it by name).
+const preactCompat = dirname(createRequire(import.meta.url).resolve("preact/compat/package.json"));
 
 const src = (path: string): string => fileURLToPath(new URL(`src/${path}`, import.meta.url));
 
@@ -36,7 +42,7 @@ export default defineConfig({
   ...sharedConfig,
   plugins: [cspPlugin(), embeddedLocales()],
   resolve: {
-    alias: { react: "preact/compat", "react-dom": "preact/compat", i18next: src("i18n/tiny.ts") },
+    alias: { react: preactCompat, "react-dom": preactCompat, i18next: src("i18n/tiny.ts") },
   },
   optimizeDeps: {
     ...sharedConfig.optimizeDeps,
