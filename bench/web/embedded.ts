@@ -3,8 +3,8 @@
  * Lattice inside a host as a widget) needs to show its room view and its
  * call view, beside the full app's first screen, gzip (level 9). Two
  * production builds of packages/web, as `npm run build` ships them: the
- * app (vite.config.ts) and the embedded page on Preact
- * (vite.embedded.config.ts). The chunks each view needs come from that
+ * app (vite.config.ts) and the embedded page (vite.embedded.config.ts;
+ * with LATTICE_EMBEDDED_PREACT=1 in the environment, on Preact). The chunks each view needs come from that
  * build's Vite manifest: the page's static imports, plus the static
  * imports of the modules the view loads lazily. The full app's figure is
  * its page's static imports (what loads before its code runs; the

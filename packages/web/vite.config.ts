@@ -55,9 +55,9 @@ export const sharedConfig: UserConfig = {
   },
 };
 
-// The app's page only: the embedded page (embedded.html) is its own build, with Preact for React
-// (vite.embedded.config.ts; `npm run build` runs both into dist/). Its dev server still serves
-// embedded.html, on React, for a quick look.
+// The app's page only: the embedded page (embedded.html) is its own build, sharing no chunk with it
+// (vite.embedded.config.ts; `npm run build` runs both into dist/). This dev server still serves
+// embedded.html, with the whole i18next and catalogue, for a quick look.
 export default defineConfig({
   ...sharedConfig,
   plugins: [cspPlugin(), elementCallPlugin()],

@@ -38,7 +38,7 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
-/** Which Vite configuration serves the pages: the app's (React) or the embedded page's (Preact, vite.embedded.config.ts). */
+/** Which Vite configuration serves the pages: the app's, or the embedded page's (vite.embedded.config.ts). */
 export type WebConfig = "app" | "embedded";
 
 /** Serves packages/web with Vite on 127.0.0.1 and a free port. */

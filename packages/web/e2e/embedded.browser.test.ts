@@ -38,7 +38,7 @@ let bob = "";
 let roomId = "";
 let otherRoomId = "";
 
-// The embedded page as it ships: served by its own Vite configuration, on Preact.
+// The embedded page as it ships: served by its own Vite configuration (vite.embedded.config.ts).
 const harness = startWebHarness({
   config: "embedded",
   seed: async (server) => {

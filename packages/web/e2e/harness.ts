@@ -87,7 +87,7 @@ export interface WebHarnessOptions {
   stepTimeoutMs?: number;
   /** Chromium flags beyond the shared ones (MEDIA_ARGS for calls). */
   chromiumArgs?: readonly string[];
-  /** The Vite configuration that serves the pages: "embedded" for embedded.html as it ships, on Preact. */
+  /** The Vite configuration that serves the pages: "embedded" for embedded.html as it ships (vite.embedded.config.ts). */
   config?: WebConfig;
 }
 
