@@ -29,7 +29,8 @@ function step(what: string): void {
   console.error(`[embedded livekit +${((Date.now() - started) / 1000).toFixed(1)}s] ${what}`);
 }
 
-const app = liveKitApp(["alice", "bob"], ROOM, { encrypted: true });
+// Carol only makes the room a group: in a room of two the call buttons start Lattice's 1:1 call.
+const app = liveKitApp(["alice", "bob", "carol"], ROOM, { encrypted: true });
 
 /** What the host page saw on the widget channel. */
 interface ChannelLog {
