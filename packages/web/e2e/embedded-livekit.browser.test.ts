@@ -95,6 +95,26 @@ describe("Lattice's call view embedded by Lattice's own host", () => {
     async () => {
       step("alice and bob sign in");
       const [alice, bob] = await Promise.all([app.signIn("alice"), app.signIn("bob")]);
+      for (const [page, name] of [
+        [alice, "alice"],
+        [bob, "bob"],
+      ] as const) {
+        page.on("response", (r) => {
+          if (r.status() < 400) return;
+          // What a refusing service said, and what it was sent (the OpenID token left out).
+          const sent = (r.request().postData() ?? "").replace(/"access_token":"[^"]*"/, '"access_token":"…"');
+          void r.text().then(
+            (body) =>
+              step(
+                `[${name}] ${r.status()} ${r.url().slice(0, 120)} ${body.slice(0, 300)} sent ${sent.slice(0, 400)}`,
+              ),
+            () => undefined,
+          );
+        });
+        page.on("console", (m) => {
+          if (m.type() === "warning" || m.type() === "error") step(`[${name}] ${m.text().slice(0, 300)}`);
+        });
+      }
       const appOrigin = new URL(alice.url());
       // The same dev server under another host name: an origin of its own, so the frame's
       // sandbox (allow-same-origin means its own origin) keeps it out of the app.
@@ -114,10 +134,14 @@ describe("Lattice's call view embedded by Lattice's own host", () => {
 
       step("alice joins with video from the embedded lobby: the host gets io.element.join");
       await frame.getByRole("button", { name: "Join with video" }).click({ timeout: 120_000 });
-      await alice
-        .getByTestId("element-call")
-        .and(alice.locator('[data-state="joined"]'))
-        .waitFor({ timeout: 120_000 });
+      try {
+        await alice
+          .getByTestId("element-call")
+          .and(alice.locator('[data-state="joined"]'))
+          .waitFor({ timeout: 120_000 });
+      } finally {
+        step(`the embedded view shows: ${(await frame.locator("body").innerText()).slice(0, 400)}`);
+      }
 
       step("bob joins natively from the room's call button");
       await joinThroughLobby(bob);
