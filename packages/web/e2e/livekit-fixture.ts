@@ -34,8 +34,15 @@ export interface LiveKitApp {
   signIn(name: string): Promise<Page>;
 }
 
-/** Starts the parts once for the file (the first user creates the room, the others join it). */
-export function liveKitApp(names: readonly string[], roomName: string): LiveKitApp {
+/**
+ * Starts the parts once for the file (the first user creates the room, the others join it);
+ * `encrypted` makes the room an encrypted one.
+ */
+export function liveKitApp(
+  names: readonly string[],
+  roomName: string,
+  options: { encrypted?: boolean } = {},
+): LiveKitApp {
   let front: FederationFront;
   let app: { url: string; close(): Promise<void> };
   let browser: Browser;
@@ -60,6 +67,13 @@ export function liveKitApp(names: readonly string[], roomName: string): LiveKitA
       preset: "private_chat",
       power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
       invite: names.slice(1).map((n) => users[n]),
+      ...(options.encrypted === true
+        ? {
+            initial_state: [
+              { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
+            ],
+          }
+        : {}),
     });
     const roomId = encodeURIComponent(String(room["room_id"]));
     for (const token of others) await callAs(hs.url, token, `/join/${roomId}`);

@@ -162,6 +162,7 @@ export type { ToDeviceEvent } from "@lattice/sdk/api/types/events";
 
 export { createEmbeddedClient } from "@lattice/sdk/embedded/createEmbeddedClient";
 export type { EmbeddedClient } from "@lattice/sdk/embedded/createEmbeddedClient";
+export { embeddedCapabilities } from "@lattice/sdk/embedded/capabilities";
 
 // Group calls on LiveKit (loaded with the call chunk only).
 export { LiveKitCall, offersLiveKit } from "@lattice/sdk/rtc/livekit/call";

@@ -45,9 +45,9 @@ export function createRtc(w: RtcWiring): RtcService {
       ? { sendToDevice: w.sendToDevice }
       : crypto
         ? {
-            sendToDevice: async (type, targets, content) => {
-              await crypto.sendToDevice(type, targets, content);
-            },
+            // The devices it could not encrypt for go back to the key transport, which tries them again.
+            sendToDevice: async (type, targets, content) =>
+              (await crypto.sendToDevice(type, targets, content)).skipped,
           }
         : {}),
     // Signalling, not something the user wrote: no local echo in the timeline.

@@ -141,8 +141,16 @@ export class WidgetHttp implements HttpApi {
       case "user":
         if (b === "filter") return method === "POST" ? { filter_id: "embedded" } : {};
         if (b === "openid" && c === "request_token") {
+          // The token as the homeserver gives it, nothing more: the widget API's answer also carries
+          // its own "state", and a token service decoding strictly (lk-jwt-service 0.5) refuses
+          // an openid_token with that extra field (400 M_BAD_JSON).
           const creds = await w.requestOpenIdConnectToken();
-          return { ...creds };
+          return {
+            access_token: creds.access_token,
+            token_type: creds.token_type,
+            matrix_server_name: creds.matrix_server_name,
+            expires_in: creds.expires_in,
+          };
         }
         break;
       case "join":

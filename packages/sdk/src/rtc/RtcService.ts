@@ -82,12 +82,16 @@ export interface RtcServiceOptions {
   onToDevice: (listener: (events: readonly ToDeviceEvent[]) => void) => () => void;
   /** Optional server features: MSC4140 delayed events, and the unstable flags (MSC4354 sticky events). */
   serverFeatures: () => Promise<{ delayedEvents: boolean; unstableFeatures: ReadonlySet<string> }>;
-  /** Olm-encrypted to-device send; absent when crypto is off (to-device is then unsupported). */
+  /**
+   * Olm-encrypted to-device send; absent when crypto is off (to-device is then unsupported).
+   * Resolves with the targets it could not encrypt for (no device keys, no Olm session), or
+   * nothing when all were reached (a host that encrypts itself).
+   */
   sendToDevice?: (
     type: string,
     targets: readonly KeyTarget[],
     content: Record<string, unknown>,
-  ) => Promise<void>;
+  ) => Promise<readonly KeyTarget[] | void>;
   /** Sends a room event (encrypted in encrypted rooms); resolves with its event id. */
   sendRoomEvent: (
     roomId: string,
@@ -216,6 +220,10 @@ export class RtcService {
       this.refreshRoom(roomId);
     }
     for (const roomId of batch.rooms.leave.keys()) this.refreshRoom(roomId);
+    // New or changed devices: a member device our key missed may be reachable now.
+    if (batch.deviceLists.changed.length > 0)
+      for (const call of this.calls.values())
+        call.parts.encryption.onDevicesChanged(batch.deviceLists.changed);
   }
 
   private onTimelineEvent(roomId: string, event: ClientEventWithoutRoomId, fromCache: boolean): void {

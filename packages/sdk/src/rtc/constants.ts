@@ -45,6 +45,12 @@ export const TO_DEVICE_USE_KEY_DELAY_MS = 1000;
 export const TO_DEVICE_KEY_GRACE_PERIOD_MS = 10_000;
 /** Key sends back off up to about this long in total (SPEC §8). */
 export const KEY_SEND_RETRY_BUDGET_MS = 5000;
+/**
+ * A member device a key send missed (no device keys or Olm session yet) gets the current key again
+ * after this, doubling per miss up to KEY_REDELIVERY_MAX_MS, until it holds it.
+ */
+export const KEY_REDELIVERY_BASE_MS = 5000;
+export const KEY_REDELIVERY_MAX_MS = 60_000;
 /** A key that fails to decrypt is tried once more after this (SPEC §8). */
 export const KEY_DECRYPT_RETRY_MS = 1000;
 

@@ -201,3 +201,17 @@ it("without the to-device capability, keys go by the room at once", async () => 
   await svc(client).rtc.leave(roomId);
   await svc(bob).rtc.leave(roomId);
 }, 40_000);
+
+it("hands out the host's OpenID token as the homeserver shapes it, without the widget API's state", async () => {
+  const { client } = embedded("call");
+  await client.start();
+  const token = await api.openid.requestOpenIdToken(client.http, alice.userId);
+  // A token service decoding strictly (lk-jwt-service 0.5) refuses any other field.
+  expect(Object.keys(token).sort()).toEqual([
+    "access_token",
+    "expires_in",
+    "matrix_server_name",
+    "token_type",
+  ]);
+  expect(token).toMatchObject({ access_token: "openid", matrix_server_name: "test", token_type: "Bearer" });
+});

@@ -48,9 +48,9 @@ class RecordingTransports extends KeyTransports {
       io: { sendToDevice: () => Promise.resolve(), sendRoomEvent: () => Promise.resolve() },
     });
   }
-  override send(key: WireKey, targets: readonly KeyTarget[]): Promise<boolean> {
+  override send(key: WireKey, targets: readonly KeyTarget[]): Promise<KeyTarget[]> {
     this.sends.push({ at: this.clock.now(), index: key.index, to: targets.map((t) => t.deviceId) });
-    return Promise.resolve(true);
+    return Promise.resolve([]);
   }
 }
 

@@ -1,7 +1,7 @@
 /** Key transports: defaults, the switch to room-only, send retries within ~5 s, the one decryption retry after 1 s. */
 import { describe, expect, it } from "vitest";
 import { KeyTransports, roomKeyContent, toDeviceKeyContent } from "../../src/rtc/keys";
-import type { KeyEvent, KeyTransportIo, ReceivedKey } from "../../src/rtc/keys";
+import type { KeyEvent, KeyTarget, KeyTransportIo, ReceivedKey } from "../../src/rtc/keys";
 import { FakeScheduler } from "../support/fake-scheduler";
 
 const ctx = { roomId: "!r:hs", userId: "@me:hs", deviceId: "ME" };
@@ -66,7 +66,7 @@ describe("KeyTransports", () => {
       sendToDevice: () =>
         Promise.reject(new Error("The widget driver does not support to-device encryption")),
     });
-    expect(await t.send({ index: 0, key: KEY }, target)).toBe(true);
+    expect(await t.send({ index: 0, key: KEY }, target)).toEqual([]);
     expect(t.mode.getSnapshot()).toBe("room");
     expect(sent).toEqual(["room"]);
     expect(warnings).toEqual(["The widget driver does not support to-device encryption"]);
@@ -80,13 +80,13 @@ describe("KeyTransports", () => {
         return Promise.reject(new Error("network"));
       },
     });
-    let result: boolean | undefined;
+    let result: readonly KeyTarget[] | undefined;
     void t.send({ index: 0, key: KEY }, target).then((r) => (result = r));
     await scheduler.advance(3749);
     expect(attempts).toBe(4);
     await scheduler.advance(1);
     expect(attempts).toBe(5);
-    expect(result).toBe(false);
+    expect(result).toEqual(target);
     expect(scheduler.pending()).toEqual([]);
   });
 

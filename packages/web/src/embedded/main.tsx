@@ -10,12 +10,25 @@ import { EmbeddedViewModel } from "../state/embedded/EmbeddedViewModel";
 import { EmbeddedApp } from "./EmbeddedApp";
 import "../styles/global.css";
 
+/**
+ * The page's localStorage, or none: framed by a host on another site, the browser may deny this
+ * third-party document its storage, and reading `window.localStorage` then throws (the page
+ * stayed blank). Without it the call preferences are this page's defaults.
+ */
+function pageStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 const app = new EmbeddedViewModel({
   href: window.location.href,
   parent: window.parent,
   self: window,
   root: document.documentElement,
-  storage: window.localStorage,
+  storage: pageStorage(),
 });
 const root = document.getElementById("root");
 if (root) {

@@ -11,6 +11,12 @@
  * updated or reconnected member gets it again. Re-sends are throttled to one
  * per KEY_UPDATE_THROTTLE_MS.
  *
+ * Delivery is tracked per key: the devices the transport reached hold it.
+ * A member device it could not reach (no device keys or Olm session yet)
+ * gets the current key again, without a rotation: on the next membership
+ * change, when its user's device list changes, and on a timer that backs
+ * off from KEY_REDELIVERY_BASE_MS to KEY_REDELIVERY_MAX_MS until it holds it.
+ *
  * Received keys are bound to the sending device and exposed per participant
  * (with the identity the SFU knows it by) as observables the frame
  * encryptor reads; nothing else holds a key.
@@ -21,6 +27,8 @@ import type { ReadonlyObservable } from "../../util/observable";
 import {
   KEY_INDEX_MODULUS,
   KEY_LENGTH_BYTES,
+  KEY_REDELIVERY_BASE_MS,
+  KEY_REDELIVERY_MAX_MS,
   KEY_UPDATE_THROTTLE_MS,
   MAKE_KEY_DELAY_MS,
   TO_DEVICE_KEY_GRACE_PERIOD_MS,
@@ -84,6 +92,13 @@ export class EncryptionManager {
   private lastResendAt = Number.NEGATIVE_INFINITY;
   private resendScheduled = false;
   private joined = false;
+  /** Bumped with each new key: a send's result counts only for the key it carried. */
+  private keyGeneration = 0;
+  /** Member devices (deviceKey) the current key reached, and those a send is under way to. */
+  private sharedWith = new Set<string>();
+  private inFlight = new Set<string>();
+  private redeliveryAttempt = 0;
+  private redeliveryScheduled = false;
 
   constructor(private readonly options: EncryptionManagerOptions) {}
 
@@ -124,7 +139,7 @@ export class EncryptionManager {
     const key = this.makeKey();
     this.ownKeyValue.set({ index: key.index, key: this.ownKeys.get(key.index) as Uint8Array });
     this.onMemberships(memberships, true);
-    void this.options.transports.send(key, this.targets(), this.allWireKeys());
+    this.deliver(key, this.targets());
   }
 
   /** Stops every timer; the keys stay readable until dropped with the manager. */
@@ -139,6 +154,10 @@ export class EncryptionManager {
     this.currentIndex = (this.currentIndex + 1) % KEY_INDEX_MODULUS;
     this.currentCreatedAt = this.options.scheduler.now();
     this.ownKeys.set(this.currentIndex, bytes);
+    this.keyGeneration++;
+    this.sharedWith = new Set();
+    this.inFlight = new Set();
+    this.redeliveryAttempt = 0;
     return { index: this.currentIndex, key: encodeKey(bytes) };
   }
 
@@ -175,7 +194,13 @@ export class EncryptionManager {
       if (before === undefined) joinedIds.add(id);
       else if (before.eventId !== m.eventId || before.createdTs !== m.createdTs) updatedIds.add(id);
     }
-    for (const id of this.members.keys()) if (!next.has(id)) departed = true;
+    for (const id of this.members.keys())
+      if (!next.has(id)) {
+        departed = true;
+        this.sharedWith.delete(id);
+      }
+    // An updated membership may come from a restarted client that lost the keys it held.
+    for (const id of updatedIds) this.sharedWith.delete(id);
     this.members = next;
     void this.publishParticipants();
     if (!this.joined || initial) return;
@@ -186,6 +211,64 @@ export class EncryptionManager {
       else this.requestResend(joinedIds);
     }
     if (updatedIds.size > 0) this.requestResend("all");
+    // Devices an earlier send missed get the current key with this change (a rotation brings its own).
+    const missing = this.missing((id) => !joinedIds.has(id) && !updatedIds.has(id));
+    if (missing.size > 0 && !this.rotationQueued) this.requestResend(missing);
+  }
+
+  /**
+   * Device lists changed (a sync's device_lists.changed): members of those users the current key
+   * has not reached get it again now that their devices may be known.
+   */
+  onDevicesChanged(userIds: readonly string[]): void {
+    if (!this.joined || userIds.length === 0) return;
+    const users = new Set(userIds);
+    const missing = this.missing((_, m) => users.has(m.sender));
+    if (missing.size === 0) return;
+    this.redeliveryAttempt = 0;
+    this.requestResend(missing);
+  }
+
+  /** Members (matching `where`) the current key has not reached and is not on its way to. */
+  private missing(where: (id: string, m: CallMembership) => boolean = () => true): Set<string> {
+    const out = new Set<string>();
+    for (const [id, m] of this.members)
+      if (!this.sharedWith.has(id) && !this.inFlight.has(id) && where(id, m)) out.add(id);
+    return out;
+  }
+
+  /** Sends `key` to `targets` and records who got it; devices it missed are tried again later. */
+  private deliver(key: WireKey, targets: readonly KeyTarget[]): void {
+    const generation = this.keyGeneration;
+    const ids = targets.map((t) => deviceKey(t.userId, t.deviceId));
+    for (const id of ids) this.inFlight.add(id);
+    void this.options.transports.send(key, targets, this.allWireKeys()).then((missed) => {
+      if (generation !== this.keyGeneration || !this.joined) return;
+      const missedIds = new Set(missed.map((t) => deviceKey(t.userId, t.deviceId)));
+      for (const id of ids) {
+        this.inFlight.delete(id);
+        if (!missedIds.has(id)) this.sharedWith.add(id);
+      }
+      if (missedIds.size > 0) this.scheduleRedelivery();
+      else if (this.missing().size === 0) this.redeliveryAttempt = 0;
+    });
+  }
+
+  /** Tries the members still without the current key again, backing off while some stay out of reach. */
+  private scheduleRedelivery(): void {
+    if (this.redeliveryScheduled) return;
+    this.redeliveryScheduled = true;
+    const delay = Math.min(KEY_REDELIVERY_BASE_MS * 2 ** this.redeliveryAttempt, KEY_REDELIVERY_MAX_MS);
+    this.redeliveryAttempt++;
+    this.options.scheduler.sleep(delay, this.timers.signal).then(
+      () => {
+        this.redeliveryScheduled = false;
+        if (!this.joined || this.rotationQueued) return;
+        const missing = this.missing();
+        if (missing.size > 0) this.requestResend(missing);
+      },
+      () => undefined,
+    );
   }
 
   private queueRotation(delay = MAKE_KEY_DELAY_MS): void {
@@ -202,7 +285,7 @@ export class EncryptionManager {
       this.rotationQueued = false;
       const key = this.makeKey();
       const bytes = this.ownKeys.get(key.index) as Uint8Array;
-      void this.options.transports.send(key, this.targets(), this.allWireKeys());
+      this.deliver(key, this.targets());
       const useAfter = this.toDeviceMode ? TO_DEVICE_USE_KEY_DELAY_MS : USE_KEY_DELAY_MS;
       try {
         await scheduler.sleep(useAfter, signal);
@@ -229,7 +312,7 @@ export class EncryptionManager {
         if (pending === undefined || !this.joined) return;
         this.lastResendAt = scheduler.now();
         const targets = this.targets(pending === "all" ? undefined : pending);
-        void this.options.transports.send(this.currentWireKey(), targets, this.allWireKeys());
+        this.deliver(this.currentWireKey(), targets);
       },
       () => undefined,
     );

@@ -3,8 +3,11 @@
  * each member device) is on by default and the room transport off; the
  * switch goes to room-only, for good, when a valid room key arrives or when
  * the to-device send reports 'The widget driver does not support to-device
- * encryption'. Sends are retried with backoff for about 5 s; a room key
- * event that failed to decrypt is tried once more after 1 s.
+ * encryption'. Sends are retried with backoff for about 5 s: a to-device
+ * send that reached only some devices (no device keys yet, no Olm session)
+ * is retried for the devices it missed, and those still missed at the end
+ * are handed back so the encryption manager can try them again later. A
+ * room key event that failed to decrypt is tried once more after 1 s.
  */
 import { backoffDelay } from "../../util/backoff";
 import type { BackoffPolicy } from "../../util/backoff";
@@ -42,8 +45,15 @@ export interface KeyEvent {
 }
 
 export interface KeyTransportIo {
-  /** Olm-encrypts and sends `content` to each target; throws TO_DEVICE_UNSUPPORTED when it cannot. */
-  sendToDevice(targets: readonly KeyTarget[], content: Record<string, unknown>): Promise<void>;
+  /**
+   * Olm-encrypts and sends `content` to each target; resolves with the targets it could not reach
+   * (device keys unknown, no Olm session), nothing when all got it. Throws TO_DEVICE_UNSUPPORTED
+   * when it cannot send encrypted to-device at all.
+   */
+  sendToDevice(
+    targets: readonly KeyTarget[],
+    content: Record<string, unknown>,
+  ): Promise<readonly KeyTarget[] | void>;
   /** Sends a room event `io.element.call.encryption_keys`. */
   sendRoomEvent(content: Record<string, unknown>): Promise<void>;
   /** Tries decrypting a room event again; the decrypted event, or undefined. */
@@ -88,43 +98,53 @@ export class KeyTransports {
 
   /**
    * Sends `key` (room mode: with `allKeys`, the room form carries a list) to
-   * `targets`; resolves false when every retry failed.
+   * `targets`; resolves with the targets still without it after every retry
+   * (empty when all got it; in room mode one event reaches everyone).
    */
   async send(
     key: WireKey,
     targets: readonly KeyTarget[],
     allKeys: readonly WireKey[] = [key],
-  ): Promise<boolean> {
+  ): Promise<KeyTarget[]> {
     const { io, scheduler, context } = this.options;
+    let remaining = [...targets];
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       const backoff = backoffDelay(attempt, KEY_SEND_BACKOFF);
       const mode = this.modeValue.getSnapshot();
+      let failure: unknown;
       try {
-        if (mode === "room") await io.sendRoomEvent(roomKeyContent(context, allKeys, scheduler.now()));
-        else if (targets.length > 0)
-          await io.sendToDevice(
-            targets,
-            toDeviceKeyContent(context, key, scheduler.now(), this.options.memberId),
-          );
-        return true;
+        if (mode === "room") {
+          await io.sendRoomEvent(roomKeyContent(context, allKeys, scheduler.now()));
+          return [];
+        }
+        if (remaining.length === 0) return [];
+        const missed = await io.sendToDevice(
+          remaining,
+          toDeviceKeyContent(context, key, scheduler.now(), this.options.memberId),
+        );
+        // Only the devices it missed are tried again: the others hold the key already.
+        remaining = remaining.filter((t) => (missed ?? []).some((m) => sameTarget(m, t)));
+        if (remaining.length === 0) return [];
+        failure = new Error(`No Olm session with ${remaining.map(describeTarget).join(", ")}`);
       } catch (error) {
         if (mode === "to-device" && error instanceof Error && error.message === TO_DEVICE_UNSUPPORTED) {
           this.options.warn?.(TO_DEVICE_UNSUPPORTED);
           this.switchToRoom();
           continue;
         }
-        if (waited + backoff > KEY_SEND_RETRY_BUDGET_MS || this.closed.signal.aborted) {
-          this.options.warn?.("Could not send the call encryption key", error);
-          return false;
-        }
-        try {
-          await scheduler.sleep(backoff, this.closed.signal);
-        } catch {
-          return false;
-        }
-        waited += backoff;
+        failure = error;
       }
+      if (waited + backoff > KEY_SEND_RETRY_BUDGET_MS || this.closed.signal.aborted) {
+        this.options.warn?.("Could not send the call encryption key", failure);
+        return remaining;
+      }
+      try {
+        await scheduler.sleep(backoff, this.closed.signal);
+      } catch {
+        return remaining;
+      }
+      waited += backoff;
     }
   }
 
@@ -164,4 +184,12 @@ export class KeyTransports {
   close(): void {
     this.closed.abort();
   }
+}
+
+function sameTarget(a: KeyTarget, b: KeyTarget): boolean {
+  return a.userId === b.userId && a.deviceId === b.deviceId;
+}
+
+function describeTarget(t: KeyTarget): string {
+  return `${t.userId}:${t.deviceId}`;
 }

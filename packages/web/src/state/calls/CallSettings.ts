@@ -1,7 +1,8 @@
 /**
  * Settings › Voice & video: the chosen microphone, camera and speaker, echo
  * cancellation and noise suppression, whether the fallback STUN server
- * may be used, and who runs group calls (Lattice or the hosted Element Call). Kept in local storage (they describe this browser's devices,
+ * may be used, and who runs group calls (Lattice or the hosted Element Call,
+ * or in its place the call widget page a host configures). Kept in local storage (they describe this browser's devices,
  * not the account) and read by the media platform at each capture and by
  * client.voip at each call.
  */
@@ -17,6 +18,12 @@ export interface CallPreferences {
   fallbackStunAllowed: boolean;
   /** Who runs the room's group calls: Lattice's own call view, or Element Call hosted by the app. */
   groupCalls: GroupCallProvider;
+  /**
+   * A host configuration, not in the UI: the absolute http(s) URL of the page framed as the call
+   * widget in place of the hosted Element Call (e.g. Lattice's own `embedded.html` call view, on
+   * an origin of its own). Unset, Element Call.
+   */
+  callWidgetUrl?: string | undefined;
 }
 
 /** The two ways to hold a group call. */
@@ -50,9 +57,21 @@ function parse(raw: string | null): CallPreferences {
       noiseSuppression: bool(o["noiseSuppression"], true),
       fallbackStunAllowed: bool(o["fallbackStunAllowed"], false),
       groupCalls: o["groupCalls"] === "element-call" ? "element-call" : "lattice",
+      callWidgetUrl: httpUrl(o["callWidgetUrl"]),
     };
   } catch {
     return DEFAULT_CALL_PREFERENCES; // a damaged entry: start from the defaults
+  }
+}
+
+/** `v` when it is an absolute http(s) URL, else undefined. */
+function httpUrl(v: unknown): string | undefined {
+  if (typeof v !== "string") return undefined;
+  try {
+    const url = new URL(v);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -45,7 +45,8 @@ export interface EmbeddedHost {
   parent: PostTarget;
   self: MessageInbox;
   root: HTMLElement;
-  storage: Storage;
+  /** The page's storage; undefined when the browser denies it (a third-party frame). */
+  storage: Storage | undefined;
 }
 
 export class EmbeddedViewModel {

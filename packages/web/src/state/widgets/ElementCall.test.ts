@@ -81,6 +81,40 @@ describe("Element Call parameters", () => {
     expect(url.toString()).not.toMatch(/token/i);
   });
 
+  it("frames a configured call widget page itself, with the same parameters", () => {
+    const url = new URL(
+      elementCallUrl({
+        baseHref: "http://localhost:5173/embedded.html?stale=1#old",
+        widgetId: "lattice-call-2",
+        parentUrl: "http://127.0.0.1:5173/",
+        roomId: ROOM,
+        userId: USER,
+        deviceId: DEVICE,
+        homeserverUrl: "http://127.0.0.1:8008",
+        intent: "start_call",
+        theme: "light",
+        lang: "en",
+        fontScale: 1,
+      }),
+    );
+    expect(url.origin + url.pathname).toBe("http://localhost:5173/embedded.html");
+    expect([...url.searchParams.keys()]).toEqual(["widgetId", "parentUrl"]);
+    expect(new URLSearchParams(url.hash.slice(2)).get("roomId")).toBe(ROOM);
+  });
+
+  it("reads a call widget URL from the call preferences only when it is an absolute http(s) URL", () => {
+    const settingsWith = (value: unknown): CallSettings =>
+      new CallSettings({
+        getItem: () => JSON.stringify({ groupCalls: "element-call", callWidgetUrl: value }),
+        setItem: () => undefined,
+      });
+    expect(settingsWith("https://embed.example.org/embedded.html").current.callWidgetUrl).toBe(
+      "https://embed.example.org/embedded.html",
+    );
+    for (const bad of ["javascript:alert(1)", "/embedded.html", 42, ""])
+      expect(settingsWith(bad).current.callWidgetUrl).toBeUndefined();
+  });
+
   it("chooses the intent from the room: start or join, DM, voice", () => {
     expect(elementCallIntent({ callRunning: false, direct: false, voice: false })).toBe("start_call");
     expect(elementCallIntent({ callRunning: true, direct: false, voice: false })).toBe("join_existing");

@@ -3,11 +3,13 @@
  * ClientWidgetApi over the SDK driver) with Element Call's settings: a
  * virtual room widget of type m.call (no state event), waitForIframeLoad
  * false (Element Call sends content_loaded itself), its capability list
- * pre-approved, OpenID always allowed (its call service checks the token;
+ * pre-approved (with the list of Lattice's own embedded call view, which a
+ * host may frame in Element Call's place), OpenID always allowed (its call service checks the token;
  * there is no user-facing choice to make), and its custom actions routed
  * to the ElementCall view model.
  */
 import type { WidgetDefinition } from "@lattice/widget-api";
+import { embeddedCapabilities } from "../../sdk";
 import type { ElementCallWidgetHost } from "./ElementCall";
 import type { ElementCallHostFactory, ElementCallHostRequest } from "./ElementCalls";
 import type { WidgetClient } from "./SdkWidgetDriver";
@@ -63,7 +65,10 @@ export function elementCallHostFactory(
       widget: elementCallDefinition(request, client.userId),
       consent,
       options: {
-        preApproved: request.capabilities,
+        preApproved: [
+          ...request.capabilities,
+          ...embeddedCapabilities("call", request.roomId, client.userId, client.deviceId ?? ""),
+        ],
         waitForIframeLoad: false,
         viewedRoomId: request.roomId,
         onNavigate,

@@ -46,7 +46,10 @@ export type ElementCallTheme = "light" | "dark";
 
 /** Everything the URL carries. */
 export interface ElementCallUrlOptions {
-  /** Where the app serves Element Call's index.html, absolute (see elementCallHosting.ts). */
+  /**
+   * Where the app serves Element Call's index.html, absolute (see elementCallHosting.ts); or a
+   * page ending in `.html`, framed itself (a call widget configured in Element Call's place).
+   */
   baseHref: string;
   widgetId: string;
   /** The app page hosting the widget: Element Call answers only to its origin. */
@@ -64,7 +67,10 @@ export interface ElementCallUrlOptions {
 
 /** The widget URL Element Call is loaded at. */
 export function elementCallUrl(o: ElementCallUrlOptions): string {
-  const url = new URL("index.html", o.baseHref.endsWith("/") ? o.baseHref : `${o.baseHref}/`);
+  const page = new URL(o.baseHref);
+  const url = page.pathname.endsWith(".html")
+    ? new URL(page.origin + page.pathname)
+    : new URL("index.html", o.baseHref.endsWith("/") ? o.baseHref : `${o.baseHref}/`);
   url.searchParams.set("widgetId", o.widgetId);
   url.searchParams.set("parentUrl", o.parentUrl);
   const hash = new URLSearchParams({

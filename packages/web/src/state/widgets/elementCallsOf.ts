@@ -69,7 +69,8 @@ export function elementCallsOf(client: ClientViewModel): ElementCalls | null {
     callRunning: (roomId) => rtc?.active.getSnapshot().has(roomId) ?? false,
     roomName: (roomId) => sdk.rooms.find(roomId)?.getSnapshot().name.name ?? roomId,
     hostFactory: lazyElementCallHostFactory(sdk),
-    baseHref: () => elementCallBaseHref(),
+    // A host may frame another call widget page in Element Call's place (Lattice's embedded call view).
+    baseHref: () => client.callSettings.current.callWidgetUrl ?? elementCallBaseHref(),
     parentUrl: () => window.location.href,
     theme: currentElementCallTheme,
     lang: () => i18n.language || "en",

@@ -6,7 +6,10 @@
  * are. With crypto off, an encrypted send fails with the spec's message
  * ('Cannot encrypt to device event, your client does not support
  * encryption.'), which Element Call takes as its cue to fall back to room
- * keys.
+ * keys. Devices the crypto layer could not encrypt for (no device keys or
+ * Olm session yet) are tried again in the background: the widget has no
+ * way to know they were missed, and a call key they miss leaves a
+ * participant undecryptable until the next rotation.
  */
 import type { DriverContext } from "./context";
 
@@ -52,6 +55,32 @@ export async function sendToDevice(
     }
   }
   for (const { content, targets } of groups.values()) {
-    if (targets.length > 0) await ctx.client.crypto.sendToDevice(type, targets, content);
+    if (targets.length === 0) continue;
+    const { skipped } = await ctx.client.crypto.sendToDevice(type, targets, content);
+    if (skipped.length > 0) retrySkipped(ctx, type, skipped, content);
   }
+}
+
+/** Waits before each new try of the devices an encrypted send missed (about a minute in all). */
+export const SKIPPED_RETRY_DELAYS_MS: readonly number[] = [1000, 3000, 10_000, 45_000];
+
+type Target = { userId: string; deviceId: string };
+
+function retrySkipped(
+  ctx: DriverContext,
+  type: string,
+  targets: Target[],
+  content: Record<string, unknown>,
+  attempt = 0,
+): void {
+  const delay = SKIPPED_RETRY_DELAYS_MS[attempt];
+  if (delay === undefined) return;
+  setTimeout(() => {
+    ctx.client.crypto.sendToDevice(type, targets, content).then(
+      ({ skipped }) => {
+        if (skipped.length > 0) retrySkipped(ctx, type, skipped, content, attempt + 1);
+      },
+      () => retrySkipped(ctx, type, targets, content, attempt + 1),
+    );
+  }, delay);
 }
