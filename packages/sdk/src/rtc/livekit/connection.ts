@@ -11,6 +11,8 @@
  * (`reconnecting` → `reconnected`). When the SFU drops us for good (a
  * restart, a longer loss), we join again with a new token, backing off
  * 500·2ⁿ ms, at most RECONNECT_ATTEMPTS times, and publish our tracks again.
+ * A publish that fails or stalls is tried again (publish.ts); the
+ * `publishing` state and the error say where our media is meanwhile.
  *
  * The media edge stays outside: the platform gives the tracks to publish
  * and makes the encryption worker; the SDK never touches `navigator`.
@@ -25,6 +27,8 @@ import { LK_EVENTS, loadLiveKit } from "./api";
 import type { LiveKitFocus } from "./focus";
 import { KeyFeed } from "./keys";
 import type { KeySink, KeySource } from "./keys";
+import { publishWithRetry } from "./publish";
+import type { PublishState } from "./publish";
 import { SfuTokenError } from "./token";
 import type { SfuToken } from "./token";
 
@@ -72,17 +76,24 @@ function publishOptions(track: MediaTrack): { source: "camera" | "microphone" } 
   return { source: track.kind === "audio" ? "microphone" : "camera" };
 }
 
+/** A shared screen's tracks are LiveKit's screen_share sources. */
+function screenOptions(track: MediaTrack): { source: "screen_share" | "screen_share_audio" } {
+  return { source: track.kind === "video" ? "screen_share" : "screen_share_audio" };
+}
+
 /** The SFU could not be joined or was lost for good, in words. */
 export class LiveKitConnectionError extends Error {
   constructor(
-    readonly code: "unreachable" | "lost",
+    readonly code: "unreachable" | "lost" | "publish_failed",
     readonly sfuUrl: string,
     override readonly cause?: unknown,
   ) {
     super(
       code === "unreachable"
         ? `The call's media server cannot be reached (${sfuUrl})`
-        : `The connection to the call's media server was lost (${sfuUrl})`,
+        : code === "lost"
+          ? `The connection to the call's media server was lost (${sfuUrl})`
+          : `Your audio and video could not be sent to the call's media server (${sfuUrl})`,
     );
     this.name = "LiveKitConnectionError";
   }
@@ -101,6 +112,8 @@ export interface LiveKitConnectionOptions {
   load?: () => Promise<LiveKitModule>;
   /** Timers, injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** Bound of one publish try (PUBLISH_TIMEOUT_MS), shorter in tests. */
+  publishTimeoutMs?: number;
 }
 
 /** How often a participant's decryption failure is checked against its decoded video frames. */
@@ -135,6 +148,9 @@ export class LiveKitConnection {
   private readonly statusValue = new ObservableValue<ConnectionStatus>("idle");
   private readonly errorValue = new ObservableValue<Error | undefined>(undefined);
   private readonly participantsValue = new ObservableValue<readonly MediaParticipant[]>([]);
+  private readonly publishingValue = new ObservableValue<PublishState>("idle");
+  /** Raised on every (re)join: a publish retry of an earlier join stops. */
+  private generation = 0;
   private readonly decryptionFailures = new Set<string>();
   /** Identities whose decryption failure is being checked against their decoded frames. */
   private readonly rechecking = new Set<string>();
@@ -159,6 +175,11 @@ export class LiveKitConnection {
 
   get participants(): ReadonlyObservable<readonly MediaParticipant[]> {
     return this.participantsValue;
+  }
+
+  /** Where our tracks are on the SFU (idle for a watch-only connection). */
+  get publishing(): ReadonlyObservable<PublishState> {
+    return this.publishingValue;
   }
 
   get focus(): LiveKitFocus {
@@ -195,12 +216,57 @@ export class LiveKitConnection {
       throw this.errorValue.getSnapshot() ?? error;
     }
     this.published = (await this.options.tracks?.()) ?? [];
-    for (const track of this.published)
-      await room.localParticipant.publishTrack(track, publishOptions(track));
-    this.refresh();
+    await this.publishAll(room);
+  }
+
+  /**
+   * Publishes our tracks (camera, microphone, a shared screen), each retried
+   * when its publish fails or stalls. Never rejects: a track that could not
+   * be published leaves the state `failed` and the error in words, and the
+   * connection goes on receiving.
+   */
+  private async publishAll(room: LkRoom): Promise<void> {
+    const tracks: Array<[MediaTrack, Record<string, unknown>]> = [
+      ...this.published.map((t): [MediaTrack, Record<string, unknown>] => [t, publishOptions(t)]),
+      ...this.screen.map((t): [MediaTrack, Record<string, unknown>] => [t, screenOptions(t)]),
+    ];
+    if (tracks.length === 0) return;
+    const generation = this.generation;
+    const current = (): boolean => !this.leaving && this.generation === generation;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    this.publishingValue.set("publishing");
+    let failure: unknown;
+    let failed = false;
+    for (const [track, options] of tracks) {
+      const outcome = await publishWithRetry(room.localParticipant, track, options, {
+        sleep,
+        current,
+        ...(this.options.publishTimeoutMs !== undefined ? { timeoutMs: this.options.publishTimeoutMs } : {}),
+        onRetry: (error) => {
+          if (!current()) return;
+          // Said while we try again: no media is leaving yet.
+          this.publishingValue.set("retrying");
+          this.errorValue.set(new LiveKitConnectionError("publish_failed", this.focus.serviceUrl, error));
+        },
+      });
+      if (!current()) return;
+      if (!outcome.published) {
+        failed = true;
+        failure = outcome.error;
+      }
+      this.refresh();
+    }
+    if (failed) {
+      this.publishingValue.set("failed");
+      this.errorValue.set(new LiveKitConnectionError("publish_failed", this.focus.serviceUrl, failure));
+      return;
+    }
+    this.publishingValue.set("published");
+    if (this.errorValue.getSnapshot() instanceof LiveKitConnectionError) this.errorValue.set(undefined);
   }
 
   private async join(room: LkRoom): Promise<void> {
+    this.generation++;
     const token = await this.options.token();
     this.feed?.setLocalIdentity(token.identity);
     try {
@@ -320,11 +386,10 @@ export class LiveKitConnection {
       if (this.leaving) return;
       try {
         await this.join(room);
-        for (const track of this.published)
-          await room.localParticipant.publishTrack(track, publishOptions(track));
-        for (const track of this.screen) await this.publishScreenTrack(track);
         this.decryptionFailures.clear();
         this.refresh();
+        // Published again (each track retried on its own); a failure there is said, not a reason to re-join.
+        await this.publishAll(room);
         return;
       } catch (error) {
         last = error;
@@ -407,9 +472,7 @@ export class LiveKitConnection {
   }
 
   private async publishScreenTrack(track: MediaTrack): Promise<void> {
-    await this.room?.localParticipant.publishTrack(track, {
-      source: track.kind === "video" ? "screen_share" : "screen_share_audio",
-    });
+    await this.room?.localParticipant.publishTrack(track, screenOptions(track));
   }
 
   /** Shares our screen (its video, and its audio when given) as the screen_share sources, beside the camera. */
@@ -452,6 +515,7 @@ export class LiveKitConnection {
     await this.room?.disconnect(false);
     this.room = undefined;
     this.participantsValue.set([]);
+    this.publishingValue.set("idle");
     this.statusValue.set("disconnected");
   }
 }
