@@ -25,6 +25,7 @@ import type { MediaTrack } from "../../voip/platform";
 import type { LiveKitModule, LkKeyProvider, LkLocalTrack, LkParticipant, LkRoom } from "./api";
 import { LK_EVENTS, loadLiveKit } from "./api";
 import type { LiveKitFocus } from "./focus";
+import { DecryptionFailures, decodedProgress } from "./decryption";
 import { KeyFeed } from "./keys";
 import type { KeySink, KeySource } from "./keys";
 import { publishWithRetry } from "./publish";
@@ -34,6 +35,8 @@ import type { SfuToken } from "./token";
 
 export const RECONNECT_ATTEMPTS = 6;
 export const RECONNECT_BASE_MS = 500;
+/** Tries of the first join when the SFU does not answer (the token service's errors are not retried). */
+export const JOIN_ATTEMPTS = 3;
 /** The rejoin waits: 500, 1000, 2000… ms, without jitter. */
 const RECONNECT_BACKOFF: BackoffPolicy = {
   baseDelayMs: RECONNECT_BASE_MS,
@@ -116,11 +119,6 @@ export interface LiveKitConnectionOptions {
   publishTimeoutMs?: number;
 }
 
-/** How often a participant's decryption failure is checked against its decoded video frames. */
-const FAILURE_RECHECK_MS = 2_000;
-/** How many such checks follow one error (a minute's worth). */
-const FAILURE_RECHECKS = 30;
-
 const QUALITIES: readonly string[] = ["excellent", "good", "poor", "lost"];
 
 function keyProviderFor(lk: LiveKitModule): LkKeyProvider & KeySink {
@@ -151,9 +149,12 @@ export class LiveKitConnection {
   private readonly publishingValue = new ObservableValue<PublishState>("idle");
   /** Raised on every (re)join: a publish retry of an earlier join stops. */
   private generation = 0;
-  private readonly decryptionFailures = new Set<string>();
-  /** Identities whose decryption failure is being checked against their decoded frames. */
-  private readonly rechecking = new Set<string>();
+  private readonly decryptionFailures = new DecryptionFailures({
+    progress: (identity) => this.decodedProgress(identity),
+    sleep: (ms) => this.sleep(ms),
+    changed: () => this.refresh(),
+    active: () => !this.leaving,
+  });
   private room: LkRoom | undefined;
   private feed: KeyFeed | undefined;
   private published: readonly MediaTrack[] = [];
@@ -195,7 +196,7 @@ export class LiveKitConnection {
     this.feed = new KeyFeed(this.options.keys, {
       setKey: (identity, index, key) => {
         keyProvider.setKey(identity, index, key);
-        if (this.decryptionFailures.delete(identity)) this.refresh();
+        this.decryptionFailures.clear(identity);
       },
     });
     const room = new lk.Room({
@@ -210,7 +211,7 @@ export class LiveKitConnection {
     this.unsubscribes.push(this.feed.keyedIdentities.subscribe(() => this.refresh()));
     await room.setE2EEEnabled(true);
     try {
-      await this.join(room);
+      await this.firstJoin(room);
     } catch (error) {
       this.fail(error);
       throw this.errorValue.getSnapshot() ?? error;
@@ -233,7 +234,7 @@ export class LiveKitConnection {
     if (tracks.length === 0) return;
     const generation = this.generation;
     const current = (): boolean => !this.leaving && this.generation === generation;
-    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    const sleep = (ms: number): Promise<void> => this.sleep(ms);
     this.publishingValue.set("publishing");
     let failure: unknown;
     let failed = false;
@@ -263,6 +264,26 @@ export class LiveKitConnection {
     }
     this.publishingValue.set("published");
     if (this.errorValue.getSnapshot() instanceof LiveKitConnectionError) this.errorValue.set(undefined);
+  }
+
+  /**
+   * The first join, tried again when the SFU does not answer in time (a
+   * starved machine, a server still starting): JOIN_ATTEMPTS tries with a
+   * new token each, 500·2ⁿ ms apart. A token service that refuses or cannot
+   * be reached fails at once, in its own words.
+   */
+  private async firstJoin(room: LkRoom): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.join(room);
+        return;
+      } catch (error) {
+        if (!(error instanceof LiveKitConnectionError) || attempt >= JOIN_ATTEMPTS || this.leaving)
+          throw error;
+        this.errorValue.set(error);
+        await this.sleep(backoffDelay(attempt, RECONNECT_BACKOFF));
+      }
+    }
   }
 
   private async join(room: LkRoom): Promise<void> {
@@ -306,14 +327,22 @@ export class LiveKitConnection {
       LK_EVENTS.encryptionStatusChanged,
     ])
       on(event, refresh);
-    on(LK_EVENTS.encryptionError, (_error, participant) => {
+    on(LK_EVENTS.encryptionError, (error, participant) => {
       const identity = (participant as LkParticipant | undefined)?.identity;
-      if (identity !== undefined) {
-        this.decryptionFailures.add(identity);
-        void this.recheckFailure(identity);
-      }
-      this.refresh();
+      if (identity !== undefined) this.decryptionFailures.report(identity, error);
+      else this.refresh();
     });
+    // Their media may flow again: a standing mark is checked against what decodes.
+    on(LK_EVENTS.trackSubscribed, (_track, _pub, participant) =>
+      this.decryptionFailures.recheck((participant as LkParticipant | undefined)?.identity ?? ""),
+    );
+    on(LK_EVENTS.trackUnmuted, (_pub, participant) =>
+      this.decryptionFailures.recheck((participant as LkParticipant | undefined)?.identity ?? ""),
+    );
+    // One who left starts clean when they come back (their key may be the same one, given once).
+    on(LK_EVENTS.participantDisconnected, (participant) =>
+      this.decryptionFailures.clear((participant as LkParticipant | undefined)?.identity ?? ""),
+    );
     on(LK_EVENTS.reconnecting, () => this.statusValue.set("reconnecting"));
     on(LK_EVENTS.reconnected, () => this.statusValue.set("connected"));
     on(LK_EVENTS.disconnected, () => {
@@ -321,72 +350,34 @@ export class LiveKitConnection {
     });
   }
 
-  /**
-   * A decryption error can be a frame under a key index we were never given
-   * (Element Call moves to a new key when someone joins; frames under its old
-   * one still arrive) while the frames under the current key decrypt. The
-   * worker reports errors, not successes, so while the failure stands its
-   * video receiver is checked: frames decoded means frames decrypted (the
-   * others are dropped before the decoder), and the failure ends.
-   */
-  private async recheckFailure(identity: string): Promise<void> {
-    // Without a video receiver there is nothing to tell by: the failure stands until a new key.
-    let before = await this.framesDecoded(identity);
-    if (before === undefined || this.rechecking.has(identity)) return;
-    this.rechecking.add(identity);
-    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-    try {
-      // A bounded watch: a later error (the worker keeps reporting, throttled) starts another.
-      for (
-        let check = 0;
-        check < FAILURE_RECHECKS &&
-        before !== undefined &&
-        !this.leaving &&
-        this.decryptionFailures.has(identity);
-        check++
-      ) {
-        await sleep(FAILURE_RECHECK_MS);
-        const after = await this.framesDecoded(identity);
-        if (after !== undefined && after > before) {
-          this.decryptionFailures.delete(identity);
-          this.refresh();
-          return;
-        }
-        before = after;
-      }
-    } finally {
-      this.rechecking.delete(identity);
-    }
+  private sleep(ms: number): Promise<void> {
+    return (this.options.sleep ?? ((t: number) => new Promise<void>((r) => setTimeout(r, t))))(ms);
   }
 
-  /** Frames decoded so far on the participant's video receivers, or undefined without one. */
-  private async framesDecoded(identity: string): Promise<number | undefined> {
+  /** How much of a participant's media has been decoded so far (decryption.ts), undefined without a receiver. */
+  private async decodedProgress(identity: string): Promise<number | undefined> {
     const participant = [...(this.room?.remoteParticipants.values() ?? [])].find(
       (p) => p.identity === identity,
     );
-    let total: number | undefined;
-    for (const pub of participant?.trackPublications.values() ?? []) {
-      if (pub.kind !== "video") continue;
-      const report = await pub.track?.getRTCStatsReport?.().catch(() => undefined);
-      report?.forEach((stat) => {
-        if (stat["type"] === "inbound-rtp" && typeof stat["framesDecoded"] === "number")
-          total = (total ?? 0) + stat["framesDecoded"];
-      });
-    }
-    return total;
+    const reports = await Promise.all(
+      [...(participant?.trackPublications.values() ?? [])].map(async (pub) =>
+        pub.track?.getRTCStatsReport?.().catch(() => undefined),
+      ),
+    );
+    return decodedProgress(reports);
   }
 
   /** The SFU dropped us (restart, long loss): join again with a new token, backing off. */
   private async rejoin(room: LkRoom): Promise<void> {
     this.statusValue.set("reconnecting");
-    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    const sleep = (ms: number): Promise<void> => this.sleep(ms);
     let last: unknown;
     for (let attempt = 0; attempt < RECONNECT_ATTEMPTS && !this.leaving; attempt++) {
       await sleep(backoffDelay(attempt + 1, RECONNECT_BACKOFF));
       if (this.leaving) return;
       try {
         await this.join(room);
-        this.decryptionFailures.clear();
+        this.decryptionFailures.clearAll();
         this.refresh();
         // Published again (each track retried on its own); a failure there is said, not a reason to re-join.
         await this.publishAll(room);
@@ -425,7 +416,9 @@ export class LiveKitConnection {
     let encryption: EncryptionState;
     if (isLocal) encryption = p.isEncrypted ? "encrypted" : "unencrypted";
     else if (this.feed?.keyState(p.identity) !== "has_keys") encryption = "waiting_for_keys";
-    else if (this.decryptionFailures.has(p.identity)) encryption = "decryption_failed";
+    else if (this.decryptionFailures.kind(p.identity) === "failed") encryption = "decryption_failed";
+    // The index their frames use has not reached us yet: waiting, not undecryptable.
+    else if (this.decryptionFailures.kind(p.identity) === "missing_key") encryption = "waiting_for_keys";
     else encryption = "encrypted";
     return {
       identity: p.identity,
