@@ -27,10 +27,13 @@ export const FAILURE_RECHECKS = 30;
 /** Why a participant's frames are not decrypted: no key for the frame's index, or a key that fails. */
 export type DecryptionFailureKind = "missing_key" | "failed";
 
-/** The worker's words for a frame whose key index we do not have (its MissingKey reason). */
+/**
+ * A frame whose key index we do not have: the worker posts its reason
+ * before the words ("MissingKey: missing key at index 3 for participant …").
+ */
 function kindOf(error: unknown): DecryptionFailureKind {
   const message = error instanceof Error ? error.message : String(error);
-  return /^missing key at index/i.test(message) ? "missing_key" : "failed";
+  return /^(MissingKey: )?missing key at index/i.test(message) ? "missing_key" : "failed";
 }
 
 /** A receiver's statistics, as livekit-client's remote tracks give them. */

@@ -55,7 +55,8 @@ describe("decryption failures", () => {
   it("a missing key index after a rotation is waiting for keys, and the new key ends it", async () => {
     const { failures, progress } = setup();
     progress.set("@bob:hs:B", 100);
-    failures.report("@bob:hs:B", new Error("missing key at index 3 for participant @bob:hs:B"));
+    // As livekit-client's worker posts it: the reason, then the words.
+    failures.report("@bob:hs:B", new Error("MissingKey: missing key at index 3 for participant @bob:hs:B"));
     expect(failures.kind("@bob:hs:B")).toBe("missing_key");
     await settle();
     // No frame decoded meanwhile (the progress stood): still waiting.
@@ -67,7 +68,7 @@ describe("decryption failures", () => {
   it("a failing key is not downgraded by a later missing key; decoded media ends it", async () => {
     const { failures, progress } = setup();
     progress.set("@bob:hs:B", 10);
-    failures.report("@bob:hs:B", new Error("DataCryptor: Decryption failed"));
+    failures.report("@bob:hs:B", new Error("InvalidKey: Decryption failed: OperationError"));
     failures.report("@bob:hs:B", new Error("missing key at index 0 for participant @bob:hs:B"));
     expect(failures.kind("@bob:hs:B")).toBe("failed");
     progress.set("@bob:hs:B", 50);
