@@ -28,6 +28,10 @@ export interface LiveKitApp {
   readonly jwt: JwtServiceHandle;
   /** Full user ids by name. */
   readonly users: Record<string, string>;
+  /** The call room's id. */
+  readonly roomId: string;
+  /** Each user's access token (for asking the homeserver what it holds), by name. */
+  readonly tokens: Record<string, string>;
   /** Errors thrown in any page, as `[name] message`. */
   readonly pageErrors: string[];
   /** Signs `name` in on a page of its own and opens the room. */
@@ -49,6 +53,8 @@ export function liveKitApp(
   const contexts: BrowserContext[] = [];
   const parts: Partial<LiveKitApp> = {};
   const users: Record<string, string> = {};
+  const tokensByName: Record<string, string> = {};
+  let roomId = "";
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -60,7 +66,10 @@ export function liveKitApp(
     hs.setRtcTransports([{ type: "livekit", livekit_service_url: jwt.url }]);
     Object.assign(parts, { hs, lk, jwt });
     const tokens = await Promise.all(names.map((n) => registerUser(hs.url, n)));
-    for (const n of names) users[n] = `@${n}:${hs.serverName}`;
+    names.forEach((n, i) => {
+      users[n] = `@${n}:${hs.serverName}`;
+      tokensByName[n] = tokens[i] ?? "";
+    });
     const [owner, ...others] = tokens;
     const room = await callAs(hs.url, owner ?? "", "/createRoom", {
       name: roomName,
@@ -75,8 +84,8 @@ export function liveKitApp(
           }
         : {}),
     });
-    const roomId = encodeURIComponent(String(room["room_id"]));
-    for (const token of others) await callAs(hs.url, token, `/join/${roomId}`);
+    roomId = String(room["room_id"]);
+    for (const token of others) await callAs(hs.url, token, `/join/${encodeURIComponent(roomId)}`);
     [app, browser] = await Promise.all([
       serveWebApp({ VITE_LATTICE_HOMESERVER: hs.url, LATTICE_E2E_NO_WATCH: "1" }),
       launchChromium(MEDIA_ARGS),
@@ -104,6 +113,10 @@ export function liveKitApp(
       return parts.jwt as JwtServiceHandle;
     },
     users,
+    get roomId() {
+      return roomId;
+    },
+    tokens: tokensByName,
     pageErrors,
     async signIn(name) {
       const { context, page } = await openSignedIn(browser, {

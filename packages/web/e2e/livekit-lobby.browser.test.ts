@@ -8,6 +8,8 @@
  *   Bob sees her tile muted with its camera off.
  * - Alice shares her screen: Bob sees it as a tile of its own beside her
  *   camera tile, decrypted and moving; when she stops, the tile goes.
+ * - Settings › Voice & video's device test (the same DevicePreview as the
+ *   lobby's) plays the camera and moves the meter, and stops.
  */
 import { describe, expect, it } from "vitest";
 import { waitForStatus } from "./calls-scenarios";
@@ -70,4 +72,24 @@ describe("LiveKit lobby and screen share in the web app", () => {
     });
     expect(pageErrors).toEqual([]);
   }, 600_000);
+
+  it("Settings › Voice & video tests the devices with the same preview and meter", async () => {
+    const erin = await env.signIn("erin");
+    await erin.getByRole("button", { name: "Settings" }).first().click();
+    await erin.getByRole("tab", { name: "Voice & video" }).click();
+    // No preview and no meter before the test starts.
+    expect(await erin.getByTestId("device-preview").count()).toBe(0);
+    expect(await erin.getByTestId("mic-level").count()).toBe(0);
+    await erin.getByRole("button", { name: "Test devices" }).click();
+    await expectVideoFlowing(erin.getByTestId("device-preview"), 60_000);
+    await expect
+      .poll(() => erin.getByTestId("mic-level").evaluate((m) => (m as HTMLMeterElement).value), {
+        timeout: 30_000,
+      })
+      .toBeGreaterThan(0);
+    await erin.getByRole("button", { name: "Stop test" }).click();
+    await erin.getByTestId("device-preview").waitFor({ state: "detached", timeout: 30_000 });
+    expect(await erin.getByTestId("mic-level").count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  }, 300_000);
 });

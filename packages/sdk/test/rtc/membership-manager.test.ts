@@ -64,16 +64,16 @@ function setup(over: Partial<MembershipManagerOptions> = {}): {
 }
 
 describe("MembershipManager", () => {
-  it("schedules the delayed leave (8000 ms) before sending the membership, and restarts it every 5000 ms", async () => {
+  it("schedules the delayed leave (18000 ms) before sending the membership, and restarts it every 4000 ms", async () => {
     const { io, scheduler, manager } = setup();
     await manager.join();
-    expect(io.calls[0]).toEqual(["sendDelayed", {}, 8000]);
+    expect(io.calls[0]).toEqual(["sendDelayed", {}, 18_000]);
     expect(io.calls[1]).toEqual(["send", { created_ts: scheduler.now(), expires: 14_400_000 }]);
     expect(manager.status.getSnapshot()).toBe("connected");
-    await scheduler.advance(4999);
+    await scheduler.advance(3999);
     expect(io.names()).toEqual(["sendDelayed", "send"]);
     await scheduler.advance(1);
-    await scheduler.advance(5000);
+    await scheduler.advance(4000);
     expect(io.names()).toEqual(["sendDelayed", "send", "updateDelayed:restart", "updateDelayed:restart"]);
   });
 

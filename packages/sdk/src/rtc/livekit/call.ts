@@ -24,6 +24,7 @@ import type { DiscoveredTransports } from "../transports/discovery";
 import type { LiveKitModule } from "./api";
 import { LiveKitConnection } from "./connection";
 import type { ConnectionStatus, MediaParticipant } from "./connection";
+import type { PublishState } from "./publish";
 import { focusesToJoin, livekitFoci, ownPublishFocus } from "./focus";
 import type { LiveKitFocus } from "./focus";
 import { requestSfuToken, sfuTokenPlan } from "./token";
@@ -84,6 +85,7 @@ export class LiveKitCall {
   private readonly statusValue = new ObservableValue<ConnectionStatus>("idle");
   private readonly errorValue = new ObservableValue<Error | undefined>(undefined);
   private readonly participantsValue = new ObservableValue<readonly CallParticipant[]>([]);
+  private readonly publishingValue = new ObservableValue<PublishState>("idle");
   private readonly connections = new Map<string, LiveKitConnection>();
   private readonly identities = new Map<string, RtcParticipant>();
   private keyWatches: Array<() => void> = [];
@@ -102,7 +104,12 @@ export class LiveKitCall {
     return this.statusValue;
   }
 
-  /** The last failure in words: the token service, the SFU, or the membership. */
+  /** Where our own tracks are on our SFU: publishing, published, retrying after a failed or stalled publish, failed. */
+  get publishing(): ReadonlyObservable<PublishState> {
+    return this.publishingValue;
+  }
+
+  /** The last failure in words: the token service, the SFU, our media's publish, or the membership. */
   get error(): ReadonlyObservable<Error | undefined> {
     return this.errorValue;
   }
@@ -181,7 +188,11 @@ export class LiveKitCall {
         else if (publish) this.errorValue.set(undefined);
       }),
     );
-    if (publish) this.unsubscribes.push(connection.status.subscribe((s) => this.statusValue.set(s)));
+    if (publish)
+      this.unsubscribes.push(
+        connection.status.subscribe((s) => this.statusValue.set(s)),
+        connection.publishing.subscribe((s) => this.publishingValue.set(s)),
+      );
     await connection.connect();
   }
 
@@ -271,6 +282,7 @@ export class LiveKitCall {
     await Promise.all([...this.connections.values()].map((c) => c.disconnect().catch(() => undefined)));
     this.connections.clear();
     this.participantsValue.set([]);
+    this.publishingValue.set("idle");
     await this.options.rtc.leave(this.options.roomId);
     this.statusValue.set("disconnected");
   }

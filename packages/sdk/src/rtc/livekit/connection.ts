@@ -11,6 +11,8 @@
  * (`reconnecting` → `reconnected`). When the SFU drops us for good (a
  * restart, a longer loss), we join again with a new token, backing off
  * 500·2ⁿ ms, at most RECONNECT_ATTEMPTS times, and publish our tracks again.
+ * A publish that fails or stalls is tried again (publish.ts); the
+ * `publishing` state and the error say where our media is meanwhile.
  *
  * The media edge stays outside: the platform gives the tracks to publish
  * and makes the encryption worker; the SDK never touches `navigator`.
@@ -23,13 +25,18 @@ import type { MediaTrack } from "../../voip/platform";
 import type { LiveKitModule, LkKeyProvider, LkLocalTrack, LkParticipant, LkRoom } from "./api";
 import { LK_EVENTS, loadLiveKit } from "./api";
 import type { LiveKitFocus } from "./focus";
+import { DecryptionFailures, decodedProgress } from "./decryption";
 import { KeyFeed } from "./keys";
 import type { KeySink, KeySource } from "./keys";
+import { publishWithRetry } from "./publish";
+import type { PublishState } from "./publish";
 import { SfuTokenError } from "./token";
 import type { SfuToken } from "./token";
 
 export const RECONNECT_ATTEMPTS = 6;
 export const RECONNECT_BASE_MS = 500;
+/** Tries of the first join when the SFU does not answer (the token service's errors are not retried). */
+export const JOIN_ATTEMPTS = 3;
 /** The rejoin waits: 500, 1000, 2000… ms, without jitter. */
 const RECONNECT_BACKOFF: BackoffPolicy = {
   baseDelayMs: RECONNECT_BASE_MS,
@@ -72,17 +79,24 @@ function publishOptions(track: MediaTrack): { source: "camera" | "microphone" } 
   return { source: track.kind === "audio" ? "microphone" : "camera" };
 }
 
+/** A shared screen's tracks are LiveKit's screen_share sources. */
+function screenOptions(track: MediaTrack): { source: "screen_share" | "screen_share_audio" } {
+  return { source: track.kind === "video" ? "screen_share" : "screen_share_audio" };
+}
+
 /** The SFU could not be joined or was lost for good, in words. */
 export class LiveKitConnectionError extends Error {
   constructor(
-    readonly code: "unreachable" | "lost",
+    readonly code: "unreachable" | "lost" | "publish_failed",
     readonly sfuUrl: string,
     override readonly cause?: unknown,
   ) {
     super(
       code === "unreachable"
         ? `The call's media server cannot be reached (${sfuUrl})`
-        : `The connection to the call's media server was lost (${sfuUrl})`,
+        : code === "lost"
+          ? `The connection to the call's media server was lost (${sfuUrl})`
+          : `Your audio and video could not be sent to the call's media server (${sfuUrl})`,
     );
     this.name = "LiveKitConnectionError";
   }
@@ -101,12 +115,9 @@ export interface LiveKitConnectionOptions {
   load?: () => Promise<LiveKitModule>;
   /** Timers, injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** Bound of one publish try (PUBLISH_TIMEOUT_MS), shorter in tests. */
+  publishTimeoutMs?: number;
 }
-
-/** How often a participant's decryption failure is checked against its decoded video frames. */
-const FAILURE_RECHECK_MS = 2_000;
-/** How many such checks follow one error (a minute's worth). */
-const FAILURE_RECHECKS = 30;
 
 const QUALITIES: readonly string[] = ["excellent", "good", "poor", "lost"];
 
@@ -135,9 +146,15 @@ export class LiveKitConnection {
   private readonly statusValue = new ObservableValue<ConnectionStatus>("idle");
   private readonly errorValue = new ObservableValue<Error | undefined>(undefined);
   private readonly participantsValue = new ObservableValue<readonly MediaParticipant[]>([]);
-  private readonly decryptionFailures = new Set<string>();
-  /** Identities whose decryption failure is being checked against their decoded frames. */
-  private readonly rechecking = new Set<string>();
+  private readonly publishingValue = new ObservableValue<PublishState>("idle");
+  /** Raised on every (re)join: a publish retry of an earlier join stops. */
+  private generation = 0;
+  private readonly decryptionFailures = new DecryptionFailures({
+    progress: (identity) => this.decodedProgress(identity),
+    sleep: (ms) => this.sleep(ms),
+    changed: () => this.refresh(),
+    active: () => !this.leaving,
+  });
   private room: LkRoom | undefined;
   private feed: KeyFeed | undefined;
   private published: readonly MediaTrack[] = [];
@@ -161,6 +178,11 @@ export class LiveKitConnection {
     return this.participantsValue;
   }
 
+  /** Where our tracks are on the SFU (idle for a watch-only connection). */
+  get publishing(): ReadonlyObservable<PublishState> {
+    return this.publishingValue;
+  }
+
   get focus(): LiveKitFocus {
     return this.options.focus;
   }
@@ -174,7 +196,7 @@ export class LiveKitConnection {
     this.feed = new KeyFeed(this.options.keys, {
       setKey: (identity, index, key) => {
         keyProvider.setKey(identity, index, key);
-        if (this.decryptionFailures.delete(identity)) this.refresh();
+        this.decryptionFailures.clear(identity);
       },
     });
     const room = new lk.Room({
@@ -189,18 +211,83 @@ export class LiveKitConnection {
     this.unsubscribes.push(this.feed.keyedIdentities.subscribe(() => this.refresh()));
     await room.setE2EEEnabled(true);
     try {
-      await this.join(room);
+      await this.firstJoin(room);
     } catch (error) {
       this.fail(error);
       throw this.errorValue.getSnapshot() ?? error;
     }
     this.published = (await this.options.tracks?.()) ?? [];
-    for (const track of this.published)
-      await room.localParticipant.publishTrack(track, publishOptions(track));
-    this.refresh();
+    await this.publishAll(room);
+  }
+
+  /**
+   * Publishes our tracks (camera, microphone, a shared screen), each retried
+   * when its publish fails or stalls. Never rejects: a track that could not
+   * be published leaves the state `failed` and the error in words, and the
+   * connection goes on receiving.
+   */
+  private async publishAll(room: LkRoom): Promise<void> {
+    const tracks: Array<[MediaTrack, Record<string, unknown>]> = [
+      ...this.published.map((t): [MediaTrack, Record<string, unknown>] => [t, publishOptions(t)]),
+      ...this.screen.map((t): [MediaTrack, Record<string, unknown>] => [t, screenOptions(t)]),
+    ];
+    if (tracks.length === 0) return;
+    const generation = this.generation;
+    const current = (): boolean => !this.leaving && this.generation === generation;
+    const sleep = (ms: number): Promise<void> => this.sleep(ms);
+    this.publishingValue.set("publishing");
+    let failure: unknown;
+    let failed = false;
+    for (const [track, options] of tracks) {
+      const outcome = await publishWithRetry(room.localParticipant, track, options, {
+        sleep,
+        current,
+        ...(this.options.publishTimeoutMs !== undefined ? { timeoutMs: this.options.publishTimeoutMs } : {}),
+        onRetry: (error) => {
+          if (!current()) return;
+          // Said while we try again: no media is leaving yet.
+          this.publishingValue.set("retrying");
+          this.errorValue.set(new LiveKitConnectionError("publish_failed", this.focus.serviceUrl, error));
+        },
+      });
+      if (!current()) return;
+      if (!outcome.published) {
+        failed = true;
+        failure = outcome.error;
+      }
+      this.refresh();
+    }
+    if (failed) {
+      this.publishingValue.set("failed");
+      this.errorValue.set(new LiveKitConnectionError("publish_failed", this.focus.serviceUrl, failure));
+      return;
+    }
+    this.publishingValue.set("published");
+    if (this.errorValue.getSnapshot() instanceof LiveKitConnectionError) this.errorValue.set(undefined);
+  }
+
+  /**
+   * The first join, tried again when the SFU does not answer in time (a
+   * starved machine, a server still starting): JOIN_ATTEMPTS tries with a
+   * new token each, 500·2ⁿ ms apart. A token service that refuses or cannot
+   * be reached fails at once, in its own words.
+   */
+  private async firstJoin(room: LkRoom): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.join(room);
+        return;
+      } catch (error) {
+        if (!(error instanceof LiveKitConnectionError) || attempt >= JOIN_ATTEMPTS || this.leaving)
+          throw error;
+        this.errorValue.set(error);
+        await this.sleep(backoffDelay(attempt, RECONNECT_BACKOFF));
+      }
+    }
   }
 
   private async join(room: LkRoom): Promise<void> {
+    this.generation++;
     const token = await this.options.token();
     this.feed?.setLocalIdentity(token.identity);
     try {
@@ -240,14 +327,22 @@ export class LiveKitConnection {
       LK_EVENTS.encryptionStatusChanged,
     ])
       on(event, refresh);
-    on(LK_EVENTS.encryptionError, (_error, participant) => {
+    on(LK_EVENTS.encryptionError, (error, participant) => {
       const identity = (participant as LkParticipant | undefined)?.identity;
-      if (identity !== undefined) {
-        this.decryptionFailures.add(identity);
-        void this.recheckFailure(identity);
-      }
-      this.refresh();
+      if (identity !== undefined) this.decryptionFailures.report(identity, error);
+      else this.refresh();
     });
+    // Their media may flow again: a standing mark is checked against what decodes.
+    on(LK_EVENTS.trackSubscribed, (_track, _pub, participant) =>
+      this.decryptionFailures.recheck((participant as LkParticipant | undefined)?.identity ?? ""),
+    );
+    on(LK_EVENTS.trackUnmuted, (_pub, participant) =>
+      this.decryptionFailures.recheck((participant as LkParticipant | undefined)?.identity ?? ""),
+    );
+    // One who left starts clean when they come back (their key may be the same one, given once).
+    on(LK_EVENTS.participantDisconnected, (participant) =>
+      this.decryptionFailures.clear((participant as LkParticipant | undefined)?.identity ?? ""),
+    );
     on(LK_EVENTS.reconnecting, () => this.statusValue.set("reconnecting"));
     on(LK_EVENTS.reconnected, () => this.statusValue.set("connected"));
     on(LK_EVENTS.disconnected, () => {
@@ -255,76 +350,37 @@ export class LiveKitConnection {
     });
   }
 
-  /**
-   * A decryption error can be a frame under a key index we were never given
-   * (Element Call moves to a new key when someone joins; frames under its old
-   * one still arrive) while the frames under the current key decrypt. The
-   * worker reports errors, not successes, so while the failure stands its
-   * video receiver is checked: frames decoded means frames decrypted (the
-   * others are dropped before the decoder), and the failure ends.
-   */
-  private async recheckFailure(identity: string): Promise<void> {
-    // Without a video receiver there is nothing to tell by: the failure stands until a new key.
-    let before = await this.framesDecoded(identity);
-    if (before === undefined || this.rechecking.has(identity)) return;
-    this.rechecking.add(identity);
-    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-    try {
-      // A bounded watch: a later error (the worker keeps reporting, throttled) starts another.
-      for (
-        let check = 0;
-        check < FAILURE_RECHECKS &&
-        before !== undefined &&
-        !this.leaving &&
-        this.decryptionFailures.has(identity);
-        check++
-      ) {
-        await sleep(FAILURE_RECHECK_MS);
-        const after = await this.framesDecoded(identity);
-        if (after !== undefined && after > before) {
-          this.decryptionFailures.delete(identity);
-          this.refresh();
-          return;
-        }
-        before = after;
-      }
-    } finally {
-      this.rechecking.delete(identity);
-    }
+  private sleep(ms: number): Promise<void> {
+    return (this.options.sleep ?? ((t: number) => new Promise<void>((r) => setTimeout(r, t))))(ms);
   }
 
-  /** Frames decoded so far on the participant's video receivers, or undefined without one. */
-  private async framesDecoded(identity: string): Promise<number | undefined> {
+  /** How much of a participant's media has been decoded so far (decryption.ts), undefined without a receiver. */
+  private async decodedProgress(identity: string): Promise<number | undefined> {
     const participant = [...(this.room?.remoteParticipants.values() ?? [])].find(
       (p) => p.identity === identity,
     );
-    let total: number | undefined;
-    for (const pub of participant?.trackPublications.values() ?? []) {
-      if (pub.kind !== "video") continue;
-      const report = await pub.track?.getRTCStatsReport?.().catch(() => undefined);
-      report?.forEach((stat) => {
-        if (stat["type"] === "inbound-rtp" && typeof stat["framesDecoded"] === "number")
-          total = (total ?? 0) + stat["framesDecoded"];
-      });
-    }
-    return total;
+    const reports = await Promise.all(
+      [...(participant?.trackPublications.values() ?? [])].map(async (pub) =>
+        pub.track?.getRTCStatsReport?.().catch(() => undefined),
+      ),
+    );
+    return decodedProgress(reports);
   }
 
   /** The SFU dropped us (restart, long loss): join again with a new token, backing off. */
   private async rejoin(room: LkRoom): Promise<void> {
     this.statusValue.set("reconnecting");
-    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    const sleep = (ms: number): Promise<void> => this.sleep(ms);
     let last: unknown;
     for (let attempt = 0; attempt < RECONNECT_ATTEMPTS && !this.leaving; attempt++) {
       await sleep(backoffDelay(attempt + 1, RECONNECT_BACKOFF));
       if (this.leaving) return;
       try {
         await this.join(room);
-        for (const track of this.published)
-          await room.localParticipant.publishTrack(track, publishOptions(track));
-        for (const track of this.screen) await this.publishScreenTrack(track);
-        this.decryptionFailures.clear();
+        this.decryptionFailures.clearAll();
         this.refresh();
+        // Published again (each track retried on its own); a failure there is said, not a reason to re-join.
+        await this.publishAll(room);
         return;
       } catch (error) {
         last = error;
@@ -360,7 +416,9 @@ export class LiveKitConnection {
     let encryption: EncryptionState;
     if (isLocal) encryption = p.isEncrypted ? "encrypted" : "unencrypted";
     else if (this.feed?.keyState(p.identity) !== "has_keys") encryption = "waiting_for_keys";
-    else if (this.decryptionFailures.has(p.identity)) encryption = "decryption_failed";
+    else if (this.decryptionFailures.kind(p.identity) === "failed") encryption = "decryption_failed";
+    // The index their frames use has not reached us yet: waiting, not undecryptable.
+    else if (this.decryptionFailures.kind(p.identity) === "missing_key") encryption = "waiting_for_keys";
     else encryption = "encrypted";
     return {
       identity: p.identity,
@@ -407,9 +465,7 @@ export class LiveKitConnection {
   }
 
   private async publishScreenTrack(track: MediaTrack): Promise<void> {
-    await this.room?.localParticipant.publishTrack(track, {
-      source: track.kind === "video" ? "screen_share" : "screen_share_audio",
-    });
+    await this.room?.localParticipant.publishTrack(track, screenOptions(track));
   }
 
   /** Shares our screen (its video, and its audio when given) as the screen_share sources, beside the camera. */
@@ -452,6 +508,7 @@ export class LiveKitConnection {
     await this.room?.disconnect(false);
     this.room = undefined;
     this.participantsValue.set([]);
+    this.publishingValue.set("idle");
     this.statusValue.set("disconnected");
   }
 }

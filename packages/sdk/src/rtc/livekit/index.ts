@@ -3,6 +3,7 @@ export * from "./token";
 export * from "./focus";
 export * from "./keys";
 export * from "./connection";
+export * from "./publish";
 export type { LiveKitModule } from "./api";
 export * from "./call";
 export * from "./precall";

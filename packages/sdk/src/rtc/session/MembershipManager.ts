@@ -25,8 +25,19 @@ import { DELAYED_EVENTS_UNSUPPORTED } from "../constants";
 import { isNotFound, withRetries } from "./retry";
 import { MatrixError } from "../../http/errors";
 
-export const DELAYED_LEAVE_MS = 8000;
-export const RESTART_EVERY_MS = 5000;
+/**
+ * How long the server waits, after our last restart, before it sends our
+ * leave. The delay is the margin a live but starved client has: with 8 s
+ * and a restart every 5 s, a page that lost the CPU (or the network) for
+ * just over 3 s was removed from the call while still in it, the others
+ * rotated their keys, and it had to join again. Element Call's deployments
+ * use an 18 s delay restarted every 4 s; we use the same pair: a crashed
+ * client is gone at most 18 s after its last restart, and a live one
+ * survives a stall of 14 s (three restarts may be lost in a row).
+ */
+export const DELAYED_LEAVE_MS = 18_000;
+/** How often we restart the delayed leave: several times within one delay, so one late restart costs nothing. */
+export const RESTART_EVERY_MS = 4_000;
 export const MEMBERSHIP_EXPIRY_MS = 4 * 60 * 60 * 1000;
 /** Re-send this long before expiry, so peers never see us expired. */
 export const EXPIRY_HEADROOM_MS = 5000;

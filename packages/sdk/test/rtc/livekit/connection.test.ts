@@ -18,6 +18,7 @@ import type {
 import {
   LiveKitConnection,
   LiveKitConnectionError,
+  JOIN_ATTEMPTS,
   RECONNECT_ATTEMPTS,
 } from "../../../src/rtc/livekit/connection";
 import { SfuTokenError, type SfuToken } from "../../../src/rtc/livekit/token";
@@ -33,6 +34,8 @@ const track = (kind: "audio" | "video"): MediaTrack => ({
 class FakeRoom {
   static last: FakeRoom | undefined;
   static failConnect = false;
+  /** Connects that fail before the next ones go through (an SFU that does not answer in time). */
+  static failNextConnects = 0;
   readonly listeners = new Map<string, Set<(...args: unknown[]) => void>>();
   readonly connects: string[] = [];
   readonly published: MediaTrack[] = [];
@@ -74,6 +77,10 @@ class FakeRoom {
   connect(url: string, jwt: string): Promise<void> {
     this.connects.push(`${url} ${jwt}`);
     if (FakeRoom.failConnect) return Promise.reject(new Error("ws failed"));
+    if (FakeRoom.failNextConnects > 0) {
+      FakeRoom.failNextConnects--;
+      return Promise.reject(new Error("could not establish signal connection"));
+    }
     this.state = "connected";
     return Promise.resolve();
   }
@@ -306,6 +313,20 @@ describe("LiveKitConnection", () => {
     const error = await second.connection.connect().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LiveKitConnectionError);
     expect((error as Error).message).toBe("The call's media server cannot be reached (ws://sfu)");
+    // Tried JOIN_ATTEMPTS times, each with a new token, before giving up.
+    expect(second.asked()).toBe(JOIN_ATTEMPTS);
+    expect(first.asked()).toBe(1);
+
+    // An SFU that does not answer the first try: the second, with a new token, joins.
+    FakeRoom.failConnect = false;
+    FakeRoom.failNextConnects = 1;
+    const slow = setup([token("j1"), token("j2")]);
+    const errors: Array<string | undefined> = [];
+    slow.connection.error.subscribe((e) => errors.push(e?.message));
+    await slow.connection.connect();
+    expect((FakeRoom.last as FakeRoom).connects).toEqual(["ws://sfu j1", "ws://sfu j2"]);
+    expect(slow.connection.status.getSnapshot()).toBe("connected");
+    expect(errors).toEqual(["The call's media server cannot be reached (ws://sfu)", undefined]);
 
     // Lost for good: every re-join fails, then the connection fails with the reason.
     FakeRoom.failConnect = false;

@@ -4,7 +4,7 @@
  * cancellation and noise suppression, the fallback STUN permission, who
  * runs group calls (Lattice or Element Call), and the pre-call check.
  */
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import { Banner } from "../../components/Banner";
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
@@ -13,6 +13,7 @@ import { useObservable } from "../../state/useObservable";
 import settingsStyles from "../settings/Settings.module.css";
 import styles from "./Calls.module.css";
 import { DevicePickers } from "./DevicePickers";
+import { DevicePreview } from "./DevicePreview";
 import { GroupCallsChoice } from "./GroupCallsChoice";
 import { PreCallCheck } from "./PreCallCheck";
 
@@ -20,12 +21,6 @@ function DeviceTest({ calls }: { calls: CallsViewModel }): React.JSX.Element {
   const t = useT("calls");
   const devices = calls.devices;
   const preview = useObservable(devices.preview);
-  const level = useObservable(devices.level);
-  const error = useObservable(devices.previewError);
-  const video = useRef<HTMLVideoElement>(null);
-  useEffect(() => {
-    if (video.current) video.current.srcObject = preview;
-  }, [preview]);
   useEffect(() => () => devices.stopPreview(), [devices]);
   return (
     <div className={styles.precall}>
@@ -40,28 +35,7 @@ function DeviceTest({ calls }: { calls: CallsViewModel }): React.JSX.Element {
           </Button>
         )}
       </div>
-      {error !== null && <Banner tone="warning">{t("previewFailed", { message: error })}</Banner>}
-      {preview !== null && (
-        <>
-          <video
-            ref={video}
-            className={styles.preview}
-            autoPlay
-            playsInline
-            muted
-            aria-label={t("preview")}
-            data-testid="device-preview"
-          />
-          <meter
-            className={styles.meter}
-            min={0}
-            max={1}
-            value={level}
-            aria-label={t("level")}
-            data-testid="mic-level"
-          />
-        </>
-      )}
+      <DevicePreview devices={devices} />
     </div>
   );
 }
