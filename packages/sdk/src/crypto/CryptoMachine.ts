@@ -40,7 +40,7 @@ import { SecretStorage } from "./secrets/SecretStorage";
 import type { SecretStorageOptions } from "./secrets/SecretStorage";
 import { RoomCryptoState } from "./RoomCryptoState";
 import { RoomMemberCompleter } from "./room-members";
-import { parseDecryptedToDevice } from "./olm-senders";
+import { parseProcessedToDevice } from "./olm-senders";
 import { fetchOlmSenderKeys } from "./sender-keys";
 import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
 import { RoomEncryptor } from "./RoomEncryptor";
@@ -127,17 +127,17 @@ export class CryptoMachine {
   /** Loads the engine (once per process) and opens the device's OlmMachine. */
   static async create(options: CryptoMachineOptions): Promise<CryptoMachine> {
     const engine = await (options.loadEngine ?? loadCryptoEngine)();
-    const machine = (await engine.OlmMachine.initialize(
+    const machine = await engine.OlmMachine.initialize(
       new engine.UserId(options.userId),
       new engine.DeviceId(options.deviceId),
-      options.store?.name ?? null,
-      options.store?.passphrase ?? null,
-    )) as OlmMachine;
-    const crypto = new CryptoMachine(engine, machine, options.http, options);
-    await machine.registerRoomKeyUpdatedCallback((keys: RoomKeyInfo[]) => crypto.onRoomKeys(keys));
-    await machine.registerReceiveSecretCallback((name: string, value: string) =>
-      crypto.recovery.receiveSecret(name, value),
+      options.store?.name,
+      options.store?.passphrase,
     );
+    const crypto = new CryptoMachine(engine, machine, options.http, options);
+    machine.registerRoomKeyUpdatedCallback((keys: RoomKeyInfo[]) => crypto.onRoomKeys(keys));
+    machine.registerReceiveSecretCallback(async (name: string, value: string) => {
+      await crypto.recovery.receiveSecret(name, value);
+    });
     // A fresh device uploads its keys without waiting for the first sync.
     void crypto.outgoing.run();
     return crypto;
@@ -163,17 +163,17 @@ export class CryptoMachine {
     );
     const counts = new Map(batch.oneTimeKeysCount ?? []);
     // Absent means the server did not say; an empty set would make the engine upload fallback keys every time.
-    const fallback = batch.unusedFallbackKeyTypes ? new Set(batch.unusedFallbackKeyTypes) : null;
+    const fallback = batch.unusedFallbackKeyTypes ? new Set(batch.unusedFallbackKeyTypes) : undefined;
     // Olm senders the engine has no device for are queried first, or their messages cannot decrypt.
     await fetchOlmSenderKeys(this.deps, batch.toDevice);
-    const toDeviceJson = await machine.receiveSyncChanges(
+    const processed = await machine.receiveSyncChanges(
       JSON.stringify(batch.toDevice),
       lists,
       counts,
       fallback,
     );
     await this.trackUsers();
-    const toDevice = await parseDecryptedToDevice({ engine, machine }, toDeviceJson);
+    const toDevice = await parseProcessedToDevice({ engine, machine }, processed);
     const out: ParsedSync = { ...batch, toDevice, rooms: { ...batch.rooms } };
     out.rooms.join = new Map(batch.rooms.join);
     for (const [roomId, room] of batch.rooms.join) {
