@@ -31,6 +31,8 @@ import { listUserDevices, setDeviceVerification } from "./devices";
 import type { Engine } from "./load";
 import { loadCryptoEngine } from "./load";
 import { KeyBackup } from "./KeyBackup";
+import { HistoryBundles } from "./history-bundles";
+import { downloadContent } from "../api/media";
 import { KeyedLock } from "./lock";
 import { userIds } from "./ids";
 import { OutgoingRequests } from "./OutgoingRequests";
@@ -92,6 +94,8 @@ export class CryptoMachine {
   readonly secretStorage: SecretStorage;
   /** Recovery key set-up and recovery of a new device. */
   readonly recovery: Recovery;
+  /** Room key history shared on invite (MSC4268). */
+  readonly historyBundles: HistoryBundles;
   private readonly outgoing: OutgoingRequests;
   private readonly encryptor: RoomEncryptor;
   /** Lazy-loaded members leave some out: the full list is loaded before a room's key is shared. */
@@ -122,6 +126,8 @@ export class CryptoMachine {
     this.secretStorage = new SecretStorage(http, this.userId, options.secretStorage);
     const { userId, deviceId, backup, secretStorage: storage, outgoing } = this;
     this.recovery = new Recovery({ engine, machine, outgoing, http, backup, storage, userId, deviceId });
+    const download = async (mxc: string) => (await downloadContent(http, mxc)).data;
+    this.historyBundles = new HistoryBundles({ ...this.deps, http, download, logger: this.logger });
   }
 
   /** Loads the engine (once per process) and opens the device's OlmMachine. */
@@ -184,6 +190,9 @@ export class CryptoMachine {
       out.rooms.leave.set(roomId, { ...room, timeline: await this.decryptTimeline(roomId, room.timeline) });
     }
     for (const listener of this.toDeviceListeners) listener(out.toDevice);
+    this.historyBundles
+      .onToDevice(out.toDevice)
+      .catch((error: unknown) => this.logger.warn("crypto: a room key bundle was not imported", error));
     void this.outgoing.run();
     void this.backUpNewKeys();
     return out;
