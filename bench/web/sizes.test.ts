@@ -1,15 +1,41 @@
 /**
- * Unit tests of bench/web's load split and size arithmetic, and the first
- * screen's JavaScript budget: one production build of packages/web, whose
- * entry and its static imports must stay within 250 KB gzip (issue #8).
+ * Unit tests of bench/web's load split and size arithmetic, and the
+ * JavaScript budgets, from one production build of packages/web (the app
+ * and the embedded page, as `npm run build`): the app's entry and its
+ * static imports within 250 KB gzip (issue #8); the embedded page's call
+ * and room views within their ceilings, without i18next (issue 21,
+ * bench/web/embedded.ts).
  */
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { build } from "vite";
-import { describe, expect, it } from "vitest";
-import { entryScripts, FIRST_SCREEN_JS_BUDGET, gzipSize, kindOf, splitLoads, totals } from "./sizes";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ViewSize } from "./embedded";
+import { measureViews } from "./embedded";
+import {
+  EMBEDDED_CALL_VIEW_CEILING,
+  EMBEDDED_ROOM_VIEW_CEILING,
+  entryScripts,
+  FIRST_SCREEN_JS_BUDGET,
+  gzipSize,
+  kindOf,
+  splitLoads,
+  totals,
+} from "./sizes";
+
+let outDir = "";
+let views: ViewSize[] = [];
+
+// One production build of both pages for the budgets below (about 30 s on a quiet machine).
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), "lattice-size-"));
+  views = await measureViews(outDir);
+}, 240_000);
+
+afterAll(async () => {
+  await rm(outDir, { recursive: true, force: true });
+});
 
 describe("bench/web sizes", () => {
   it("classifies files by extension", () => {
@@ -78,32 +104,42 @@ describe("first screen JavaScript", () => {
   });
 
   it("stays within 250 KB gzip in a production build; the room pane and DOMPurify load later", async () => {
-    const root = new URL("../../packages/web/", import.meta.url).pathname;
-    const outDir = await mkdtemp(join(tmpdir(), "lattice-size-"));
-    const nodeEnv = process.env["NODE_ENV"];
-    // As `npm run build`: vitest's NODE_ENV=test would bundle React's development build.
-    process.env["NODE_ENV"] = "production";
-    try {
-      await build({
-        root,
-        configFile: join(root, "vite.config.ts"),
-        logLevel: "error",
-        mode: "production",
-        build: { outDir, emptyOutDir: true },
-      });
-      const scripts = entryScripts(await readFile(join(outDir, "index.html"), "utf8"));
-      let gzip = 0;
-      for (const path of scripts) gzip += gzipSize(await readFile(join(outDir, path)));
-      const lazy = (await readdir(join(outDir, "assets"))).filter((f) =>
-        /^(RoomPane|sanitise)-.*\.js$/.test(f),
-      );
-      expect(scripts.length).toBeGreaterThan(1);
-      expect(gzip).toBeLessThanOrEqual(FIRST_SCREEN_JS_BUDGET);
-      expect(lazy).toHaveLength(2);
-      for (const file of lazy) expect(scripts).not.toContain(`/assets/${file}`);
-    } finally {
-      process.env["NODE_ENV"] = nodeEnv;
-      await rm(outDir, { recursive: true, force: true });
+    const app = join(outDir, "app");
+    const scripts = entryScripts(await readFile(join(app, "index.html"), "utf8"));
+    let gzip = 0;
+    for (const path of scripts) gzip += gzipSize(await readFile(join(app, path)));
+    const lazy = (await readdir(join(app, "assets"))).filter((f) => /^(RoomPane|sanitise)-.*\.js$/.test(f));
+    expect(scripts.length).toBeGreaterThan(1);
+    expect(gzip).toBeLessThanOrEqual(FIRST_SCREEN_JS_BUDGET);
+    expect(lazy).toHaveLength(2);
+    for (const file of lazy) expect(scripts).not.toContain(`/assets/${file}`);
+  });
+});
+
+describe("embedded page JavaScript", () => {
+  const view = (name: string): ViewSize => {
+    const found = views.find((v) => v.view === name);
+    if (!found) throw new Error(`no view ${name}`);
+    return found;
+  };
+
+  it("loads its call view and its room view within their ceilings, each below the app's first screen", () => {
+    const full = view("full app, first screen (index.html)").gzip;
+    for (const [name, ceiling] of [
+      ["embedded call view", EMBEDDED_CALL_VIEW_CEILING],
+      ["embedded room view", EMBEDDED_ROOM_VIEW_CEILING],
+    ] as const) {
+      expect(view(name).gzip).toBeLessThanOrEqual(ceiling);
+      expect(view(name).gzip).toBeLessThan(full);
     }
-  }, 120_000);
+  });
+
+  it("carries no i18next, which the app's first screen does", async () => {
+    // A string i18next's production build has (its logger prefix); the page uses src/i18n/tiny.ts.
+    const text = async (v: ViewSize): Promise<string> =>
+      (await Promise.all(v.files.map((f) => readFile(join(outDir, f), "utf8")))).join("\n");
+    expect(await text(view("full app, first screen (index.html)"))).toContain("i18next");
+    expect(await text(view("embedded room view"))).not.toContain("i18next");
+    expect(await text(view("embedded call view"))).not.toContain("i18next");
+  });
 });

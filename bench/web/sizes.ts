@@ -65,6 +65,17 @@ export function totals(files: SizedFile[]): Record<FileKind, { bytes: number; gz
 export const FIRST_SCREEN_JS_BUDGET = 250 * 1024;
 
 /**
+ * The embedded page's views (issue 21), as bench/web/embedded.ts measures
+ * them in the default build (React): ceilings a few KB above today's
+ * figures, so a regression fails. The target, under half of the full
+ * app's first screen, is met only by the call view and only on Preact
+ * (LATTICE_EMBEDDED_PREACT=1), which the timeline does not pass yet
+ * (bench/README.md).
+ */
+export const EMBEDDED_CALL_VIEW_CEILING = 170 * 1024;
+export const EMBEDDED_ROOM_VIEW_CEILING = 215 * 1024;
+
+/**
  * The scripts a built index.html loads before anything else runs: its
  * module entry and the modulepreload links Vite writes for the entry's
  * static imports (dynamic imports are not listed), as paths.

@@ -6,11 +6,12 @@
  */
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
-import type { Plugin } from "vite";
+import type { Plugin, UserConfig } from "vite";
 import { contentSecurityPolicy } from "./csp";
 import { elementCallPlugin } from "./elementCallHosting";
 
-function cspPlugin(): Plugin {
+/** The CSP meta tag on every page. */
+export function cspPlugin(): Plugin {
   let dev = false;
   return {
     name: "lattice-csp",
@@ -30,7 +31,12 @@ function cspPlugin(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * What both builds share (this app's, and the embedded page's in
+ * vite.embedded.config.ts): the dev server, the JSX transform, the CSP and
+ * the crypto engine's pre-bundling rule.
+ */
+export const sharedConfig: UserConfig = {
   server: {
     host: "127.0.0.1",
     strictPort: true,
@@ -39,22 +45,25 @@ export default defineConfig({
   },
   preview: { host: "127.0.0.1", strictPort: true },
   oxc: { jsx: { runtime: "automatic" } },
-  plugins: [cspPlugin(), elementCallPlugin()],
   // The crypto engine finds its .wasm beside its module (new URL(..., import.meta.url)):
   // pre-bundling would move the module away from the file, so the dev server serves it as is.
   // The build emits the .wasm as an asset of the lazily loaded crypto chunk.
   // Lazily imported dependencies are pre-bundled up front, so their first dynamic import cannot make the dev server reload the page.
-  // Two pages: the app (index.html) and the embedded widget (embedded.html, src/embedded), each with its own chunks.
-  build: {
-    rollupOptions: {
-      input: {
-        main: fileURLToPath(new URL("index.html", import.meta.url)),
-        embedded: fileURLToPath(new URL("embedded.html", import.meta.url)),
-      },
-    },
-  },
   optimizeDeps: {
     exclude: ["@matrix-org/matrix-sdk-crypto-wasm"],
     include: ["marked", "blurhash", "oauth4webapi"],
+  },
+};
+
+// The app's page only: the embedded page (embedded.html) is its own build, sharing no chunk with it
+// (vite.embedded.config.ts; `npm run build` runs both into dist/). This dev server still serves
+// embedded.html, with the whole i18next and catalogue, for a quick look.
+export default defineConfig({
+  ...sharedConfig,
+  plugins: [cspPlugin(), elementCallPlugin()],
+  build: {
+    rollupOptions: {
+      input: { main: fileURLToPath(new URL("index.html", import.meta.url)) },
+    },
   },
 });

@@ -38,14 +38,21 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
+/** Which Vite configuration serves the pages: the app's, or the embedded page's (vite.embedded.config.ts). */
+export type WebConfig = "app" | "embedded";
+
 /** Serves packages/web with Vite on 127.0.0.1 and a free port. */
 export async function serveWebApp(
   env: Record<string, string> = {},
+  config: WebConfig = "app",
 ): Promise<{ url: string; close(): Promise<void> }> {
   for (const [k, v] of Object.entries(env)) process.env[k] = v;
   const server: ViteDevServer = await createServer({
     root: new URL("..", import.meta.url).pathname,
-    configFile: new URL("../vite.config.ts", import.meta.url).pathname,
+    configFile: new URL(
+      config === "app" ? "../vite.config.ts" : "../vite.embedded.config.ts",
+      import.meta.url,
+    ).pathname,
     logLevel: "error",
     server: { port: 0, host: "127.0.0.1", strictPort: false },
   });

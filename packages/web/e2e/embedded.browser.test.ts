@@ -38,7 +38,9 @@ let bob = "";
 let roomId = "";
 let otherRoomId = "";
 
+// The embedded page as it ships: served by its own Vite configuration (vite.embedded.config.ts).
 const harness = startWebHarness({
+  config: "embedded",
   seed: async (server) => {
     const call = async (token: string | undefined, path: string, body: unknown = {}, method = "POST") => {
       const res = await fetch(`${server.url}/_matrix/client/v3${path}`, {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll } from "vitest";
 import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle, TestServerOptions } from "@lattice/testserver";
 import { launchChromium, openSignedIn, serveWebApp } from "./browser";
-import type { SignInOptions } from "./browser";
+import type { SignInOptions, WebConfig } from "./browser";
 
 /** Where browser tests save their screenshots (test-results/web/, with a trailing slash). */
 export const SHOTS = new URL("../../../test-results/web/", import.meta.url).pathname;
@@ -87,6 +87,8 @@ export interface WebHarnessOptions {
   stepTimeoutMs?: number;
   /** Chromium flags beyond the shared ones (MEDIA_ARGS for calls). */
   chromiumArgs?: readonly string[];
+  /** The Vite configuration that serves the pages: "embedded" for embedded.html as it ships (vite.embedded.config.ts). */
+  config?: WebConfig;
 }
 
 /** The running harness: everything a test of the file reaches. */
@@ -135,7 +137,7 @@ export function startWebHarness(options: WebHarnessOptions = {}): WebHarness {
     await options.seed?.(server);
     // No watcher: others edit this working tree, and a saved file must not reload a page mid-test.
     [app, browser] = await Promise.all([
-      serveWebApp({ VITE_LATTICE_HOMESERVER: server.url, LATTICE_E2E_NO_WATCH: "1" }),
+      serveWebApp({ VITE_LATTICE_HOMESERVER: server.url, LATTICE_E2E_NO_WATCH: "1" }, options.config),
       launchChromium(options.chromiumArgs),
       mkdir(SHOTS, { recursive: true }),
     ]);

@@ -7,7 +7,14 @@
  * from the versions document (see `supportsAuthenticatedMedia`) can pick one
  * up front and save the failed round trip.
  */
-import type { BytesResponse, HttpApi, RequestOptions, UploadProgress } from "../http/types";
+import type {
+  BodyReader,
+  BytesResponse,
+  HttpApi,
+  RequestOptions,
+  StreamedBody,
+  UploadProgress,
+} from "../http/types";
 import { Prefix, encodePath } from "../http/types";
 import { ApiError } from "./errors";
 import type {
@@ -133,7 +140,10 @@ export function getMediaConfig(http: HttpApi, choice: MediaApiChoice = {}): Prom
 }
 
 /** The upload's content type: the caller's, else a Blob's own, else application/octet-stream. */
-function contentTypeOf(body: Uint8Array | ArrayBuffer | Blob, contentType: string | undefined): string {
+function contentTypeOf(
+  body: Uint8Array | ArrayBuffer | Blob | StreamedBody,
+  contentType: string | undefined,
+): string {
   if (contentType !== undefined && contentType !== "") return contentType;
   if (typeof Blob !== "undefined" && body instanceof Blob && body.type !== "") return body.type;
   return "application/octet-stream";
@@ -153,7 +163,7 @@ export interface UploadOptions {
 /** POST /_matrix/media/v3/upload: uploads raw bytes and returns their mxc URI. */
 export function uploadContent(
   http: HttpApi,
-  body: Uint8Array | ArrayBuffer | Blob,
+  body: Uint8Array | ArrayBuffer | Blob | StreamedBody,
   options: UploadOptions = {},
 ): Promise<UploadResponse> {
   return http.request<UploadResponse>({
@@ -166,7 +176,7 @@ export function uploadContent(
 
 /** The request fields both upload routes share: the body, its type, the file name and the transfer options. */
 function uploadFields(
-  body: Uint8Array | ArrayBuffer | Blob,
+  body: Uint8Array | ArrayBuffer | Blob | StreamedBody,
   options: Omit<UploadOptions, "fileName"> & { fileName?: string },
 ) {
   return {
@@ -193,7 +203,7 @@ export function createContent(http: HttpApi): Promise<CreateContentResponse> {
 export async function uploadContentToMxc(
   http: HttpApi,
   mxc: string,
-  body: Uint8Array | ArrayBuffer | Blob,
+  body: Uint8Array | ArrayBuffer | Blob | StreamedBody,
   options: Omit<UploadOptions, "fileName"> & { fileName?: string } = {},
 ): Promise<Record<string, never>> {
   const { serverName, mediaId } = parseMxc(mxc);
@@ -230,6 +240,29 @@ export async function downloadContent(
     method: "GET",
     ...mediaRoute(path, options),
     responseType: "bytes",
+    ...(options.timeoutMs !== undefined ? { query: { timeout_ms: options.timeoutMs } } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}
+
+/**
+ * GET /media/download/{serverName}/{mediaId}, read as it streams in: the
+ * body goes to `readBody` chunk by chunk and its result is the answer (an
+ * encrypted file is hashed and decrypted while it downloads). `readBody`
+ * starts afresh if the HTTP layer retries. ApiError for a malformed mxc URI.
+ */
+export async function downloadContentStream<T>(
+  http: HttpApi,
+  mxc: string,
+  readBody: (body: BodyReader) => Promise<T>,
+  options: MediaReadOptions = {},
+): Promise<T> {
+  const { serverName, mediaId } = parseMxc(mxc);
+  return http.request<T>({
+    method: "GET",
+    ...mediaRoute(encodePath`/download/${serverName}/${mediaId}`, options),
+    responseType: "stream",
+    readBody,
     ...(options.timeoutMs !== undefined ? { query: { timeout_ms: options.timeoutMs } } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });

@@ -12,7 +12,6 @@ import type { WidgetApi } from "@lattice/widget-api";
 import { MatrixCapabilities, UnstableApiVersion } from "@lattice/widget-api";
 import { MatrixError } from "../http/errors";
 import type { BytesResponse, RequestOptions } from "../http/types";
-import type { MediaConfig, UploadResponse } from "../api/types/media";
 
 /** The M_UNRECOGNIZED a server without an endpoint answers. */
 export function unrecognized(what: string): MatrixError {
@@ -67,7 +66,7 @@ export async function mediaRequest(
   widget: WidgetApi,
   segments: readonly string[],
   options: RequestOptions,
-): Promise<MediaConfig | UploadResponse | BytesResponse> {
+): Promise<unknown> {
   const [what, server, id] = segments;
   const path = `/media/${segments.join("/")}`;
   const known =
@@ -79,7 +78,11 @@ export async function mediaRequest(
     throw unrecognized(path);
   if (what === "config") return await widget.getMediaConfig();
   if (what === "upload") {
-    const raw = options.rawBody;
+    // A body made on demand (an encrypted file) is read whole: the host takes a Blob.
+    const raw =
+      options.rawBody !== undefined && "open" in options.rawBody
+        ? await new Response(options.rawBody.open()).blob()
+        : options.rawBody;
     const type = options.contentType ?? "application/octet-stream";
     // A typed array may sit on a shared buffer, which a Blob does not take: copy it.
     const part = raw instanceof Uint8Array ? raw.slice() : raw;
@@ -90,5 +93,16 @@ export async function mediaRequest(
     return { content_uri };
   }
   const { file } = await widget.downloadFile(`mxc://${server ?? ""}/${id ?? ""}`);
-  return bytesOf(file);
+  const bytes = await bytesOf(file);
+  if (options.responseType !== "stream" || options.readBody === undefined) return bytes;
+  // The host hands the file whole: give it to the reader as one chunk.
+  let chunk: Uint8Array | undefined = bytes.data;
+  return options.readBody({
+    length: bytes.data.byteLength,
+    read: () => {
+      const next = chunk;
+      chunk = undefined;
+      return Promise.resolve(next);
+    },
+  });
 }

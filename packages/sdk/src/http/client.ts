@@ -117,9 +117,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     let upload: PreparedUpload | undefined;
     let body: FetchBody | undefined;
     if (opts.rawBody !== undefined) {
-      upload = prepareUpload(opts.rawBody, opts.onUploadProgress, streamUploads);
+      upload = await prepareUpload(opts.rawBody, opts.onUploadProgress, streamUploads);
       body = upload.body;
       headers["Content-Type"] = opts.contentType ?? "application/octet-stream";
+      if (upload.length !== undefined) headers["Content-Length"] = String(upload.length);
     } else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers["Content-Type"] = "application/json";
@@ -168,7 +169,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         throw failure(err);
       }
       upload?.done();
-      return await readAnswer(res, opts.responseType ?? "json", now, failure);
+      return await readAnswer(res, opts.responseType ?? "json", now, failure, opts.readBody);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);

@@ -7,7 +7,7 @@
 import { MatrixError, ResponseFormatError } from "./errors";
 import type { LatticeHttpError } from "./errors";
 import { parseRetryAfter } from "./retry";
-import type { BytesResponse } from "./types";
+import type { BodyReader, BytesResponse } from "./types";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -67,16 +67,57 @@ export function toMatrixError(
   });
 }
 
+/**
+ * Hands a 2xx body to `readBody` chunk by chunk. A failed read becomes the
+ * caller's error type; if `readBody` stops early (it threw), the rest of
+ * the body is cancelled so the connection is freed.
+ */
+async function streamAnswer(
+  res: Response,
+  readBody: (body: BodyReader) => Promise<unknown>,
+  failure: (err: unknown) => LatticeHttpError,
+): Promise<unknown> {
+  const header = res.headers.get("content-length");
+  const length = header !== null && /^\d+$/.test(header) ? Number(header) : null;
+  const reader = (res.body as ReadableStream<Uint8Array> | null)?.getReader();
+  let finished = reader === undefined;
+  const body: BodyReader = {
+    length,
+    async read() {
+      if (reader === undefined) return undefined;
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch (err) {
+        finished = true;
+        throw failure(err);
+      }
+      if (next.done) finished = true;
+      return next.done ? undefined : next.value;
+    },
+  };
+  try {
+    return await readBody(body);
+  } finally {
+    if (!finished) reader?.cancel().catch(() => undefined);
+  }
+}
+
 /** Turns a fetch Response into the value the caller asked for, or throws a typed error. */
 export async function readAnswer(
   res: Response,
-  responseType: "json" | "bytes",
+  responseType: "json" | "bytes" | "stream",
   now: () => number,
   failure: (err: unknown) => LatticeHttpError,
+  readBody?: (body: BodyReader) => Promise<unknown>,
 ): Promise<unknown> {
   if (res.status < 200 || res.status >= 300) {
     const text = await readText(res, failure);
     throw toMatrixError(res.status, text, res.headers.get("retry-after"), now());
+  }
+  if (responseType === "stream") {
+    if (readBody === undefined) throw new TypeError('responseType "stream" needs readBody');
+    return streamAnswer(res, readBody, failure);
   }
   if (responseType === "bytes") {
     let data: Uint8Array;

@@ -47,7 +47,7 @@ export interface RequestOptions {
   /** JSON body. */
   body?: unknown;
   /** Raw body for uploads; sent as is with `contentType`. */
-  rawBody?: Uint8Array | ArrayBuffer | Blob;
+  rawBody?: Uint8Array | ArrayBuffer | Blob | StreamedBody;
   contentType?: string;
   /** Send the bearer token; defaults to true. */
   authenticated?: boolean;
@@ -58,12 +58,39 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Whether to retry network errors, 5xx and M_LIMIT_EXCEEDED; defaults to true. */
   retry?: boolean;
-  /** "json" (default) or "bytes" for media downloads. */
-  responseType?: "json" | "bytes";
+  /**
+   * "json" (default), "bytes" for media downloads, or "stream": a 2xx body
+   * is handed to `readBody` chunk by chunk, and its result is the answer.
+   */
+  responseType?: "json" | "bytes" | "stream";
+  /**
+   * Reads a 2xx body for responseType "stream". It runs inside the attempt,
+   * so the time-out and the caller's signal still apply, and it is called
+   * afresh on a retried attempt (it must keep no state between calls).
+   */
+  readBody?: (body: BodyReader) => Promise<unknown>;
   /** Use this base URL instead of the homeserver's (identity server, well-known). */
   baseUrl?: string;
   /** Progress callback for uploads. */
   onUploadProgress?: (progress: UploadProgress) => void;
+}
+
+/**
+ * An upload body made on demand, for bodies too large to hold twice (an
+ * encrypted file is encrypted while it is sent). Each attempt opens a fresh
+ * stream, which must yield exactly `length` bytes, the same ones each time.
+ */
+export interface StreamedBody {
+  readonly length: number;
+  open(): ReadableStream<Uint8Array>;
+}
+
+/** A response body read chunk by chunk; a failed read rejects with the HTTP layer's ConnectionError. */
+export interface BodyReader {
+  /** The Content-Length, or null when the server did not send one. */
+  readonly length: number | null;
+  /** The next chunk, or undefined at the end of the body. */
+  read(): Promise<Uint8Array | undefined>;
 }
 
 /** Raw bytes with their content type, for media downloads. */

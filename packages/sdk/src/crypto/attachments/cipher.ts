@@ -36,9 +36,11 @@ const TWO_POW_64 = 1n << 64n;
 
 // The SDK core has no DOM lib; take Web Crypto's types from the global itself.
 type Subtle = typeof globalThis.crypto.subtle;
-type Key = Awaited<ReturnType<Subtle["importKey"]>>;
+/** A Web Crypto key. */
+export type Key = Awaited<ReturnType<Subtle["importKey"]>>;
 
-function subtle(): Subtle {
+/** Web Crypto's subtle API; AttachmentError (crypto_failure) where there is none. */
+export function subtle(): Subtle {
   const api: unknown = (globalThis as { crypto?: { subtle?: unknown } }).crypto?.subtle;
   if (api === undefined || api === null) {
     throw new AttachmentError("crypto_failure", "Web Crypto is not available in this environment");
@@ -50,12 +52,13 @@ function defaultRandomBytes(target: Uint8Array<ArrayBuffer>): void {
   globalThis.crypto.getRandomValues(target);
 }
 
-// Web Crypto wants ArrayBuffer-backed views; copy only when handed a shared buffer.
-function ownBuffer(data: Uint8Array): Uint8Array<ArrayBuffer> {
+/** Web Crypto wants ArrayBuffer-backed views; copies only when handed a shared buffer. */
+export function ownBuffer(data: Uint8Array): Uint8Array<ArrayBuffer> {
   return data.buffer instanceof ArrayBuffer ? (data as Uint8Array<ArrayBuffer>) : new Uint8Array(data);
 }
 
-async function webCrypto<T>(what: string, run: () => Promise<T>): Promise<T> {
+/** Runs a Web Crypto step; its failures become AttachmentError (crypto_failure). */
+export async function webCrypto<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
@@ -64,7 +67,8 @@ async function webCrypto<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-function importKey(raw: Uint8Array<ArrayBuffer>, usage: "encrypt" | "decrypt"): Promise<Key> {
+/** Imports a raw AES-CTR key for one use. */
+export function importKey(raw: Uint8Array<ArrayBuffer>, usage: "encrypt" | "decrypt"): Promise<Key> {
   return subtle().importKey("raw", raw, { name: "AES-CTR" }, false, [usage]);
 }
 
@@ -78,34 +82,47 @@ export async function encryptAttachment(
   data: Uint8Array,
   options: EncryptAttachmentOptions = {},
 ): Promise<EncryptedAttachment> {
-  const random = options.randomBytes ?? defaultRandomBytes;
-  const key = new Uint8Array(32);
-  random(key);
-  const iv = new Uint8Array(16);
-  // Only the high half is random; the low half is the counter, from zero.
-  random(iv.subarray(0, 8));
+  const { key, iv } = newKeyMaterial(options.randomBytes);
   return webCrypto("encryption", async () => {
     const cryptoKey = await importKey(key, "encrypt");
     const params = { name: "AES-CTR", counter: iv, length: 64 };
     const ciphertext = new Uint8Array(await subtle().encrypt(params, cryptoKey, ownBuffer(data)));
     const digest = new Uint8Array(await subtle().digest("SHA-256", ciphertext));
-    const file: EncryptedFileInfo = {
-      v: "v2",
-      key: {
-        kty: "oct",
-        key_ops: ["encrypt", "decrypt"],
-        alg: "A256CTR",
-        k: encodeBase64(key, "urlsafe"),
-        ext: true,
-      },
-      iv: encodeBase64(iv),
-      hashes: { sha256: encodeBase64(digest) },
-    };
+    const file = fileInfo(key, iv, digest);
     key.fill(0);
     return { data: ciphertext, file };
   });
 }
 
+/** A fresh 256-bit key and a v2 counter block: a random 64-bit nonce, the low half (the counter) zero. */
+export function newKeyMaterial(randomBytes: RandomBytes = defaultRandomBytes): {
+  key: Uint8Array<ArrayBuffer>;
+  iv: Uint8Array<ArrayBuffer>;
+} {
+  const key = new Uint8Array(32);
+  randomBytes(key);
+  const iv = new Uint8Array(16);
+  randomBytes(iv.subarray(0, 8));
+  return { key, iv };
+}
+
+/** The v2 EncryptedFile info (without `url`) for a key, counter block and ciphertext digest. */
+export function fileInfo(key: Uint8Array, iv: Uint8Array, digest: Uint8Array): EncryptedFileInfo {
+  return {
+    v: "v2",
+    key: {
+      kty: "oct",
+      key_ops: ["encrypt", "decrypt"],
+      alg: "A256CTR",
+      k: encodeBase64(key, "urlsafe"),
+      ext: true,
+    },
+    iv: encodeBase64(iv),
+    hashes: { sha256: encodeBase64(digest) },
+  };
+}
+
+/** Compares two digests in constant time. */
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
@@ -113,10 +130,30 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
+/** The low 64 bits of a counter block. */
 function lowCounter(iv: Uint8Array): bigint {
   let value = 0n;
   for (let i = 8; i < 16; i++) value = (value << 8n) | BigInt(iv[i] ?? 0);
   return value;
+}
+
+/** Throws AttachmentError (hash_mismatch) unless the ciphertext's digest is the expected one. */
+export function checkDigest(digest: Uint8Array, expected: Uint8Array): void {
+  if (!sameBytes(digest, expected)) {
+    throw new AttachmentError(
+      "hash_mismatch",
+      "Encrypted file hash mismatch: the downloaded data is not the file that was sent",
+    );
+  }
+}
+
+/** Throws AttachmentError (counter_wrap) when a 64-bit counter would wrap within `length` bytes. */
+export function checkCounter(iv: Uint8Array, counterBits: 64 | 128, length: number): void {
+  if (counterBits !== 64) return;
+  const blocks = BigInt(Math.ceil(length / 16));
+  if (lowCounter(iv) + blocks > TWO_POW_64) {
+    throw new AttachmentError("counter_wrap", "Encrypted file counter would wrap within the file");
+  }
 }
 
 /**
@@ -140,18 +177,8 @@ export async function decryptAttachment(
     "hashing",
     async () => new Uint8Array(await subtle().digest("SHA-256", input)),
   );
-  if (!sameBytes(digest, info.sha256)) {
-    throw new AttachmentError(
-      "hash_mismatch",
-      "Encrypted file hash mismatch: the downloaded data is not the file that was sent",
-    );
-  }
-  if (info.counterBits === 64) {
-    const blocks = BigInt(Math.ceil(input.length / 16));
-    if (lowCounter(info.iv) + blocks > TWO_POW_64) {
-      throw new AttachmentError("counter_wrap", "Encrypted file counter would wrap within the file");
-    }
-  }
+  checkDigest(digest, info.sha256);
+  checkCounter(info.iv, info.counterBits, input.length);
   return webCrypto("decryption", async () => {
     const cryptoKey = await importKey(info.key, "decrypt");
     const params = { name: "AES-CTR", counter: info.iv, length: info.counterBits };

@@ -1,0 +1,74 @@
+/**
+ * Vite configuration of the embedded page (embedded.html, src/embedded):
+ * Lattice inside a host application as a widget. Its own build, so that
+ * it shares no chunk with the app's page, and two swaps keep it small:
+ * `i18next` resolves to src/i18n/tiny.ts (the part of its API the app
+ * uses), and i18n.ts's English catalogue to src/embedded/locales.ts (the
+ * namespaces the page shows). `npm run build` writes it into the app's
+ * dist/ after the app (emptyOutDir off).
+ *
+ * LATTICE_EMBEDDED_PREACT=1 builds and serves it on Preact instead of
+ * React (react and react-dom resolve to preact/compat, subpaths included),
+ * about 52 KB gzip less. Off by default: on Preact the timeline does not
+ * stay at its live end when rows come (e2e/embedded.browser.test.ts
+ * fails; docs/architecture/0034-embedded-client.md).
+ */
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+import type { Plugin } from "vite";
+import { cspPlugin, sharedConfig } from "./vite.config";
+
+// preact/compat's folder, found from this package (npm may install Preact under packages/web/node_modules,
+// where React's importers in the root node_modules would not find it by name).
+const preact = process.env["LATTICE_EMBEDDED_PREACT"] === "1";
+const preactCompat = dirname(createRequire(import.meta.url).resolve("preact/compat/package.json"));
+
+const src = (path: string): string => fileURLToPath(new URL(`src/${path}`, import.meta.url));
+
+/** i18n.ts's catalogue import, answered with the embedded page's namespaces. */
+function embeddedLocales(): Plugin {
+  return {
+    name: "lattice-embedded-locales",
+    enforce: "pre",
+    resolveId(source, importer) {
+      if (source === "./locales/en" && importer?.endsWith("/src/i18n/i18n.ts"))
+        return src("embedded/locales.ts");
+      return null;
+    },
+  };
+}
+
+export default defineConfig({
+  ...sharedConfig,
+  plugins: [cspPlugin(), embeddedLocales()],
+  resolve: {
+    alias: {
+      i18next: src("i18n/tiny.ts"),
+      ...(preact ? { react: preactCompat, "react-dom": preactCompat } : {}),
+    },
+  },
+  optimizeDeps: {
+    ...sharedConfig.optimizeDeps,
+    include: [
+      ...(sharedConfig.optimizeDeps?.include ?? []),
+      ...(preact
+        ? [
+            "preact",
+            "preact/compat",
+            "preact/compat/client",
+            "preact/compat/jsx-runtime",
+            "preact/compat/jsx-dev-runtime",
+            "preact/hooks",
+          ]
+        : []),
+    ],
+  },
+  build: {
+    emptyOutDir: false,
+    rollupOptions: {
+      input: { embedded: fileURLToPath(new URL("embedded.html", import.meta.url)) },
+    },
+  },
+});
