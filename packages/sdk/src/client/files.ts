@@ -134,9 +134,20 @@ export function createFiles(w: FilesWiring): FilesService {
     },
     invite: async (roomId, userId) => {
       await inviteUser(http, roomId, userId);
+      // Files sent before the invite are readable only with the earlier keys (MSC4268).
+      await w.crypto
+        .shareRoomHistory(roomId, userId)
+        .catch((error: unknown) => w.logger?.warn(`files: room key history not shared in ${roomId}`, error));
     },
     join: async (roomId) => {
+      const inviter = rooms.find(roomId)?.getSnapshot().state.get("m.room.member", w.userId)?.sender;
       await joinRoom(http, roomId);
+      if (inviter === undefined || inviter === w.userId) return;
+      await w.crypto
+        .acceptRoomHistory(roomId, inviter)
+        .catch((error: unknown) =>
+          w.logger?.warn(`files: room key history not imported in ${roomId}`, error),
+        );
     },
     leave: async (roomId) => {
       await leaveRoom(http, roomId);

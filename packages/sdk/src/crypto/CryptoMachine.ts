@@ -31,6 +31,8 @@ import { listUserDevices, setDeviceVerification } from "./devices";
 import type { Engine } from "./load";
 import { loadCryptoEngine } from "./load";
 import { KeyBackup } from "./KeyBackup";
+import { HistoryBundles } from "./history-bundles";
+import { downloadContent } from "../api/media";
 import { KeyedLock } from "./lock";
 import { userIds } from "./ids";
 import { OutgoingRequests } from "./OutgoingRequests";
@@ -40,7 +42,7 @@ import { SecretStorage } from "./secrets/SecretStorage";
 import type { SecretStorageOptions } from "./secrets/SecretStorage";
 import { RoomCryptoState } from "./RoomCryptoState";
 import { RoomMemberCompleter } from "./room-members";
-import { parseDecryptedToDevice } from "./olm-senders";
+import { parseProcessedToDevice } from "./olm-senders";
 import { fetchOlmSenderKeys } from "./sender-keys";
 import type { EncryptedEvent, EncryptorDeps } from "./RoomEncryptor";
 import { RoomEncryptor } from "./RoomEncryptor";
@@ -92,6 +94,8 @@ export class CryptoMachine {
   readonly secretStorage: SecretStorage;
   /** Recovery key set-up and recovery of a new device. */
   readonly recovery: Recovery;
+  /** Room key history shared on invite (MSC4268). */
+  readonly historyBundles: HistoryBundles;
   private readonly outgoing: OutgoingRequests;
   private readonly encryptor: RoomEncryptor;
   /** Lazy-loaded members leave some out: the full list is loaded before a room's key is shared. */
@@ -122,22 +126,24 @@ export class CryptoMachine {
     this.secretStorage = new SecretStorage(http, this.userId, options.secretStorage);
     const { userId, deviceId, backup, secretStorage: storage, outgoing } = this;
     this.recovery = new Recovery({ engine, machine, outgoing, http, backup, storage, userId, deviceId });
+    const download = async (mxc: string) => (await downloadContent(http, mxc)).data;
+    this.historyBundles = new HistoryBundles({ ...this.deps, http, download, logger: this.logger });
   }
 
   /** Loads the engine (once per process) and opens the device's OlmMachine. */
   static async create(options: CryptoMachineOptions): Promise<CryptoMachine> {
     const engine = await (options.loadEngine ?? loadCryptoEngine)();
-    const machine = (await engine.OlmMachine.initialize(
+    const machine = await engine.OlmMachine.initialize(
       new engine.UserId(options.userId),
       new engine.DeviceId(options.deviceId),
-      options.store?.name ?? null,
-      options.store?.passphrase ?? null,
-    )) as OlmMachine;
-    const crypto = new CryptoMachine(engine, machine, options.http, options);
-    await machine.registerRoomKeyUpdatedCallback((keys: RoomKeyInfo[]) => crypto.onRoomKeys(keys));
-    await machine.registerReceiveSecretCallback((name: string, value: string) =>
-      crypto.recovery.receiveSecret(name, value),
+      options.store?.name,
+      options.store?.passphrase,
     );
+    const crypto = new CryptoMachine(engine, machine, options.http, options);
+    machine.registerRoomKeyUpdatedCallback((keys: RoomKeyInfo[]) => crypto.onRoomKeys(keys));
+    machine.registerReceiveSecretCallback(async (name: string, value: string) => {
+      await crypto.recovery.receiveSecret(name, value);
+    });
     // A fresh device uploads its keys without waiting for the first sync.
     void crypto.outgoing.run();
     return crypto;
@@ -163,17 +169,17 @@ export class CryptoMachine {
     );
     const counts = new Map(batch.oneTimeKeysCount ?? []);
     // Absent means the server did not say; an empty set would make the engine upload fallback keys every time.
-    const fallback = batch.unusedFallbackKeyTypes ? new Set(batch.unusedFallbackKeyTypes) : null;
+    const fallback = batch.unusedFallbackKeyTypes ? new Set(batch.unusedFallbackKeyTypes) : undefined;
     // Olm senders the engine has no device for are queried first, or their messages cannot decrypt.
     await fetchOlmSenderKeys(this.deps, batch.toDevice);
-    const toDeviceJson = await machine.receiveSyncChanges(
+    const processed = await machine.receiveSyncChanges(
       JSON.stringify(batch.toDevice),
       lists,
       counts,
       fallback,
     );
     await this.trackUsers();
-    const toDevice = await parseDecryptedToDevice({ engine, machine }, toDeviceJson);
+    const toDevice = await parseProcessedToDevice({ engine, machine }, processed);
     const out: ParsedSync = { ...batch, toDevice, rooms: { ...batch.rooms } };
     out.rooms.join = new Map(batch.rooms.join);
     for (const [roomId, room] of batch.rooms.join) {
@@ -184,6 +190,9 @@ export class CryptoMachine {
       out.rooms.leave.set(roomId, { ...room, timeline: await this.decryptTimeline(roomId, room.timeline) });
     }
     for (const listener of this.toDeviceListeners) listener(out.toDevice);
+    this.historyBundles
+      .onToDevice(out.toDevice)
+      .catch((error: unknown) => this.logger.warn("crypto: a room key bundle was not imported", error));
     void this.outgoing.run();
     void this.backUpNewKeys();
     return out;

@@ -160,7 +160,7 @@ export class KeyBackup {
         const id = roomIdOrUndefined(engine, roomId);
         if (id && sessions.size > 0) byRoom.set(id, sessions);
       }
-      const result = await machine.importBackedUpRoomKeys(byRoom, null, info.version);
+      const result = await machine.importBackedUpRoomKeys(byRoom, () => undefined, info.version);
       try {
         return { total, imported: result.importedCount };
       } finally {

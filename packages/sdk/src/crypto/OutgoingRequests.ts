@@ -28,6 +28,17 @@ function parseBody<T = Record<string, unknown>>(body: string): T {
   return parsed as T;
 }
 
+/**
+ * The engine (crypto-wasm 18) leaves `method` out of m.key.verification.accept,
+ * which the spec requires; SAS is the only method that has an accept, so it
+ * is put back. The peer's engine ignores it; spec-strict peers need it.
+ */
+function withAcceptMethod(type: string, content: Record<string, unknown>): Record<string, unknown> {
+  return type === "m.key.verification.accept" && content["method"] === undefined
+    ? { method: "m.sas.v1", ...content }
+    : content;
+}
+
 /** Encrypts a room message for an encrypted room; undefined sends it as it is. */
 export type RoomMessageEncryptor = (
   roomId: string,
@@ -130,7 +141,7 @@ export class OutgoingRequests {
   }
 
   private async sendRoomMessage(r: Extract<OutgoingRequest, { room_id: string }>): Promise<unknown> {
-    const content = parseBody(r.body);
+    const content = withAcceptMethod(r.event_type, parseBody(r.body));
     const encrypted = await this.roomEncryptor?.(r.room_id, r.event_type, content);
     return sendEvent(
       this.http,
@@ -156,6 +167,10 @@ export class OutgoingRequests {
       case T.ToDevice: {
         const r = request as Extract<OutgoingRequest, { event_type: string; txn_id: string }>;
         const messages = parseBody(r.body)["messages"] as Parameters<typeof sendToDevice>[3];
+        for (const devices of Object.values(messages)) {
+          for (const [device, content] of Object.entries(devices))
+            devices[device] = withAcceptMethod(r.event_type, content);
+        }
         return sendToDevice(http, r.event_type, r.txn_id, messages);
       }
       case T.RoomMessage:

@@ -60,6 +60,6 @@ export async function catchUpDeviceChanges(deps: CatchUpDeps, from: string, to: 
     userIds(engine, strings(changes.left)),
   );
   // No key counts: the engine leaves one-time keys alone when it is told none.
-  await machine.receiveSyncChanges("[]", lists, new Map(), null);
+  await machine.receiveSyncChanges("[]", lists, new Map());
   await outgoing.run();
 }

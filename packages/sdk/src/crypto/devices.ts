@@ -55,7 +55,7 @@ export async function listUserDevices(
   if (!id) return [];
   const devices = await machine.getUserDevices(id, waitSecs ?? null);
   try {
-    return (devices.devices() as Device[]).map((d) => {
+    return devices.devices().map((d) => {
       try {
         return describe(d);
       } finally {

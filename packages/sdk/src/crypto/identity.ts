@@ -16,13 +16,7 @@
  * CryptoMachine: it takes the engine's identity and device callbacks.
  */
 import { CryptoError } from "./errors";
-import type {
-  Device,
-  OtherUserIdentity,
-  OutgoingRequest,
-  OwnUserIdentity,
-  UserId,
-} from "@matrix-org/matrix-sdk-crypto-wasm";
+import type { UserId } from "@matrix-org/matrix-sdk-crypto-wasm";
 import { userIdOrUndefined } from "./ids";
 import type { CryptoInternals } from "./verification/internals";
 
@@ -49,8 +43,6 @@ export interface UserTrust {
 
 export type UserTrustListener = (trust: UserTrust) => void;
 
-type AnyIdentity = OwnUserIdentity | OtherUserIdentity;
-
 function masterKeyOf(json: string): string | undefined {
   try {
     const parsed = JSON.parse(json) as { keys?: Record<string, string> };
@@ -71,15 +63,16 @@ export class IdentityWarnings {
   private constructor(private readonly crypto: CryptoInternals) {}
 
   /** Creates the watcher and takes the engine's identity and device callbacks. */
-  static async create(crypto: CryptoInternals): Promise<IdentityWarnings> {
+  static create(crypto: CryptoInternals): Promise<IdentityWarnings> {
     const watcher = new IdentityWarnings(crypto);
-    await crypto.machine.registerUserIdentityUpdatedCallback((userId: UserId) => {
+    crypto.machine.registerUserIdentityUpdatedCallback((userId: UserId) => {
       const id = userId.toString();
       userId.free();
       return watcher.changed([id]);
     });
-    await crypto.machine.registerDevicesUpdatedCallback((userIds: string[]) => watcher.changed(userIds));
-    return watcher;
+    crypto.machine.registerDevicesUpdatedCallback((userIds: string[]) => watcher.changed(userIds));
+    // Kept async for callers: the engine took these callbacks synchronously from crypto-wasm 15.
+    return Promise.resolve(watcher);
   }
 
   /** The user's identity and warnings now. */
@@ -95,7 +88,7 @@ export class IdentityWarnings {
     };
     const id = userIdOrUndefined(engine, userId);
     if (!id) return trust;
-    const identity = (await machine.getIdentity(id)) as AnyIdentity | undefined;
+    const identity = await machine.getIdentity(id);
     if (identity) {
       try {
         const masterKey = masterKeyOf(identity.masterKey);
@@ -148,7 +141,7 @@ export class IdentityWarnings {
     const { engine, machine } = this.crypto;
     const id = userIdOrUndefined(engine, userId);
     if (!id) return this.trust(userId);
-    const identity = (await machine.getIdentity(id)) as AnyIdentity | undefined;
+    const identity = await machine.getIdentity(id);
     if (identity) {
       try {
         if (identity.hasVerificationViolation()) await identity.withdrawVerification();
@@ -175,13 +168,13 @@ export class IdentityWarnings {
   async verifyUser(userId: string): Promise<void> {
     const { engine, machine, outgoing } = this.crypto;
     const id = userIdOrUndefined(engine, userId);
-    const identity = id ? ((await machine.getIdentity(id)) as AnyIdentity | undefined) : undefined;
+    const identity = id ? await machine.getIdentity(id) : undefined;
     if (!identity || !(identity instanceof engine.OtherUserIdentity)) {
       identity?.free();
       throw new CryptoError("unknown_device", `No cross-signing identity of another user ${userId}`);
     }
     try {
-      await outgoing.send((await identity.verify()) as OutgoingRequest);
+      await outgoing.send(await identity.verify());
     } finally {
       identity.free();
     }
@@ -194,7 +187,7 @@ export class IdentityWarnings {
     const devices = await this.crypto.machine.getUserDevices(id);
     const out: IdentityWarning[] = [];
     try {
-      for (const d of devices.devices() as Device[]) {
+      for (const d of devices.devices()) {
         const deviceId = d.deviceId.toString();
         const own = userId === this.crypto.userId && deviceId === this.crypto.deviceId;
         if (!own && !d.isVerified() && !d.isBlacklisted() && !seen?.has(deviceId)) {

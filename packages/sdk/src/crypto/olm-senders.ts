@@ -10,7 +10,7 @@
  * `device_keys`) is never trusted for it. Consumers that bind data to a
  * device (MatrixRTC media keys) read `senderDevice`.
  */
-import type { Device, OlmMachine } from "@matrix-org/matrix-sdk-crypto-wasm";
+import type { OlmMachine } from "@matrix-org/matrix-sdk-crypto-wasm";
 import type { ToDeviceEvent } from "../api/types/events";
 import { parseToDeviceItem } from "./device-lists";
 import { userIdOrUndefined } from "./ids";
@@ -41,7 +41,7 @@ async function deviceBySigningKey(
   const devices = await deps.machine.getUserDevices(id, null);
   try {
     let found: string | undefined;
-    for (const device of devices.devices() as Device[]) {
+    for (const device of devices.devices()) {
       try {
         if (found === undefined && device.ed25519Key?.toBase64() === signingKey)
           found = device.deviceId.toString();
@@ -55,27 +55,73 @@ async function deviceBySigningKey(
   }
 }
 
+/** Marks one engine output item with its sender device; `cache` spans one batch. */
+async function withSenderDevice(
+  deps: OlmSenderDeps,
+  item: unknown,
+  cache: Map<string, string | undefined>,
+): Promise<ToDeviceEvent | null> {
+  const event = parseToDeviceItem(item);
+  if (!event) return null;
+  const signingKey = signingKeyOf(item);
+  if (signingKey === undefined) return event;
+  const cacheKey = `${event.sender}\u0000${signingKey}`;
+  if (!cache.has(cacheKey)) cache.set(cacheKey, await deviceBySigningKey(deps, event.sender, signingKey));
+  const senderDevice = cache.get(cacheKey);
+  return senderDevice !== undefined ? { ...event, senderDevice } : event;
+}
+
 /**
- * Parses the engine's to-device output and marks each Olm-decrypted event
- * with `senderDevice`, the device the engine authenticated; events in the
- * clear, and decrypted ones whose device the store does not hold, have none.
+ * Parses a JSON array of engine to-device output (the Olm plaintexts and
+ * events in the clear) and marks each Olm-decrypted event with
+ * `senderDevice`, the device the engine authenticated; events in the clear,
+ * and decrypted ones whose device the store does not hold, have none.
  */
 export async function parseDecryptedToDevice(deps: OlmSenderDeps, json: string): Promise<ToDeviceEvent[]> {
   const raw: unknown = JSON.parse(json);
   const cache = new Map<string, string | undefined>();
   const out: ToDeviceEvent[] = [];
   for (const item of Array.isArray(raw) ? (raw as unknown[]) : []) {
-    const event = parseToDeviceItem(item);
-    if (!event) continue;
-    const signingKey = signingKeyOf(item);
-    if (signingKey === undefined) {
-      out.push(event);
-      continue;
+    const event = await withSenderDevice(deps, item, cache);
+    if (event) out.push(event);
+  }
+  return out;
+}
+
+/** The engine's per-event output of `receiveSyncChanges`. */
+export type ProcessedToDevice = Awaited<ReturnType<OlmMachine["receiveSyncChanges"]>>[number];
+
+/**
+ * Turns the engine's processed to-device events into ours, in order: a
+ * decrypted one carries the device the engine found for its Olm session
+ * (or, when the engine has none, the signing-key lookup above); events in
+ * the clear and failed decryptions pass without one; malformed ones are
+ * dropped. Frees every engine object.
+ */
+export async function parseProcessedToDevice(
+  deps: OlmSenderDeps,
+  processed: readonly ProcessedToDevice[],
+): Promise<ToDeviceEvent[]> {
+  const cache = new Map<string, string | undefined>();
+  const out: ToDeviceEvent[] = [];
+  for (const item of processed) {
+    try {
+      const raw: unknown = JSON.parse(item.rawEvent);
+      let senderDevice: string | undefined;
+      // Only decrypted events have encryption info (read through its getter, so no `type` import of the enum).
+      if ("encryptionInfo" in item) {
+        const info = item.encryptionInfo;
+        const device = info.senderDevice;
+        senderDevice = device?.toString();
+        device?.free();
+        info.free();
+      }
+      const event =
+        senderDevice !== undefined ? parseToDeviceItem(raw) : await withSenderDevice(deps, raw, cache);
+      if (event) out.push(senderDevice !== undefined ? { ...event, senderDevice } : event);
+    } finally {
+      item.free();
     }
-    const cacheKey = `${event.sender}\u0000${signingKey}`;
-    if (!cache.has(cacheKey)) cache.set(cacheKey, await deviceBySigningKey(deps, event.sender, signingKey));
-    const senderDevice = cache.get(cacheKey);
-    out.push(senderDevice !== undefined ? { ...event, senderDevice } : event);
   }
   return out;
 }

@@ -215,7 +215,7 @@ export class Recovery {
     const identity = (await machine.getIdentity(user)) as OwnUserIdentity | undefined;
     if (identity) {
       try {
-        if (!identity.isVerified()) await this.upload((await identity.verify()) as SignatureUploadRequest);
+        if (!identity.isVerified()) await this.upload(await identity.verify());
       } finally {
         identity.free();
       }
@@ -223,7 +223,7 @@ export class Recovery {
     const device = await machine.getDevice(user, new engine.DeviceId(deviceId), 5);
     if (!device) throw new SecretStorageError("crypto_failure", "This device is not known to the engine");
     try {
-      await this.upload((await device.verify()) as SignatureUploadRequest);
+      await this.upload(await device.verify());
     } finally {
       device.free();
     }

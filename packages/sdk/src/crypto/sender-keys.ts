@@ -9,7 +9,7 @@
  * clear), and for a device the engine does not know it tracks the user, marks
  * the list stale and runs the outgoing processor (the keys query) first.
  */
-import type { Device, OlmMachine } from "@matrix-org/matrix-sdk-crypto-wasm";
+import type { OlmMachine } from "@matrix-org/matrix-sdk-crypto-wasm";
 import type { ToDeviceEvent } from "../api/types/events";
 import { userIdOrUndefined, userIds } from "./ids";
 import type { Engine } from "./load";
@@ -28,7 +28,7 @@ async function knowsDevice(deps: SenderKeysDeps, userId: string, senderKey: stri
   if (!id) return true; // A malformed sender: nothing to query, the engine rejects it.
   const devices = await deps.machine.getUserDevices(id, null);
   try {
-    return (devices.devices() as Device[]).some((device) => {
+    return devices.devices().some((device) => {
       try {
         return device.curve25519Key?.toBase64() === senderKey;
       } finally {
@@ -75,7 +75,7 @@ export async function fetchOlmSenderKeys(
   // A user tracked already has a list the engine thinks is fresh: mark it stale.
   const stale = new engine.DeviceLists(userIds(engine, users), []);
   // No key counts: the engine leaves one-time keys alone when it is told none.
-  await machine.receiveSyncChanges("[]", stale, new Map(), null);
+  await machine.receiveSyncChanges("[]", stale, new Map());
   await outgoing.run();
   return users;
 }

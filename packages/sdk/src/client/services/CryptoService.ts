@@ -229,6 +229,30 @@ export class CryptoService {
     return downloadEncryptedAttachment(this.options.http, file, options);
   }
 
+  /**
+   * Shares the room's key history with a user just invited (MSC4268): only
+   * for an encrypted room whose history visibility lets new members read
+   * earlier messages (shared, world_readable). False when nothing was sent
+   * (crypto off, nothing to share, an engine without bundles).
+   */
+  async shareRoomHistory(roomId: string, userId: string): Promise<boolean> {
+    const lazy = this.lazy;
+    if (!lazy || !lazy.isRoomEncrypted(roomId)) return false;
+    const machine = await this.machine();
+    const visibility = machine.rooms.historyVisibility(roomId);
+    if (visibility !== "shared" && visibility !== "world_readable") return false;
+    return machine.historyBundles.share(roomId, userId);
+  }
+
+  /**
+   * After joining a room we were invited to: imports the inviter's key
+   * history bundle (MSC4268) now, or when it arrives. True when imported now.
+   */
+  async acceptRoomHistory(roomId: string, inviterId: string): Promise<boolean> {
+    if (!this.lazy) return false;
+    return (await this.machine()).historyBundles.accept(roomId, inviterId);
+  }
+
   /** Sends what the engine has queued and waits for it (tests, before a logout). */
   async flush(): Promise<void> {
     await this.lazy?.current?.flush();

@@ -118,7 +118,7 @@ export class VerificationFlow {
   /** Accepts an incoming request (requested → ready), offering m.sas.v1. */
   async accept(): Promise<void> {
     const { engine } = this.crypto;
-    await this.send(this.request.acceptWithMethods([engine.VerificationMethod.SasV1]) as OutgoingRequest);
+    await this.send(this.request.acceptWithMethods([engine.VerificationMethod.SasV1]));
   }
 
   /**
@@ -128,8 +128,7 @@ export class VerificationFlow {
   async startSas(): Promise<void> {
     this.attachSas();
     if (this.sas) {
-      if (!this.sas.hasBeenAccepted() && !this.sas.weStarted())
-        await this.send(this.sas.accept() as OutgoingRequest);
+      if (!this.sas.hasBeenAccepted() && !this.sas.weStarted()) await this.send(this.sas.accept());
       return;
     }
     const started = (await this.request.startSas()) as [Sas, OutgoingRequest] | undefined;

@@ -6,7 +6,6 @@
  * VerificationFlow; `onRequest` tells the UI about incoming ones.
  */
 import type {
-  OtherUserIdentity,
   OwnUserIdentity,
   ToDeviceRequest,
   VerificationRequest,
@@ -110,10 +109,7 @@ export class Verifications {
     const device = user ? await machine.getDevice(user, new engine.DeviceId(deviceId)) : undefined;
     if (!device) throw new UnknownDeviceError(userId, deviceId);
     try {
-      const [request, toDevice] = device.requestVerification([engine.VerificationMethod.SasV1]) as [
-        VerificationRequest,
-        ToDeviceRequest,
-      ];
+      const [request, toDevice] = device.requestVerification([engine.VerificationMethod.SasV1]);
       return await this.startOutgoing(request, toDevice);
     } finally {
       device.free();
@@ -146,9 +142,7 @@ export class Verifications {
     const { engine, machine, http } = this.crypto;
     const user = userIdOrUndefined(engine, userId);
     const room = roomIdOrUndefined(engine, roomId);
-    const identity = user
-      ? ((await machine.getIdentity(user)) as OtherUserIdentity | OwnUserIdentity | undefined)
-      : undefined;
+    const identity = user ? await machine.getIdentity(user) : undefined;
     if (!identity || !room || !(identity instanceof engine.OtherUserIdentity)) {
       identity?.free();
       throw new UnknownDeviceError(userId);
