@@ -32,6 +32,8 @@ export interface LiveKitClient {
   failure(page: Page): Promise<string | null>;
   /** Leaves the call and waits until the call view is gone. */
   leave(page: Page): Promise<void>;
+  /** What the call view shows, in a line, for a join that timed out. */
+  describe(page: Page): Promise<string>;
 }
 
 const STEP_MS = 120_000;
@@ -63,11 +65,33 @@ export const latticeClient: LiveKitClient = {
   async leave(page) {
     // The button is pressed from inside the page: the call view re-renders it while tiles come and
     // go, and Playwright's click, which waits for a stable element, can miss it for minutes.
-    await page
-      .getByTestId("call-hangup")
+    const hangup = page.getByTestId("call-hangup").first();
+    if ((await hangup.count()) > 0) {
+      await hangup.evaluate((b) => (b as HTMLButtonElement).click());
+      await page.getByTestId("call-view").waitFor({ state: "detached", timeout: STEP_MS });
+    }
+    // A join still in the lobby (never connected) is cancelled there; a failure is dismissed.
+    const cancel = page.getByTestId("call-lobby").getByRole("button", { name: "Cancel" });
+    if ((await cancel.count()) > 0) await cancel.click();
+    const failure = page.getByTestId("call-failure").getByRole("button");
+    if ((await failure.count()) > 0) await failure.first().click();
+  },
+  async describe(page) {
+    const status = await page
+      .getByTestId("call-view")
       .first()
-      .evaluate((b) => (b as HTMLButtonElement).click());
-    await page.getByTestId("call-view").waitFor({ state: "detached", timeout: STEP_MS });
+      .getAttribute("data-status")
+      .catch(() => null);
+    const tiles = await page
+      .locator('[data-testid="call-tile"][data-local="false"]')
+      .evaluateAll((els) =>
+        els.map(
+          (e) =>
+            `${e.getAttribute("data-user")} ${e.getAttribute("data-encryption")} video=${e.querySelector("video") !== null}`,
+        ),
+      );
+    const lobby = (await page.getByTestId("call-lobby").count()) > 0 ? "lobby still shown; " : "";
+    return `${lobby}call view ${status ?? "absent"}; remote tiles: ${tiles.join(", ") || "none"}`;
   },
 };
 
@@ -116,5 +140,17 @@ export const elementCallClient: LiveKitClient = {
   async leave(page) {
     await page.getByTestId("element-call-leave").click();
     await page.getByTestId("element-call").waitFor({ state: "detached", timeout: STEP_MS });
+  },
+  async describe(page) {
+    const state = await page
+      .getByTestId("element-call")
+      .getAttribute("data-state")
+      .catch(() => null);
+    const videos =
+      (await elementCallFrame(page)
+        ?.locator("video")
+        .count()
+        .catch(() => 0)) ?? 0;
+    return `Element Call ${state ?? "absent"}; ${videos} video element(s) in its frame`;
   },
 };

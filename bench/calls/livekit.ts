@@ -107,13 +107,23 @@ async function timedJoin(side: Side, page: Page): Promise<JoinResult> {
     const failure = await side.client.failure(page);
     if (failure !== null) return { failed: failure };
     if (Date.now() > deadline)
-      return { failed: `no remote video frame within ${FRAME_TIMEOUT_MS / 1000} s of Join` };
+      return {
+        failed: `no remote video frame within ${FRAME_TIMEOUT_MS / 1000} s of Join (${await side.client.describe(page)})`,
+      };
     await sleep(100);
   }
 }
 
 /** A counted join: on failure, the reason is kept, the page leaves and joins again once. */
 async function countedJoin(side: Side, page: Page, label: string, count: boolean): Promise<void> {
+  const host = side.pages[0];
+  const hostFailure = host === undefined ? null : await side.client.failure(host);
+  if (host !== undefined && hostFailure !== null) {
+    say(`${side.client.label} host: ${hostFailure}; leaves and joins again`);
+    await side.client.leave(host).catch(() => undefined);
+    await side.client.openLobby(host);
+    await side.client.clickJoin(host);
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     const r = await timedJoin(side, page);
     if ("ms" in r) {
