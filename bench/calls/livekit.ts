@@ -92,7 +92,14 @@ type JoinResult = { ms: number } | { failed: string };
 
 /** Opens the lobby, waits for the camera preview, clicks Join, and waits for a remote frame (or a failure). */
 async function timedJoin(side: Side, page: Page): Promise<JoinResult> {
-  await side.client.openLobby(page);
+  try {
+    await side.client.openLobby(page);
+  } catch (e) {
+    // Seen with Element Call: its frame stayed on "Loading…" when opened for the fifth time.
+    return {
+      failed: `no lobby within 120 s (${await side.client.describe(page)}): ${String(e).split("\n")[0]}`,
+    };
+  }
   const previewBy = Date.now() + 30_000;
   while (!(await localPreviewPlaying(page)) && Date.now() < previewBy) await sleep(100);
   await side.client.clickJoin(page);
