@@ -388,7 +388,7 @@ async function main(): Promise<void> {
       );
       console.log(
         v === null
-          ? "targets: not judged (Element Call has no figures in this run, see above)"
+          ? "targets: not judged (a client lacks join or CPU figures in this run, see its failures above)"
           : `targets (joins faster, less CPU): ${JSON.stringify(v)}`,
       );
       Object.assign(result, { ratios: r, verdict: v });
