@@ -12,7 +12,7 @@
 type Resources = Record<string, Record<string, Record<string, string>>>;
 
 /** The init options i18n.ts passes (the others i18next takes are not read). */
-export interface TinyInitOptions {
+interface TinyInitOptions {
   lng?: string;
   fallbackLng?: string;
   resources?: Resources;
@@ -22,7 +22,7 @@ export interface TinyInitOptions {
 type Listener = (lng: string) => void;
 
 /** One translator: the subset of i18next's instance the app calls. */
-export class TinyI18n {
+class TinyI18n {
   language = "";
   private resources: Resources = {};
   private fallback = "en";
