@@ -43,10 +43,14 @@ export async function serveWebApp(
   env: Record<string, string> = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   for (const [k, v] of Object.entries(env)) process.env[k] = v;
+  const root = new URL("..", import.meta.url).pathname;
   const server: ViteDevServer = await createServer({
-    root: new URL("..", import.meta.url).pathname,
+    root,
     configFile: new URL("../vite.config.ts", import.meta.url).pathname,
     logLevel: "error",
+    // Browser test files run two at a time: each test worker keeps its own pre-bundled
+    // dependencies, so two dev servers never rewrite the same folder at once.
+    cacheDir: join(root, "node_modules", `.vite-e2e-${process.env["VITEST_POOL_ID"] ?? "0"}`),
     server: { port: 0, host: "127.0.0.1", strictPort: false },
   });
   await server.listen();
