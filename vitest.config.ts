@@ -36,7 +36,7 @@ const BROWSER = {
   // expect.poll waits on an outcome; its 1 s default bound is too short for a page on a loaded
   // machine (a sync round trip, a render), so a slow pass would read as a failure.
   expect: { poll: { timeout: 20_000 } },
-} as const;
+};
 
 export default defineConfig({
   test: {
