@@ -41,7 +41,11 @@ const interopSetup = { name: "interop setup (Synapse)", cmd: ["node", "scripts/s
 // livekit-server and lk-jwt-service for the call tests (a Go build on a new machine, instant once cached).
 const sfuSetup = { name: "interop setup (LiveKit)", cmd: ["node", "scripts/setup-livekit.mjs"] };
 const interop = { name: "interop tests", cmd: ["npx", "vitest", "run", "--project", "interop"] };
-const browser = { name: "browser tests", cmd: ["npx", "vitest", "run", "--project", "browser"] };
+// Two projects in one run: "browser" two files at a time, then "browser-alone" one at a time (vitest.config.ts).
+const browser = {
+  name: "browser tests",
+  cmd: ["npx", "vitest", "run", "--project", "browser", "--project", "browser-alone"],
+};
 
 /** Phases run in order; the lanes of a phase run at once, the steps of a lane in order. */
 const PHASES = [

@@ -47,13 +47,17 @@ export async function serveWebApp(
   config: WebConfig = "app",
 ): Promise<{ url: string; close(): Promise<void> }> {
   for (const [k, v] of Object.entries(env)) process.env[k] = v;
+  const root = new URL("..", import.meta.url).pathname;
   const server: ViteDevServer = await createServer({
-    root: new URL("..", import.meta.url).pathname,
+    root,
     configFile: new URL(
       config === "app" ? "../vite.config.ts" : "../vite.embedded.config.ts",
       import.meta.url,
     ).pathname,
     logLevel: "error",
+    // Browser test files run two at a time: each test worker keeps its own pre-bundled
+    // dependencies (per configuration), so two dev servers never rewrite the same folder at once.
+    cacheDir: join(root, "node_modules", `.vite-e2e-${config}-${process.env["VITEST_POOL_ID"] ?? "0"}`),
     server: { port: 0, host: "127.0.0.1", strictPort: false },
   });
   await server.listen();
