@@ -3,7 +3,7 @@
  * three-way connect of calls.browser.test.ts: the incoming group-call
  * toast (someone starts a call in a room you are in: Join or Dismiss), and
  * screen sharing in a mesh (one capture, published to every peer, also to
- * a member who joins while it runs).
+ * a member who joins while it runs), and a member's own volume slider.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -55,6 +55,29 @@ describe("mesh group calls: toast and screen share", () => {
     await carolToast.waitFor({ state: "detached" });
     await joinFromToast(bob, "Mesh room");
     await expectMeshConnected([alice, bob], ["@alice:localhost", "@bob:localhost"]);
+
+    // alice turns bob down on her page with the slider on his tile: the element playing him follows.
+    const bobOnAlice = alice.locator(
+      '[data-testid="call-tile"][data-local="false"][data-purpose="m.usermedia"][data-user="@bob:localhost"]',
+    );
+    const slider = bobOnAlice.getByRole("slider", { name: /^Volume of / });
+    expect(await bobOnAlice.locator("video").evaluate((v: HTMLVideoElement) => v.volume)).toBe(1);
+    await slider.focus();
+    await alice.keyboard.press("Home");
+    for (let i = 0; i < 4; i++) await alice.keyboard.press("ArrowRight");
+    await expect.poll(() => slider.getAttribute("aria-valuetext")).toBe("20 %");
+    await expect
+      .poll(() => bobOnAlice.locator("video").evaluate((v: HTMLVideoElement) => v.volume))
+      .toBe(0.2);
+    // Only bob's: alice's own tile has no slider, and bob's page plays alice at full volume.
+    expect(
+      await alice.locator('[data-testid="call-tile"][data-local="true"] [data-testid="tile-volume"]').count(),
+    ).toBe(0);
+    const aliceOnBob = bob.locator(
+      '[data-testid="call-tile"][data-local="false"][data-user="@alice:localhost"] video',
+    );
+    expect(await aliceOnBob.first().evaluate((v: HTMLVideoElement) => v.volume)).toBe(1);
+
     // Dismissed stays dismissed while the call runs.
     expect(await carol.getByTestId("incoming-group-call").count()).toBe(0);
 

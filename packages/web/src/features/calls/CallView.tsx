@@ -2,11 +2,12 @@
  * The call view, above the call's room: a tile per stream (remote and
  * local, camera and screen; the speaking one outlined), the status and
  * call length, and the controls: mute, camera, screen share, hold and
- * resume, the DTMF pad, devices, troubleshooting and hang up. Every control
+ * resume, the DTMF pad, devices, troubleshooting and hang up; each remote
+ * member's tile has its own volume slider. Every control
  * is a labelled button (aria-pressed for toggles). Everything it does is a
  * call of the ActiveCallViewModel.
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
@@ -14,6 +15,7 @@ import type { ActiveCallViewModel } from "../../state/calls/ActiveCall";
 import type { CallsViewModel } from "../../state/calls/CallsViewModel";
 import type { DevicesViewModel } from "../../state/calls/DevicesViewModel";
 import type { FeedView, TileEncryption } from "../../state/calls/feeds";
+import { setVolume, volumeObservable } from "../../state/calls/volumes";
 import type { Subscribable } from "../../state/useObservable";
 import { useObservable } from "../../state/useObservable";
 import styles from "./Calls.module.css";
@@ -59,6 +61,20 @@ function useStream(
   }, [ref, stream, devices, remote]);
 }
 
+/** Plays a remote member at the volume the user chose for them. */
+function useMemberVolume(
+  ref: React.RefObject<HTMLMediaElement | null>,
+  userId: string,
+  remote: boolean,
+): number {
+  const observable = useMemo(() => volumeObservable(userId), [userId]);
+  const volume = useObservable(observable);
+  useEffect(() => {
+    if (remote && ref.current) ref.current.volume = volume;
+  }, [ref, remote, volume]);
+  return volume;
+}
+
 /** The remote audio of the call with no picture (the picture-in-picture bar). */
 export function RemoteAudio({
   call,
@@ -82,6 +98,7 @@ export function RemoteAudio({
 function AudioOnly({ feed, devices }: { feed: FeedView; devices: DevicesViewModel }): React.JSX.Element {
   const ref = useRef<HTMLAudioElement>(null);
   useStream(ref, feed.stream, devices, true);
+  useMemberVolume(ref, feed.userId, true);
   return <audio ref={ref} autoPlay data-testid="remote-audio" />;
 }
 
@@ -107,6 +124,7 @@ function Tile({
   const encryption = useObservable<TileEncryption | undefined>(feed.encryption ?? NONE);
   const keyIndex = useObservable<number | undefined>(feed.keyIndex ?? NONE);
   useStream(ref, feed.stream, devices, !feed.isLocal);
+  const volume = useMemberVolume(ref, feed.userId, !feed.isLocal);
   // A member whose key has not come (or does not decrypt) is said so, never a silent black tile.
   const keyState =
     encryption === "waiting_for_keys"
@@ -159,6 +177,20 @@ function Tile({
         {mute.audioMuted && feed.purpose === "m.usermedia" ? " 🔇" : ""}
         {keyState !== null && <span className={styles.keyState}> · {keyState}</span>}
       </figcaption>
+      {!feed.isLocal && feed.purpose === "m.usermedia" && (
+        <input
+          type="range"
+          className={styles.tileVolume}
+          min={0}
+          max={100}
+          step={5}
+          value={Math.round(volume * 100)}
+          aria-label={t("volumeOf", { name })}
+          aria-valuetext={`${Math.round(volume * 100)} %`}
+          data-testid="tile-volume"
+          onChange={(e) => setVolume(feed.userId, Number(e.currentTarget.value) / 100)}
+        />
+      )}
     </figure>
   );
 }

@@ -58,6 +58,7 @@ export const calls = {
   you: "You",
   yourScreen: "Your screen",
   screenOf: "{{name}}'s screen",
+  volumeOf: "Volume of {{name}}",
   speaking: "speaking",
   muted: "microphone muted",
   videoOff: "camera off",
