@@ -11,8 +11,8 @@ import type {
   BodyReader,
   BytesResponse,
   HttpApi,
+  RawBody,
   RequestOptions,
-  StreamedBody,
   UploadProgress,
 } from "../http/types";
 import { Prefix, encodePath } from "../http/types";
@@ -140,10 +140,7 @@ export function getMediaConfig(http: HttpApi, choice: MediaApiChoice = {}): Prom
 }
 
 /** The upload's content type: the caller's, else a Blob's own, else application/octet-stream. */
-function contentTypeOf(
-  body: Uint8Array | ArrayBuffer | Blob | StreamedBody,
-  contentType: string | undefined,
-): string {
+function contentTypeOf(body: RawBody, contentType: string | undefined): string {
   if (contentType !== undefined && contentType !== "") return contentType;
   if (typeof Blob !== "undefined" && body instanceof Blob && body.type !== "") return body.type;
   return "application/octet-stream";
@@ -163,7 +160,7 @@ export interface UploadOptions {
 /** POST /_matrix/media/v3/upload: uploads raw bytes and returns their mxc URI. */
 export function uploadContent(
   http: HttpApi,
-  body: Uint8Array | ArrayBuffer | Blob | StreamedBody,
+  body: RawBody,
   options: UploadOptions = {},
 ): Promise<UploadResponse> {
   return http.request<UploadResponse>({
@@ -175,10 +172,7 @@ export function uploadContent(
 }
 
 /** The request fields both upload routes share: the body, its type, the file name and the transfer options. */
-function uploadFields(
-  body: Uint8Array | ArrayBuffer | Blob | StreamedBody,
-  options: Omit<UploadOptions, "fileName"> & { fileName?: string },
-) {
+function uploadFields(body: RawBody, options: Omit<UploadOptions, "fileName"> & { fileName?: string }) {
   return {
     rawBody: body,
     contentType: contentTypeOf(body, options.contentType),
@@ -203,7 +197,7 @@ export function createContent(http: HttpApi): Promise<CreateContentResponse> {
 export async function uploadContentToMxc(
   http: HttpApi,
   mxc: string,
-  body: Uint8Array | ArrayBuffer | Blob | StreamedBody,
+  body: RawBody,
   options: Omit<UploadOptions, "fileName"> & { fileName?: string } = {},
 ): Promise<Record<string, never>> {
   const { serverName, mediaId } = parseMxc(mxc);
@@ -220,6 +214,14 @@ export interface MediaReadOptions extends MediaApiChoice {
   /** How long the server may wait for content that is not uploaded yet. */
   timeoutMs?: number;
   signal?: AbortSignal;
+}
+
+/** What both download forms add to the request: the server's wait for the upload, and the caller's signal. */
+function downloadExtras(options: MediaReadOptions): Pick<RequestOptions, "query" | "signal"> {
+  return {
+    ...(options.timeoutMs !== undefined ? { query: { timeout_ms: options.timeoutMs } } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
 }
 
 /**
@@ -240,8 +242,7 @@ export async function downloadContent(
     method: "GET",
     ...mediaRoute(path, options),
     responseType: "bytes",
-    ...(options.timeoutMs !== undefined ? { query: { timeout_ms: options.timeoutMs } } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...downloadExtras(options),
   });
 }
 
@@ -263,8 +264,7 @@ export async function downloadContentStream<T>(
     ...mediaRoute(encodePath`/download/${serverName}/${mediaId}`, options),
     responseType: "stream",
     readBody,
-    ...(options.timeoutMs !== undefined ? { query: { timeout_ms: options.timeoutMs } } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...downloadExtras(options),
   });
 }
 

@@ -47,7 +47,7 @@ export interface RequestOptions {
   /** JSON body. */
   body?: unknown;
   /** Raw body for uploads; sent as is with `contentType`. */
-  rawBody?: Uint8Array | ArrayBuffer | Blob | StreamedBody;
+  rawBody?: RawBody;
   contentType?: string;
   /** Send the bearer token; defaults to true. */
   authenticated?: boolean;
@@ -74,6 +74,9 @@ export interface RequestOptions {
   /** Progress callback for uploads. */
   onUploadProgress?: (progress: UploadProgress) => void;
 }
+
+/** A raw request body as the request options carry it. */
+export type RawBody = Uint8Array | ArrayBuffer | Blob | StreamedBody;
 
 /**
  * An upload body made on demand, for bodies too large to hold twice (an

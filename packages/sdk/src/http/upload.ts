@@ -10,16 +10,13 @@
  * as a stream with its Content-Length (servers such as Synapse refuse an
  * upload without one); where streaming is off it is first read into a Blob.
  */
-import type { StreamedBody, UploadProgress } from "./types";
+import type { RawBody, StreamedBody, UploadProgress } from "./types";
 
 /** Chunk size for the counting stream: small enough for smooth progress. */
 const CHUNK_BYTES = 64 * 1024;
 
 /** A request body as fetch takes it (BodyInit, without relying on DOM types). */
 export type FetchBody = NonNullable<RequestInit["body"]>;
-
-/** A raw request body as the request options carry it. */
-export type RawBody = Uint8Array | ArrayBuffer | Blob | StreamedBody;
 
 /** What to hand to fetch for one upload attempt. */
 export interface PreparedUpload {
