@@ -21,6 +21,8 @@
  * (with the identity the SFU knows it by) as observables the frame
  * encryptor reads; nothing else holds a key.
  */
+import { backoffDelay } from "../../util/backoff";
+import type { BackoffPolicy } from "../../util/backoff";
 import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
 import type { ReadonlyObservable } from "../../util/observable";
@@ -42,6 +44,13 @@ import type { IdentityMode } from "./identity";
 import { encodeKey } from "./messages";
 import type { ReceivedKey, WireKey } from "./messages";
 import type { KeyTarget, KeyTransports } from "./transports";
+
+/** Re-sends of the current key to members it has not reached: 5 s, doubling, at most 60 s. */
+const KEY_REDELIVERY_BACKOFF: BackoffPolicy = {
+  baseDelayMs: KEY_REDELIVERY_BASE_MS,
+  maxDelayMs: KEY_REDELIVERY_MAX_MS,
+  jitter: "none",
+};
 
 /** One participant's keys: by index, and the newest index received. */
 export interface ParticipantKeys {
@@ -258,8 +267,8 @@ export class EncryptionManager {
   private scheduleRedelivery(): void {
     if (this.redeliveryScheduled) return;
     this.redeliveryScheduled = true;
-    const delay = Math.min(KEY_REDELIVERY_BASE_MS * 2 ** this.redeliveryAttempt, KEY_REDELIVERY_MAX_MS);
     this.redeliveryAttempt++;
+    const delay = backoffDelay(this.redeliveryAttempt, KEY_REDELIVERY_BACKOFF);
     this.options.scheduler.sleep(delay, this.timers.signal).then(
       () => {
         this.redeliveryScheduled = false;

@@ -76,8 +76,9 @@ async function tryOnce(
 }
 
 /**
- * Publishes `track`, retrying; resolves true once it is published, false
- * when every try failed or the connection moved on. Never rejects.
+ * Publishes `track`, retrying; resolves `published: true` once it is
+ * published, `published: false` (with the last error) when every try failed
+ * or the connection moved on. Never rejects.
  */
 export async function publishWithRetry(
   local: LkLocalParticipant,
