@@ -249,7 +249,8 @@ export class MembershipManager {
         await this.options.io.updateDelayed(id, "restart");
       } catch (error) {
         if (isNotFound(error)) {
-          await this.rejoin(run.signal);
+          // A restart that found it gone may be joining again already.
+          if (this.delayId === id) await this.rejoin(run.signal);
           return;
         }
       }
