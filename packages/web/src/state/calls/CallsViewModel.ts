@@ -2,8 +2,9 @@
  * The app's calls over `client.voip`: the incoming calls that ring (with
  * the caller's name and avatar, accept as voice or video, decline), the
  * active call the call view and the picture-in-picture bar show, and the
- * room header's call buttons (a room of two gets a 1:1 call, a bigger room
- * a mesh group call, joined when one is already running), and the group
+ * room header's call buttons (a room of two gets a 1:1 call, legacy or
+ * MatrixRTC as Settings chose and the other side allows (oneToOne.ts), a
+ * bigger room a group call, joined when one is already running), and the group
  * calls we may join (mesh calls, and MatrixRTC calls that ring us: Join on
  * LiveKit, or Decline). A desktop notification announces an incoming call
  * or ring while the tab is hidden.
@@ -24,6 +25,8 @@ import { DevicesViewModel } from "./DevicesViewModel";
 import { IncomingGroupCalls } from "./IncomingGroupCalls";
 import type { IncomingGroupCallView } from "./IncomingGroupCalls";
 import { PreCallViewModel } from "./PreCallViewModel";
+import { fallbackOf, peerOf, ringPeer, routeOneToOne } from "./oneToOne";
+import type { OneToOneFallback, RingOutcome } from "./oneToOne";
 import type { BrowserMediaPlatform } from "../../platform";
 import type { Subscribable } from "../useObservable";
 
@@ -50,6 +53,18 @@ export interface CallsHost {
 export interface LobbyView {
   readonly roomId: string;
   readonly video: boolean;
+  /** A MatrixRTC 1:1 call: the user to ring once joined. */
+  readonly ringUserId?: string | undefined;
+}
+
+/**
+ * A line about the last 1:1 call, until the next one or dismissed: why it is
+ * a legacy call although MatrixRTC was chosen, or how its ring ended.
+ */
+export interface CallNotice {
+  readonly kind: OneToOneFallback | "declined" | "no-answer";
+  /** The other person's display name. */
+  readonly name: string;
 }
 
 export class CallsViewModel {
@@ -61,6 +76,8 @@ export class CallsViewModel {
   readonly lobby = new ObservableValue<LobbyView | null>(null);
   /** A failure to place or answer, in the SPEC's words. */
   readonly error = new ObservableValue<string | null>(null);
+  /** The 1:1 call's fallback or its ring's end (CallNotice). */
+  readonly notice = new ObservableValue<CallNotice | null>(null);
   /** The device pickers, device test and level meter. */
   readonly devices: DevicesViewModel;
   /** The pre-call check (the call's troubleshooting page). */
@@ -170,10 +187,30 @@ export class CallsViewModel {
   async place(roomId: string, video: boolean, options: { lobby?: boolean } = {}): Promise<void> {
     if (this.active.getSnapshot()) return;
     this.error.set(null);
+    this.notice.set(null);
     const kind = this.kindFor(roomId);
     try {
       const voip = await this.client.voip();
-      if (kind === "one_to_one") {
+      const peer = kind === "one_to_one" ? peerOf(this.client, roomId) : undefined;
+      const route =
+        peer === undefined
+          ? undefined
+          : await routeOneToOne(
+              this.client,
+              await this.client.rtc(),
+              roomId,
+              peer,
+              this.settings.current.oneToOneCalls,
+            );
+      if (peer !== undefined && route?.route === "matrixrtc") {
+        // Ring only for a new call: in a running one the other side is there already.
+        const ringUserId = route.reason === "peer-supports" ? peer : undefined;
+        if (options.lobby === true) this.lobby.set({ roomId, video, ringUserId });
+        else await this.enterLiveKit(roomId, video, {}, ringUserId);
+      } else if (kind === "one_to_one") {
+        const fallback = route && fallbackOf(route);
+        if (fallback !== undefined && peer !== undefined)
+          this.notice.set({ kind: fallback, name: this.nameOf(roomId, peer) });
         const call = await voip.placeCall(roomId, { video });
         this.setActive(new OneToOneCallViewModel(call));
       } else if (kind === "group" && (await this.groupOnLiveKit(roomId))) {
@@ -201,7 +238,7 @@ export class CallsViewModel {
     this.leaveLobby();
     this.error.set(null);
     try {
-      await this.enterLiveKit(lobby.roomId, lobby.video, choice);
+      await this.enterLiveKit(lobby.roomId, lobby.video, choice, lobby.ringUserId);
     } catch (e) {
       this.error.set(e instanceof Error ? e.message : String(e));
     }
@@ -213,19 +250,40 @@ export class CallsViewModel {
     this.devices.stopPreview();
   }
 
-  private async enterLiveKit(roomId: string, video: boolean, choice: JoinChoice): Promise<void> {
+  private async enterLiveKit(
+    roomId: string,
+    video: boolean,
+    choice: JoinChoice,
+    ringUserId?: string,
+  ): Promise<void> {
     const { LiveKitCallViewModel } = await import("./LiveKitCall");
-    const vm = new LiveKitCallViewModel(
-      this.client,
-      await this.client.rtc(),
-      roomId,
-      this.platform,
-      video,
-      choice,
-    );
+    const rtc = await this.client.rtc();
+    const vm = new LiveKitCallViewModel(this.client, rtc, roomId, this.platform, video, choice);
+    if (this.kindFor(roomId) === "one_to_one") vm.opponentUserId = peerOf(this.client, roomId);
     this.setActive(vm);
     await vm.enter();
     if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
+    else if (ringUserId !== undefined) await this.ringFor(vm, ringUserId, video);
+  }
+
+  /** Rings the other side of a MatrixRTC 1:1 call; a decline or no answer ends our call and says so. */
+  private async ringFor(
+    vm: ActiveCallViewModel & { ringingOut: ObservableValue<boolean> },
+    peer: string,
+    video: boolean,
+  ): Promise<void> {
+    const ended = (outcome: RingOutcome): void => {
+      if (this.active.getSnapshot() !== vm || (outcome !== "declined" && outcome !== "expired")) return;
+      const name = this.nameOf(vm.roomId, peer);
+      this.notice.set({ kind: outcome === "declined" ? "declined" : "no-answer", name });
+      void this.hangup(vm);
+    };
+    const stop = await ringPeer(await this.client.rtc(), vm.roomId, peer, video, vm.ringingOut, ended);
+    const unsubscribe = vm.status.subscribe((status) => {
+      if (status !== "ended") return;
+      unsubscribe();
+      stop();
+    });
   }
 
   /**
@@ -351,6 +409,11 @@ export class CallsViewModel {
   /** Hides the last failure's message. */
   dismissError(): void {
     this.error.set(null);
+  }
+
+  /** Hides the 1:1 call's notice. */
+  dismissNotice(): void {
+    this.notice.set(null);
   }
 
   /** Opens the active call's room (the picture-in-picture bar's return). */
