@@ -77,8 +77,12 @@ function GroupCallToast({
   call: IncomingGroupCallView;
 }): React.JSX.Element {
   const t = useT("calls");
-  const title = call.video ? t("incomingGroupVideo") : t("incomingGroupVoice");
   const rings = call.kind === "rtc";
+  // A MatrixRTC ring in a room of two is a 1:1 call: titled as the legacy one is.
+  const oneToOne = rings && calls.kindFor(call.roomId) === "one_to_one";
+  const title = oneToOne
+    ? t(call.video ? "incomingVideo" : "incomingVoice")
+    : t(call.video ? "incomingGroupVideo" : "incomingGroupVoice");
   return (
     <div
       className={styles.toast}
