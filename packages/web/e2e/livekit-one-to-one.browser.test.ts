@@ -8,7 +8,8 @@
  * - Once bob's app has taken part in a MatrixRTC call (a left membership
  *   of his in the room), her video call goes through the LiveKit lobby and
  *   rings him: "Calling…" on her side, the 1:1 ring toast on his page. He
- *   answers; both see the other's video decoded and moving.
+ *   answers; both see the other's video decoded and moving. He hangs up,
+ *   and her call ends too.
  */
 import { describe, expect, it } from "vitest";
 import { waitForStatus } from "./calls-scenarios";
@@ -65,6 +66,10 @@ describe("a MatrixRTC 1:1 call in the web app", () => {
       .toBe("Call with bob");
     await seesDecoded(alice, users["bob"] ?? "");
     await seesDecoded(bob, users["alice"] ?? "");
+
+    // Bob hangs up: as with a legacy call, alice's call ends too.
+    await bob.getByTestId("call-hangup").click();
+    await alice.getByTestId("call-view").waitFor({ state: "detached", timeout: 60_000 });
     expect(pageErrors).toEqual([]);
   }, 600_000);
 });

@@ -25,8 +25,8 @@ import { DevicesViewModel } from "./DevicesViewModel";
 import { IncomingGroupCalls } from "./IncomingGroupCalls";
 import type { IncomingGroupCallView } from "./IncomingGroupCalls";
 import { PreCallViewModel } from "./PreCallViewModel";
-import { fallbackOf, peerOf, ringPeer, routeOneToOne } from "./oneToOne";
-import type { OneToOneFallback, RingOutcome } from "./oneToOne";
+import { fallbackOf, followOneToOne, peerOf, routeOneToOne } from "./oneToOne";
+import type { CallNotice } from "./oneToOne";
 import type { BrowserMediaPlatform } from "../../platform";
 import type { Subscribable } from "../useObservable";
 
@@ -55,16 +55,6 @@ export interface LobbyView {
   readonly video: boolean;
   /** A MatrixRTC 1:1 call: the user to ring once joined. */
   readonly ringUserId?: string | undefined;
-}
-
-/**
- * A line about the last 1:1 call, until the next one or dismissed: why it is
- * a legacy call although MatrixRTC was chosen, or how its ring ended.
- */
-export interface CallNotice {
-  readonly kind: OneToOneFallback | "declined" | "no-answer";
-  /** The other person's display name. */
-  readonly name: string;
 }
 
 export class CallsViewModel {
@@ -259,30 +249,20 @@ export class CallsViewModel {
     const { LiveKitCallViewModel } = await import("./LiveKitCall");
     const rtc = await this.client.rtc();
     const vm = new LiveKitCallViewModel(this.client, rtc, roomId, this.platform, video, choice);
-    if (this.kindFor(roomId) === "one_to_one") vm.opponentUserId = peerOf(this.client, roomId);
+    const peer = this.kindFor(roomId) === "one_to_one" ? peerOf(this.client, roomId) : undefined;
+    vm.opponentUserId = peer;
     this.setActive(vm);
     await vm.enter();
-    if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
-    else if (ringUserId !== undefined) await this.ringFor(vm, ringUserId, video);
-  }
-
-  /** Rings the other side of a MatrixRTC 1:1 call; a decline or no answer ends our call and says so. */
-  private async ringFor(
-    vm: ActiveCallViewModel & { ringingOut: ObservableValue<boolean> },
-    peer: string,
-    video: boolean,
-  ): Promise<void> {
-    const ended = (outcome: RingOutcome): void => {
-      if (this.active.getSnapshot() !== vm || (outcome !== "declined" && outcome !== "expired")) return;
-      const name = this.nameOf(vm.roomId, peer);
-      this.notice.set({ kind: outcome === "declined" ? "declined" : "no-answer", name });
+    if (vm.error.getSnapshot() !== null) {
+      this.error.set(vm.error.getSnapshot());
+      return;
+    }
+    if (peer === undefined) return;
+    // A 1:1 call rings when asked, and ends on a decline, no answer, or the other person leaving.
+    await followOneToOne(rtc, vm, peer, ringUserId !== undefined && { video }, (outcome) => {
+      if (this.active.getSnapshot() !== vm) return;
+      if (outcome !== undefined) this.notice.set({ kind: outcome, name: this.nameOf(roomId, peer) });
       void this.hangup(vm);
-    };
-    const stop = await ringPeer(await this.client.rtc(), vm.roomId, peer, video, vm.ringingOut, ended);
-    const unsubscribe = vm.status.subscribe((status) => {
-      if (status !== "ended") return;
-      unsubscribe();
-      stop();
     });
   }
 

@@ -29,6 +29,16 @@ export const ONE_TO_ONE_RING_MS = 60_000;
 /** Why a call that could have gone through MatrixRTC is a legacy one. */
 export type OneToOneFallback = "no-livekit" | "peer-unsupported";
 
+/**
+ * A line about the last 1:1 call, until the next one or dismissed: why it is
+ * a legacy call although MatrixRTC was chosen, or how its ring ended.
+ */
+export interface CallNotice {
+  readonly kind: OneToOneFallback | "declined" | "no-answer";
+  /** The other person's display name. */
+  readonly name: string;
+}
+
 export type OneToOneDecision =
   | { readonly route: "legacy"; readonly reason: "preference" }
   | { readonly route: "legacy"; readonly reason: OneToOneFallback }
@@ -174,4 +184,80 @@ export async function ringPeer(
     done = true;
     stop();
   };
+}
+
+/**
+ * Ends a MatrixRTC 1:1 call when the other person leaves it: once they have
+ * been in the room's session, their membership going (a hang-up, or their
+ * delayed leave after a crash) calls `left`, as a legacy call ends on
+ * hang-up. Returns the stop of its watch.
+ */
+export function endWhenPeerLeaves(
+  memberships: {
+    getSnapshot(): readonly { readonly sender: string }[];
+    subscribe(listener: () => void): () => void;
+  },
+  peerId: string,
+  left: () => void,
+): () => void {
+  let seen = false;
+  let done = false;
+  const check = (): void => {
+    if (done) return;
+    if (memberships.getSnapshot().some((m) => m.sender === peerId)) seen = true;
+    else if (seen) {
+      done = true;
+      stop();
+      left();
+    }
+  };
+  const stop = memberships.subscribe(check);
+  check();
+  return () => {
+    done = true;
+    stop();
+  };
+}
+
+/** The view model of a MatrixRTC 1:1 call, as its follow-up reads it. */
+export interface OneToOneRtcCall {
+  readonly roomId: string;
+  readonly status: { subscribe(listener: (status: string) => void): () => void };
+  readonly ringingOut: { set(on: boolean): void };
+}
+
+/**
+ * The follow-up of a joined MatrixRTC 1:1 call: rings `peerId` when `ring`
+ * says so, and calls `end` once (with "declined" or "no-answer" when the
+ * ring ended so, nothing when the other person left after being in). The
+ * watches stop when the call ends.
+ */
+export async function followOneToOne(
+  rtc: RtcService,
+  call: OneToOneRtcCall,
+  peerId: string,
+  ring: { video: boolean } | false,
+  end: (outcome?: "declined" | "no-answer") => void,
+): Promise<void> {
+  const stops: Array<() => void> = [];
+  let ended = false;
+  const finish = (outcome?: "declined" | "no-answer"): void => {
+    if (ended) return;
+    ended = true;
+    end(outcome);
+  };
+  const unsubscribe = call.status.subscribe((status) => {
+    if (status !== "ended") return;
+    unsubscribe();
+    ended = true;
+    for (const stop of stops.splice(0)) stop();
+  });
+  stops.push(endWhenPeerLeaves(rtc.session(call.roomId).memberships, peerId, () => finish()));
+  if (ring === false) return;
+  const stopRing = await ringPeer(rtc, call.roomId, peerId, ring.video, call.ringingOut, (outcome) => {
+    if (outcome === "declined") finish("declined");
+    else if (outcome === "expired") finish("no-answer");
+  });
+  if (ended) stopRing();
+  else stops.push(stopRing);
 }

@@ -7,8 +7,9 @@
  * has written a MatrixRTC membership (even a left one), the header opens
  * the LiveKit lobby set to ring bob. Legacy chosen stays legacy without a
  * notice, except that bob's running MatrixRTC call is joined (no ring).
- * The ring itself: the RTC notification of type "ring" with the call
- * intent reaches bob, and his decline ends it on alice's side.
+ * The follow-up of the joined call: the RTC notification of type "ring"
+ * with the call intent reaches bob, his decline ends alice's call saying
+ * so; answered, the call ends when bob leaves it.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer } from "@lattice/testserver";
@@ -19,8 +20,8 @@ import { startClient, waitFor, waitForMembership } from "@lattice/sdk/test/clien
 import { FakeNetwork } from "@lattice/sdk/test/voip/fakes";
 import { CallSettings } from "./CallSettings";
 import { CallsViewModel } from "./CallsViewModel";
-import { ringPeer } from "./oneToOne";
-import type { RingOutcome } from "./oneToOne";
+import { ObservableValue } from "../observables";
+import { followOneToOne } from "./oneToOne";
 
 let server: TestServerHandle;
 let alice: Client;
@@ -117,15 +118,15 @@ it("keeps legacy calls when legacy is chosen, but joins bob's running MatrixRTC 
   await bobRtc.leave(roomId);
 }, 30_000);
 
-it("rings bob with the call's intent; his decline ends the ring on alice's side", async () => {
+it("rings bob with the call's intent; his decline ends alice's call once, saying so", async () => {
   const aliceRtc = await alice.rtc();
   const bobRtc = await bob.rtc();
   await aliceRtc.join(roomId, { callIntent: "video" });
-  const ringing: boolean[] = [];
-  const outcomes: RingOutcome[] = [];
-  await ringPeer(aliceRtc, roomId, bob.userId, true, { set: (on) => ringing.push(on) }, (o) =>
-    outcomes.push(o),
-  );
+  const ringingOut = new ObservableValue(false);
+  const call = { roomId, status: new ObservableValue<string>("waiting"), ringingOut };
+  const ends: (string | undefined)[] = [];
+  await followOneToOne(aliceRtc, call, bob.userId, { video: true }, (outcome) => ends.push(outcome));
+  expect(ringingOut.getSnapshot()).toBe(true);
   const incoming = await waitFor(
     () => bobRtc.ringingForUs.getSnapshot().find((r) => r.roomId === roomId),
     "bob's ring",
@@ -138,10 +139,41 @@ it("rings bob with the call's intent; his decline ends the ring on alice's side"
     callIntent: "video",
     deprecated: false,
   });
-  expect(ringing).toEqual([true]);
   await bobRtc.decline(roomId, incoming.ring.eventId);
-  await waitFor(() => outcomes.length > 0, "alice sees the decline", 15_000);
-  expect(outcomes).toEqual(["declined"]);
-  expect(ringing).toEqual([true, false]);
+  await waitFor(() => ends.length > 0, "alice sees the decline", 15_000);
+  expect(ends).toEqual(["declined"]);
+  expect(ringingOut.getSnapshot()).toBe(false);
+  call.status.set("ended");
+  await aliceRtc.leave(roomId);
+}, 30_000);
+
+it("ends alice's call when bob, having answered, leaves it", async () => {
+  const aliceRtc = await alice.rtc();
+  const bobRtc = await bob.rtc();
+  await aliceRtc.join(roomId, { callIntent: "audio" });
+  const call = {
+    roomId,
+    status: new ObservableValue<string>("waiting"),
+    ringingOut: new ObservableValue(false),
+  };
+  const ends: (string | undefined)[] = [];
+  await followOneToOne(aliceRtc, call, bob.userId, { video: false }, (outcome) => ends.push(outcome));
+  const incoming = await waitFor(
+    () => bobRtc.ringingForUs.getSnapshot().find((r) => r.roomId === roomId),
+    "bob's ring",
+    15_000,
+  );
+  await bobRtc.join(roomId, { callIntent: "audio" });
+  await waitFor(
+    () => aliceRtc.ringsOf(roomId).getSnapshot().get(incoming.ring.eventId)?.state === "answered",
+    "the ring answered",
+    15_000,
+  );
+  expect(call.ringingOut.getSnapshot()).toBe(false);
+  expect(ends).toEqual([]);
+  await bobRtc.leave(roomId);
+  await waitFor(() => ends.length > 0, "alice's call ended", 15_000);
+  expect(ends).toEqual([undefined]);
+  call.status.set("ended");
   await aliceRtc.leave(roomId);
 }, 30_000);
