@@ -25,7 +25,6 @@ import { DevicesViewModel } from "./DevicesViewModel";
 import { IncomingGroupCalls } from "./IncomingGroupCalls";
 import type { IncomingGroupCallView } from "./IncomingGroupCalls";
 import { PreCallViewModel } from "./PreCallViewModel";
-import { fallbackOf, followOneToOne, peerOf, routeOneToOne } from "./oneToOne";
 import type { CallNotice } from "./oneToOne";
 import type { BrowserMediaPlatform } from "../../platform";
 import type { Subscribable } from "../useObservable";
@@ -181,11 +180,13 @@ export class CallsViewModel {
     const kind = this.kindFor(roomId);
     try {
       const voip = await this.client.voip();
-      const peer = kind === "one_to_one" ? peerOf(this.client, roomId) : undefined;
+      // The 1:1 route's code loads with the first call placed (the room list does not need it).
+      const oneToOne = kind === "one_to_one" ? await import("./oneToOne") : undefined;
+      const peer = oneToOne?.peerOf(this.client, roomId);
       const route =
-        peer === undefined
+        peer === undefined || oneToOne === undefined
           ? undefined
-          : await routeOneToOne(
+          : await oneToOne.routeOneToOne(
               this.client,
               await this.client.rtc(),
               roomId,
@@ -198,7 +199,7 @@ export class CallsViewModel {
         if (options.lobby === true) this.lobby.set({ roomId, video, ringUserId });
         else await this.enterLiveKit(roomId, video, {}, ringUserId);
       } else if (kind === "one_to_one") {
-        const fallback = route && fallbackOf(route);
+        const fallback = route && oneToOne?.fallbackOf(route);
         if (fallback !== undefined && peer !== undefined)
           this.notice.set({ kind: fallback, name: this.nameOf(roomId, peer) });
         const call = await voip.placeCall(roomId, { video });
@@ -246,7 +247,10 @@ export class CallsViewModel {
     choice: JoinChoice,
     ringUserId?: string,
   ): Promise<void> {
-    const { LiveKitCallViewModel } = await import("./LiveKitCall");
+    const [{ LiveKitCallViewModel }, { followOneToOne, peerOf }] = await Promise.all([
+      import("./LiveKitCall"),
+      import("./oneToOne"),
+    ]);
     const rtc = await this.client.rtc();
     const vm = new LiveKitCallViewModel(this.client, rtc, roomId, this.platform, video, choice);
     const peer = this.kindFor(roomId) === "one_to_one" ? peerOf(this.client, roomId) : undefined;
