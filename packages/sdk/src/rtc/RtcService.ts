@@ -162,6 +162,7 @@ export class RtcService {
               sender: e.sender,
               content: e.content,
               ...(e.senderDevice !== undefined ? { senderDevice: e.senderDevice } : {}),
+              ...(e.hostDecrypted === true ? { hostDecrypted: true } : {}),
             });
       }),
       this.sessions.onSessionEvent((e) => this.onSessionEvent(e)),

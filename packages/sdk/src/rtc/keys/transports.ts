@@ -37,6 +37,8 @@ export interface KeyEvent {
   readonly sender: string;
   /** To-device: the sender's device that the Olm session authenticated, as the crypto layer reports it. */
   readonly senderDevice?: string;
+  /** To-device: the embedded client's host decrypted it (Olm from `sender`; the widget API names no device). */
+  readonly hostDecrypted?: boolean;
   readonly content: unknown;
   readonly eventId?: string;
   readonly roomId?: string;
@@ -151,7 +153,13 @@ export class KeyTransports {
   /** A decrypted to-device event from the sync batch. */
   receiveToDevice(event: KeyEvent): void {
     if (event.type !== ENCRYPTION_KEYS_EVENT) return;
-    const key = readToDeviceKey(this.options.context, event.sender, event.senderDevice, event.content);
+    const key = readToDeviceKey(
+      this.options.context,
+      event.sender,
+      event.senderDevice,
+      event.content,
+      event.hostDecrypted === true,
+    );
     if (key !== null) this.options.onKey(key);
   }
 
