@@ -24,7 +24,6 @@ import type { Logger } from "./util/logger";
 import { logout as apiLogout } from "./api/login";
 import type { ToDeviceEvent } from "./api/types/events";
 import type { VersionsResponse } from "./api/types/server";
-import { signOut } from "./auth/login";
 import type { Session } from "./auth/session";
 import { ClientServiceError } from "./client/errors";
 import { AccountDataService } from "./client/services/AccountDataService";
@@ -507,7 +506,8 @@ export function createClient(options: CreateClientOptions): Client {
     async logout() {
       await stop();
       try {
-        if (options.session) await signOut(http, options.session);
+        // Sign-out (and the sign-in flows beside it) loads only when used.
+        if (options.session) await (await import("./auth/login")).signOut(http, options.session);
         else
           await apiLogout(http).catch((error: unknown) => {
             // The token is already gone: that is the logout we wanted.
