@@ -4,7 +4,7 @@
  * network answers, the next sync from the stored token), the browser's
  * offline/online events reaching the loop, and page hide forcing a save.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -52,12 +52,15 @@ beforeAll(async () => {
       },
     },
   });
-  const script = await readFile(join(dir, "page.js"));
   const html = `<!doctype html><script type="module" src="/page.js"></script>`;
+  // The build writes page.js and the chunks the SDK loads on first use (e.g. the sync transport).
+  const scripts = new Map<string, Buffer>();
+  for (const file of await readdir(dir))
+    if (file.endsWith(".js")) scripts.set(`/${file}`, await readFile(join(dir, file)));
   pageServer = createServer((req, res) => {
-    const isScript = req.url === "/page.js";
-    res.writeHead(200, { "Content-Type": isScript ? "text/javascript" : "text/html" });
-    res.end(isScript ? script : html);
+    const script = scripts.get(req.url ?? "");
+    res.writeHead(200, { "Content-Type": script ? "text/javascript" : "text/html" });
+    res.end(script ?? html);
   });
   await new Promise<void>((resolve) => pageServer.listen(0, "127.0.0.1", resolve));
   const address = pageServer.address();
