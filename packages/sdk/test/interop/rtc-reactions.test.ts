@@ -9,7 +9,9 @@
  *   m.reference with emoji and name); lowering redacts the reaction;
  * - in an encrypted room (Olm-encrypted keys, Megolm-encrypted events) the
  *   same goes through encryption, and carol, joining after the hand went
- *   up, finds it from the membership event's relations.
+ *   up, finds it from the membership event's relations;
+ * - with sticky memberships (MSC4354, Synapse advertises it) the hand
+ *   annotates the sticky org.matrix.msc4143.rtc.member event.
  */
 import { expect, it } from "vitest";
 import { getEvent } from "../../src/api/timeline";
@@ -92,6 +94,29 @@ describeEachServer(
       const redacted = await getEvent(bob.http, roomId, handId);
       expect(redacted.content).toStrictEqual({});
       expect(redacted.unsigned?.redacted_because).toBeDefined();
+    }, 240_000);
+
+    it("with sticky memberships (where offered) the hand annotates the sticky membership event", async () => {
+      const [alice, bob] = await Promise.all([client("shand-alice"), client("shand-bob")]);
+      const roomId = await sharedRoom(alice, [bob], CALL_ROOM);
+      const sticky = (await alice.serverFeatures()).unstableFeatures.has("org.matrix.msc4354");
+      // Synapse 1.163 advertises MSC4354 (the fixture enables it); the test homeserver does not: the state form there.
+      expect(sticky).toBe(ctx.kind === "synapse");
+      await svc(alice).rtc.join(roomId, { keyTransport: "room", membershipForm: "sticky" });
+      await svc(bob).rtc.join(roomId, { keyTransport: "room", membershipForm: "sticky" });
+      const aliceMembership = await membershipSeen(bob, roomId, alice);
+      await membershipSeen(alice, roomId, alice);
+      expect((await getEvent(bob.http, roomId, aliceMembership)).type).toBe(
+        sticky ? "org.matrix.msc4143.rtc.member" : "org.matrix.msc3401.call.member",
+      );
+      await reactionsOf(alice, roomId).raiseHand();
+      const handId = await waitFor(() => handOf(bob, roomId, alice), "bob sees alice's hand", SYNC_WAIT_MS);
+      const relates = (await getEvent(bob.http, roomId, handId)).content["m.relates_to"];
+      expect(relates).toStrictEqual({
+        rel_type: "m.annotation",
+        event_id: aliceMembership,
+        key: RAISED_HAND_KEY,
+      });
     }, 240_000);
 
     it("in an encrypted room a late joiner finds a raised hand from the relations; the others see the reaction", async () => {
