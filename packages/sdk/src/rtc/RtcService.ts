@@ -230,9 +230,12 @@ export class RtcService {
       this.refreshRoom(roomId);
       // After the memberships: a hand raised in the batch that carried its membership event still counts.
       const reactions = batch.fromCache ? undefined : this.calls.get(roomId)?.reactions;
-      if (reactions)
+      if (reactions) {
         for (const event of room.timeline.events)
           if (REACTION_TYPES.has(event.type)) reactions.receive(event);
+        // A gap: hands raised or lowered in it are read again from the relations.
+        if (room.timeline.limited) void reactions.restore();
+      }
     }
     for (const roomId of batch.rooms.leave.keys()) this.refreshRoom(roomId);
     // New or changed devices: a member device our key missed may be reachable now.

@@ -88,7 +88,7 @@ interface Setup {
 
 function setup(
   list: readonly CallMembership[],
-  annotations: Record<string, readonly ClientEventWithoutRoomId[]> = {},
+  annotations: Record<string, readonly ClientEventWithoutRoomId[] | undefined> = {},
 ): Setup {
   const scheduler = new FakeScheduler();
   const members = new ObservableValue<readonly CallMembership[]>(list);
@@ -248,6 +248,27 @@ describe("CallReactions", () => {
     });
     await tracker.start();
     expect([...tracker.raisedHands.getSnapshot().keys()]).toEqual([memberKey("@alice:hs", "A1")]);
+  });
+
+  it("after a gap, reads the hands again: one the server no longer lists is lowered, a new one counts", async () => {
+    const annotations: Record<string, ClientEventWithoutRoomId[]> = {};
+    const { tracker } = setup([ME, ALICE, BOB], annotations);
+    await tracker.start();
+    tracker.receive(hand("@alice:hs", "$memAlice"));
+    // In the gap alice lowered her hand (the redaction was missed) and bob raised his.
+    const bobHand = hand("@bob:hs", "$memBob");
+    annotations["$memBob"] = [bobHand];
+    await tracker.restore();
+    expect([...tracker.raisedHands.getSnapshot().keys()]).toEqual([memberKey("@bob:hs", "B1")]);
+    // Lowered and raised again in a gap: the newest reaction is the one a lower would redact.
+    const again = hand("@bob:hs", "$memBob");
+    annotations["$memBob"] = [again];
+    await tracker.restore();
+    expect(tracker.raisedHands.getSnapshot().get(memberKey("@bob:hs", "B1"))?.reactionEventId).toBe(
+      again.event_id,
+    );
+    tracker.receive(event("m.room.redaction", "@bob:hs", {}, { redacts: again.event_id }));
+    expect(tracker.raisedHands.getSnapshot().size).toBe(0);
   });
 
   it("takes user ids like __proto__ as data", async () => {

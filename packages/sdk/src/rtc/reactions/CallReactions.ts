@@ -76,6 +76,14 @@ export interface ShownReaction {
   readonly known: boolean;
 }
 
+function safely<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
+}
+
 /** The key of a member's device in `raisedHands` and `reactions`. */
 export function memberKey(userId: string, deviceId: string): string {
   return JSON.stringify([userId, deviceId]);
@@ -119,17 +127,37 @@ export class CallReactions {
   /** Follows the memberships and restores the hands raised before we came. */
   async start(): Promise<void> {
     this.unsubscribe = this.options.memberships.subscribe(() => this.onMemberships());
-    const ids = this.options.memberships
-      .getSnapshot()
-      .map((m) => m.eventId)
-      .filter((id): id is string => id !== undefined);
+    await this.restore();
+  }
+
+  /**
+   * Reads each member's hand from their membership event's annotations: on
+   * start, and again after a gap in sync (a raise or a redaction in the gap
+   * was missed). A hand the server no longer lists is lowered, unless it
+   * changed while the request was out.
+   */
+  async restore(): Promise<void> {
+    const members = this.options.memberships.getSnapshot();
     await Promise.all(
-      ids.map(async (id) => {
+      members.map(async (m) => {
+        const id = m.eventId;
+        if (id === undefined) return;
+        const key = memberKey(m.sender, m.deviceId);
+        const before = this.hands.getSnapshot().get(key);
+        let events: readonly ClientEventWithoutRoomId[];
         try {
-          for (const event of await this.options.io.annotations(id)) this.receive(event);
+          events = await this.options.io.annotations(id);
         } catch (error) {
           this.options.warn?.(`Could not read the raised hands on ${id}`, error);
+          return;
         }
+        if (this.stop.signal.aborted) return;
+        const found = events
+          .map((e) => safely(() => parseHand(e)))
+          .find((h) => h?.sender === m.sender && h.membershipEventId === id);
+        if (found) this.applyHand(found);
+        else if (before !== undefined && this.hands.getSnapshot().get(key) === before)
+          this.dropHands((h) => h === before);
       }),
     );
   }
@@ -174,15 +202,17 @@ export class CallReactions {
     if (m === undefined) return false;
     const key = memberKey(m.sender, m.deviceId);
     const before = this.hands.getSnapshot().get(key);
-    // Already up (our own echo, or the same hand from the restore and from sync): the first time stays.
-    if (before?.membershipEventId === hand.membershipEventId) return true;
+    const same = before?.membershipEventId === hand.membershipEventId;
+    // Already up (our own echo, or the same hand from the restore and from sync).
+    if (same && before.reactionEventId === hand.reactionEventId) return true;
     const next = new Map(this.hands.getSnapshot());
     next.set(key, {
       userId: m.sender,
       deviceId: m.deviceId,
       membershipEventId: hand.membershipEventId,
+      // Another hand reaction on the same membership: the newest is the one a lower redacts; the place stays.
       reactionEventId: hand.reactionEventId,
-      raisedAt: hand.ts ?? this.options.scheduler.now(),
+      raisedAt: same ? before.raisedAt : (hand.ts ?? this.options.scheduler.now()),
     });
     this.hands.set(next);
     return true;
