@@ -10,6 +10,7 @@ import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
 import { startRingtone } from "../../platform/ringtone";
 import type { CallsViewModel, IncomingCallView } from "../../state/calls/CallsViewModel";
+import type { CallNotice } from "../../state/calls/oneToOne";
 import type { IncomingGroupCallView } from "../../state/calls/IncomingGroupCalls";
 import { useObservable } from "../../state/useObservable";
 import { useAvatarUrl } from "../timeline/media/useMedia";
@@ -77,8 +78,12 @@ function GroupCallToast({
   call: IncomingGroupCallView;
 }): React.JSX.Element {
   const t = useT("calls");
-  const title = call.video ? t("incomingGroupVideo") : t("incomingGroupVoice");
   const rings = call.kind === "rtc";
+  // A MatrixRTC ring in a room of two is a 1:1 call: titled as the legacy one is.
+  const oneToOne = rings && calls.kindFor(call.roomId) === "one_to_one";
+  const title = oneToOne
+    ? t(call.video ? "incomingVideo" : "incomingVoice")
+    : t(call.video ? "incomingGroupVideo" : "incomingGroupVoice");
   return (
     <div
       className={styles.toast}
@@ -148,10 +153,24 @@ function CallFailure({ calls, message }: { calls: CallsViewModel; message: strin
   );
 }
 
+/** The 1:1 call's line: why it is a legacy call although MatrixRTC was chosen, or how its ring ended. */
+function CallNoticeLine({ calls, notice }: { calls: CallsViewModel; notice: CallNotice }): React.JSX.Element {
+  const t = useT("calls");
+  return (
+    <div className={styles.notice} role="status" data-testid="call-notice" data-kind={notice.kind}>
+      <span>{t(`notice_${notice.kind.replace("-", "_")}`, { name: notice.name })}</span>
+      <Button variant="secondary" size="sm" onClick={() => calls.dismissNotice()}>
+        {t("dismissGroup")}
+      </Button>
+    </div>
+  );
+}
+
 /**
  * The active call: its view above the room when its room is open, the
  * picture-in-picture bar otherwise; the lobby (its own chunk) while a
- * LiveKit call is being joined from the open room; the last failure.
+ * LiveKit call is being joined from the open room; the last failure; the
+ * 1:1 call's notice.
  */
 export function ActiveCall({
   calls,
@@ -163,16 +182,27 @@ export function ActiveCall({
   const active = useObservable(calls.active);
   const error = useObservable(calls.error);
   const lobby = useObservable(calls.lobby);
+  const notice = useObservable(calls.notice);
+  const line = notice !== null ? <CallNoticeLine calls={calls} notice={notice} /> : null;
   if (lobby !== null && lobby.roomId === selectedRoomId)
     return (
       <Suspense fallback={null}>
         <CallLobby calls={calls} lobby={lobby} />
       </Suspense>
     );
-  if (active === null) return error !== null ? <CallFailure calls={calls} message={error} /> : null;
+  if (active === null)
+    return error !== null || line !== null ? (
+      <>
+        {line}
+        {error !== null && <CallFailure calls={calls} message={error} />}
+      </>
+    ) : null;
   return (
-    <Suspense fallback={null}>
-      <CallStage calls={calls} call={active} inRoom={selectedRoomId === active.roomId} />
-    </Suspense>
+    <>
+      {line}
+      <Suspense fallback={null}>
+        <CallStage calls={calls} call={active} inRoom={selectedRoomId === active.roomId} />
+      </Suspense>
+    </>
   );
 }

@@ -2,7 +2,8 @@
  * Settings › Voice & video: microphone, camera and speaker choice with a
  * device test (live camera preview and microphone level meter), echo
  * cancellation and noise suppression, the fallback STUN permission, who
- * runs group calls (Lattice or Element Call), and the pre-call check.
+ * runs group calls (Lattice or Element Call), how 1:1 calls go (legacy or
+ * MatrixRTC), and the pre-call check.
  */
 import { useEffect } from "react";
 import { Banner } from "../../components/Banner";
@@ -15,6 +16,7 @@ import styles from "./Calls.module.css";
 import { DevicePickers } from "./DevicePickers";
 import { DevicePreview } from "./DevicePreview";
 import { GroupCallsChoice } from "./GroupCallsChoice";
+import { OneToOneCallsChoice } from "./OneToOneCallsChoice";
 import { PreCallCheck } from "./PreCallCheck";
 
 function DeviceTest({ calls }: { calls: CallsViewModel }): React.JSX.Element {
@@ -84,6 +86,7 @@ export function VoiceVideoSection({ calls }: { calls: CallsViewModel }): React.J
         <p className={settingsStyles.hint}>{t("fallbackStunHint")}</p>
       </section>
       <GroupCallsChoice settings={calls.settings} />
+      <OneToOneCallsChoice settings={calls.settings} />
       <section className={settingsStyles.group}>
         <PreCallCheck check={calls.preCall} />
       </section>

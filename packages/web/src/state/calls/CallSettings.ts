@@ -1,8 +1,9 @@
 /**
  * Settings › Voice & video: the chosen microphone, camera and speaker, echo
  * cancellation and noise suppression, whether the fallback STUN server
- * may be used, and who runs group calls (Lattice or the hosted Element Call,
- * or in its place the call widget page a host configures). Kept in local storage (they describe this browser's devices,
+ * may be used, who runs group calls (Lattice or the hosted Element Call,
+ * or in its place the call widget page a host configures), and how a 1:1
+ * call goes (legacy, or MatrixRTC when both sides can). Kept in local storage (they describe this browser's devices,
  * not the account) and read by the media platform at each capture and by
  * client.voip at each call.
  */
@@ -19,6 +20,11 @@ export interface CallPreferences {
   /** Who runs the room's group calls: Lattice's own call view, or Element Call hosted by the app. */
   groupCalls: GroupCallProvider;
   /**
+   * How a call in a room of two goes: a legacy 1:1 call (m.call.*), or a MatrixRTC call on
+   * LiveKit when the server offers a LiveKit focus and the other side supports it (oneToOne.ts).
+   */
+  oneToOneCalls: OneToOneCallRoute;
+  /**
    * A host configuration, not in the UI: the absolute http(s) URL of the page framed as the call
    * widget in place of the hosted Element Call (e.g. Lattice's own `embedded.html` call view, on
    * an origin of its own). Unset, Element Call.
@@ -28,6 +34,9 @@ export interface CallPreferences {
 
 /** The two ways to hold a group call. */
 export type GroupCallProvider = "lattice" | "element-call";
+
+/** The two ways to hold a 1:1 call. */
+export type OneToOneCallRoute = "legacy" | "matrixrtc";
 
 /** The storage the settings live in (window.localStorage in the app). */
 export interface PreferenceStorage {
@@ -41,6 +50,7 @@ export const DEFAULT_CALL_PREFERENCES: CallPreferences = {
   noiseSuppression: true,
   fallbackStunAllowed: false,
   groupCalls: "lattice",
+  oneToOneCalls: "legacy",
 };
 
 function parse(raw: string | null): CallPreferences {
@@ -57,6 +67,8 @@ function parse(raw: string | null): CallPreferences {
       noiseSuppression: bool(o["noiseSuppression"], true),
       fallbackStunAllowed: bool(o["fallbackStunAllowed"], false),
       groupCalls: o["groupCalls"] === "element-call" ? "element-call" : "lattice",
+      // Anything but the one other value (an older entry without it too) keeps legacy calls.
+      oneToOneCalls: o["oneToOneCalls"] === "matrixrtc" ? "matrixrtc" : "legacy",
       callWidgetUrl: httpUrl(o["callWidgetUrl"]),
     };
   } catch {

@@ -2,8 +2,9 @@
  * The app's calls over `client.voip`: the incoming calls that ring (with
  * the caller's name and avatar, accept as voice or video, decline), the
  * active call the call view and the picture-in-picture bar show, and the
- * room header's call buttons (a room of two gets a 1:1 call, a bigger room
- * a mesh group call, joined when one is already running), and the group
+ * room header's call buttons (a room of two gets a 1:1 call, legacy or
+ * MatrixRTC as Settings chose and the other side allows (oneToOne.ts), a
+ * bigger room a group call, joined when one is already running), and the group
  * calls we may join (mesh calls, and MatrixRTC calls that ring us: Join on
  * LiveKit, or Decline). A desktop notification announces an incoming call
  * or ring while the tab is hidden.
@@ -24,6 +25,7 @@ import { DevicesViewModel } from "./DevicesViewModel";
 import { IncomingGroupCalls } from "./IncomingGroupCalls";
 import type { IncomingGroupCallView } from "./IncomingGroupCalls";
 import { PreCallViewModel } from "./PreCallViewModel";
+import type { CallNotice } from "./oneToOne";
 import type { BrowserMediaPlatform } from "../../platform";
 import type { Subscribable } from "../useObservable";
 
@@ -50,6 +52,8 @@ export interface CallsHost {
 export interface LobbyView {
   readonly roomId: string;
   readonly video: boolean;
+  /** A MatrixRTC 1:1 call: the user to ring once joined. */
+  readonly ringUserId?: string | undefined;
 }
 
 export class CallsViewModel {
@@ -61,6 +65,8 @@ export class CallsViewModel {
   readonly lobby = new ObservableValue<LobbyView | null>(null);
   /** A failure to place or answer, in the SPEC's words. */
   readonly error = new ObservableValue<string | null>(null);
+  /** The 1:1 call's fallback or its ring's end (CallNotice). */
+  readonly notice = new ObservableValue<CallNotice | null>(null);
   /** The device pickers, device test and level meter. */
   readonly devices: DevicesViewModel;
   /** The pre-call check (the call's troubleshooting page). */
@@ -170,10 +176,32 @@ export class CallsViewModel {
   async place(roomId: string, video: boolean, options: { lobby?: boolean } = {}): Promise<void> {
     if (this.active.getSnapshot()) return;
     this.error.set(null);
+    this.notice.set(null);
     const kind = this.kindFor(roomId);
     try {
       const voip = await this.client.voip();
-      if (kind === "one_to_one") {
+      // The 1:1 route's code loads with the first call placed (the room list does not need it).
+      const oneToOne = kind === "one_to_one" ? await import("./oneToOne") : undefined;
+      const peer = oneToOne?.peerOf(this.client, roomId);
+      const route =
+        peer === undefined || oneToOne === undefined
+          ? undefined
+          : await oneToOne.routeOneToOne(
+              this.client,
+              await this.client.rtc(),
+              roomId,
+              peer,
+              this.settings.current.oneToOneCalls,
+            );
+      if (peer !== undefined && route?.route === "matrixrtc") {
+        // Ring only for a new call: in a running one the other side is there already.
+        const ringUserId = route.reason === "peer-supports" ? peer : undefined;
+        if (options.lobby === true) this.lobby.set({ roomId, video, ringUserId });
+        else await this.enterLiveKit(roomId, video, {}, ringUserId);
+      } else if (kind === "one_to_one") {
+        const fallback = route && oneToOne?.fallbackOf(route);
+        if (fallback !== undefined && peer !== undefined)
+          this.notice.set({ kind: fallback, name: this.nameOf(roomId, peer) });
         const call = await voip.placeCall(roomId, { video });
         this.setActive(new OneToOneCallViewModel(call));
       } else if (kind === "group" && (await this.groupOnLiveKit(roomId))) {
@@ -201,7 +229,7 @@ export class CallsViewModel {
     this.leaveLobby();
     this.error.set(null);
     try {
-      await this.enterLiveKit(lobby.roomId, lobby.video, choice);
+      await this.enterLiveKit(lobby.roomId, lobby.video, choice, lobby.ringUserId);
     } catch (e) {
       this.error.set(e instanceof Error ? e.message : String(e));
     }
@@ -213,19 +241,33 @@ export class CallsViewModel {
     this.devices.stopPreview();
   }
 
-  private async enterLiveKit(roomId: string, video: boolean, choice: JoinChoice): Promise<void> {
-    const { LiveKitCallViewModel } = await import("./LiveKitCall");
-    const vm = new LiveKitCallViewModel(
-      this.client,
-      await this.client.rtc(),
-      roomId,
-      this.platform,
-      video,
-      choice,
-    );
+  private async enterLiveKit(
+    roomId: string,
+    video: boolean,
+    choice: JoinChoice,
+    ringUserId?: string,
+  ): Promise<void> {
+    const [{ LiveKitCallViewModel }, { followOneToOne, peerOf }] = await Promise.all([
+      import("./LiveKitCall"),
+      import("./oneToOne"),
+    ]);
+    const rtc = await this.client.rtc();
+    const vm = new LiveKitCallViewModel(this.client, rtc, roomId, this.platform, video, choice);
+    const peer = this.kindFor(roomId) === "one_to_one" ? peerOf(this.client, roomId) : undefined;
+    vm.opponentUserId = peer;
     this.setActive(vm);
     await vm.enter();
-    if (vm.error.getSnapshot() !== null) this.error.set(vm.error.getSnapshot());
+    if (vm.error.getSnapshot() !== null) {
+      this.error.set(vm.error.getSnapshot());
+      return;
+    }
+    if (peer === undefined) return;
+    // A 1:1 call rings when asked, and ends on a decline, no answer, or the other person leaving.
+    await followOneToOne(rtc, vm, peer, ringUserId !== undefined && { video }, (outcome) => {
+      if (this.active.getSnapshot() !== vm) return;
+      if (outcome !== undefined) this.notice.set({ kind: outcome, name: this.nameOf(roomId, peer) });
+      void this.hangup(vm);
+    });
   }
 
   /**
@@ -351,6 +393,11 @@ export class CallsViewModel {
   /** Hides the last failure's message. */
   dismissError(): void {
     this.error.set(null);
+  }
+
+  /** Hides the 1:1 call's notice. */
+  dismissNotice(): void {
+    this.notice.set(null);
   }
 
   /** Opens the active call's room (the picture-in-picture bar's return). */

@@ -72,7 +72,10 @@ function asDom(track: MediaTrack): MediaStreamTrack {
 export class LiveKitCallViewModel implements ActiveCallViewModel {
   readonly kind = "group";
   readonly id: string;
-  readonly opponentUserId = undefined;
+  /** The other person of a MatrixRTC 1:1 call (the view's title names them); undefined in a group call. */
+  opponentUserId: string | undefined = undefined;
+  /** A MatrixRTC 1:1 call rings the other side: "Calling…" while it rings and nobody else is in. */
+  readonly ringingOut = new ObservableValue(false);
   readonly status = new ObservableValue<CallStatus>("connecting");
   readonly length = new ObservableValue(0);
   readonly feeds = new ObservableValue<readonly FeedView[]>([]);
@@ -120,6 +123,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     });
     this.scope.subscribe(this.call.participants, (list) => this.update(list));
     this.scope.subscribe(this.call.status, () => this.update(this.call.participants.getSnapshot()));
+    this.scope.subscribe(this.ringingOut, () => this.update(this.call.participants.getSnapshot()));
     this.scope.subscribe(this.call.error, (e) => this.error.set(e ? e.message : null));
     // A closed tab leaves at once (the delayed leave is sent now); only a crash waits for its delay.
     const onPageHide = (): void => rtc.unload();
@@ -147,7 +151,8 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     const s = this.call.status.getSnapshot();
     const others = list.filter((p) => !p.isLocal).length;
     let status: CallStatus;
-    if (s === "connected") status = others > 0 ? "connected" : "waiting";
+    if (s === "connected")
+      status = others > 0 ? "connected" : this.ringingOut.getSnapshot() ? "calling" : "waiting";
     else if (s === "disconnected" || s === "failed") status = "ended";
     // Lost after being in: the SDK rejoins by itself (livekit-client's resume, then a new token).
     else if (s === "reconnecting") status = "reconnecting";

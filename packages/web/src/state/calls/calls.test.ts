@@ -144,6 +144,7 @@ describe("call preferences and the pre-call check", () => {
       noiseSuppression: true,
       fallbackStunAllowed: false,
       groupCalls: "lattice",
+      oneToOneCalls: "legacy",
     });
     settings.update({ microphoneId: "mic-2", noiseSuppression: false, fallbackStunAllowed: true });
     expect(new CallSettings(storage).current).toMatchObject({

@@ -95,6 +95,11 @@ export const calls = {
   timelineEndedNoDuration: "Call ended",
   timelineMissed: "Missed call from {{name}}",
   timelineDeclined: "{{name}} declined the call",
+  notice_no_livekit: "Calling {{name}} with a legacy call: your homeserver offers no MatrixRTC call service.",
+  notice_peer_unsupported:
+    "Calling {{name}} with a legacy call: their app has not shown that it can take MatrixRTC calls.",
+  notice_declined: "{{name}} declined the call.",
+  notice_no_answer: "{{name}} did not answer.",
   timelineGroupStarted: "{{name}} started a group call",
   timelineGroupEnded: "Group call ended",
   // Settings › Voice & video
@@ -115,6 +120,12 @@ export const calls = {
   fallbackStun: "Allow the fallback call assist server",
   fallbackStunHint:
     "When your homeserver offers no TURN server, use a public STUN server (your IP address is shared with it).",
+  oneToOneTitle: "1:1 calls",
+  oneToOneWith: "1:1 calls with",
+  oneToOne_legacy: "Legacy calls",
+  oneToOne_matrixrtc: "MatrixRTC",
+  oneToOneHint:
+    "A MatrixRTC call goes through your homeserver's call service, end-to-end encrypted, and rings the other person's apps. It is used when your homeserver offers that service and the other person's app has taken part in a MatrixRTC call; otherwise the call is a legacy one and Lattice says why.",
   precallTitle: "Connection check",
   precallRun: "Check connection",
   precallRunning: "Checking…",
