@@ -4,7 +4,7 @@
  * call view, beside the full app's first screen, gzip (level 9). Two
  * production builds of packages/web, as `npm run build` ships them: the
  * app (vite.config.ts) and the embedded page (vite.embedded.config.ts;
- * with LATTICE_EMBEDDED_PREACT=1 in the environment, on Preact). The chunks each view needs come from that
+ * on Preact as it ships; LATTICE_EMBEDDED_REACT=1 in the environment builds it on React). The chunks each view needs come from that
  * build's Vite manifest: the page's static imports, plus the static
  * imports of the modules the view loads lazily. The full app's figure is
  * its page's static imports (what loads before its code runs; the

@@ -7,11 +7,11 @@
  * namespaces the page shows). `npm run build` writes it into the app's
  * dist/ after the app (emptyOutDir off).
  *
- * LATTICE_EMBEDDED_PREACT=1 builds and serves it on Preact instead of
- * React (react and react-dom resolve to preact/compat, subpaths included),
- * about 52 KB gzip less. Off by default: on Preact the timeline does not
- * stay at its live end when rows come (e2e/embedded.browser.test.ts
- * fails; docs/architecture/0034-embedded-client.md).
+ * It ships on Preact: react and react-dom resolve to preact/compat
+ * (subpaths included), about 55 KB gzip less than React DOM; the app's
+ * own page stays on React. Why that is safe, and what it relies on:
+ * docs/architecture/0034-embedded-client.md. LATTICE_EMBEDDED_REACT=1
+ * builds and serves the page on React instead, to compare (bench/web).
  */
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
@@ -22,7 +22,7 @@ import { cspPlugin, sharedConfig } from "./vite.config";
 
 // preact/compat's folder, found from this package (npm may install Preact under packages/web/node_modules,
 // where React's importers in the root node_modules would not find it by name).
-const preact = process.env["LATTICE_EMBEDDED_PREACT"] === "1";
+const preact = process.env["LATTICE_EMBEDDED_REACT"] !== "1";
 const preactCompat = dirname(createRequire(import.meta.url).resolve("preact/compat/package.json"));
 
 const src = (path: string): string => fileURLToPath(new URL(`src/${path}`, import.meta.url));

@@ -17,13 +17,13 @@
  * (pagination, /context, threads), and late decryptions reported by the
  * crypto service are applied to the room model in place. Off, sends into
  * encrypted rooms fail with the spec's message and unencrypted rooms work
- * as before.
+ * as before, unless a transport's far end encrypts (the embedded client's
+ * host): then they go to it in the clear.
  */
 import type { Logger } from "./util/logger";
 import { logout as apiLogout } from "./api/login";
 import type { ToDeviceEvent } from "./api/types/events";
 import type { VersionsResponse } from "./api/types/server";
-import { signOut } from "./auth/login";
 import type { Session } from "./auth/session";
 import { ClientServiceError } from "./client/errors";
 import { AccountDataService } from "./client/services/AccountDataService";
@@ -51,6 +51,7 @@ import { Rooms } from "./models/room/Rooms";
 import { RoomListSummaryCache } from "./models/room-list/summary-cache";
 import { SendQueue } from "./send/SendQueue";
 import { ToDeviceQueue } from "./send/ToDeviceQueue";
+import type { EncryptFn } from "./send/types";
 import { MemoryStore } from "./store/MemoryStore";
 import type { Store } from "./store/Store";
 import { SyncProcessor } from "./sync/processor/SyncProcessor";
@@ -122,6 +123,16 @@ export interface ClientTransport {
     targets: readonly RtcKeyTarget[],
     content: Record<string, unknown>,
   ) => Promise<void>;
+  /**
+   * The far end encrypts room events (a widget host): with crypto off, sends into an encrypted
+   * room go to it in the clear instead of failing with the spec's "does not support encryption".
+   */
+  hostEncrypts?: boolean;
+  /**
+   * To-device events as the far end decrypted them (marked `hostDecrypted`), in place of the sync
+   * batches' to_device for `client.onToDevice` and MatrixRTC: the sync parser keeps wire fields only.
+   */
+  onToDevice?: (listener: (events: readonly ToDeviceEvent[]) => void) => () => void;
 }
 
 /** A wired client: the services, and the lifecycle. */
@@ -268,6 +279,9 @@ function identityOf(options: CreateClientOptions): Identity {
   };
 }
 
+/** The host encrypts (ClientTransport.hostEncrypts): the send queue hands it the event as written. */
+const sendInTheClear: EncryptFn = (_roomId, type, content) => Promise.resolve({ type, content });
+
 /** Creates a client; nothing is fetched until start(). */
 export function createClient(options: CreateClientOptions): Client {
   const identity = identityOf(options);
@@ -325,7 +339,11 @@ export function createClient(options: CreateClientOptions): Client {
     isRoomEncrypted: (roomId) =>
       (rooms.find(roomId)?.getSnapshot().isEncrypted ?? false) || (lazy?.isRoomEncrypted(roomId) ?? false),
     knowsRoom: (roomId) => rooms.find(roomId) !== undefined,
-    ...(lazy ? { encrypt: lazy.encrypt } : {}),
+    ...(lazy
+      ? { encrypt: lazy.encrypt }
+      : options.transport?.hostEncrypts === true
+        ? { encrypt: sendInTheClear }
+        : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   if (processor) sendQueue.attach(processor);
@@ -361,10 +379,12 @@ export function createClient(options: CreateClientOptions): Client {
     ...(options.typingTimeoutMs !== undefined ? { timeoutMs: options.typingTimeoutMs } : {}),
   });
   const state = new StateService({ http, actor, rooms, running: sync });
-  const onToDevice = (listener: (events: readonly ToDeviceEvent[]) => void): (() => void) =>
-    processor?.subscribe((batch) => {
-      if (!batch.fromCache && batch.toDevice.length > 0) listener(batch.toDevice);
-    }) ?? ((): void => undefined);
+  const onToDevice =
+    options.transport?.onToDevice ??
+    ((listener: (events: readonly ToDeviceEvent[]) => void): (() => void) =>
+      processor?.subscribe((batch) => {
+        if (!batch.fromCache && batch.toDevice.length > 0) listener(batch.toDevice);
+      }) ?? ((): void => undefined));
   const authenticatedMedia = (): Promise<boolean | undefined> =>
     sync.serverInfo.serverFeatures().then(
       (features) => features.authenticatedMedia,
@@ -486,7 +506,8 @@ export function createClient(options: CreateClientOptions): Client {
     async logout() {
       await stop();
       try {
-        if (options.session) await signOut(http, options.session);
+        // Sign-out (and the sign-in flows beside it) loads only when used.
+        if (options.session) await (await import("./auth/login")).signOut(http, options.session);
         else
           await apiLogout(http).catch((error: unknown) => {
             // The token is already gone: that is the logout we wanted.

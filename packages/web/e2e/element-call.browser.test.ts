@@ -23,6 +23,7 @@ import {
   type LiveKitHandle,
 } from "@lattice/testserver/livekit";
 import { MEDIA_ARGS } from "./browser";
+import { profile, throttle, traceNetwork } from "./element-call-debug";
 import { SHOTS, callAs, registerUser, startWebHarness } from "./harness";
 import { joinThroughLobby } from "./livekit-fixture";
 import { expectVideoFlowing } from "./media-checks";
@@ -95,6 +96,7 @@ async function signInWithElementCall(name: string): Promise<Page> {
   await page.getByRole("radio", { name: "Element Call" }).check();
   await page.keyboard.press("Escape");
   await page.getByRole("option", { name: /Element Call room/ }).click();
+  await throttle(page);
   return page;
 }
 
@@ -221,13 +223,26 @@ async function traceToDevice(page: Page, name: string): Promise<void> {
   };
   if (!traced.has(page)) {
     traced.add(page);
+    traceNetwork(page, name, step);
     page.on("console", (m) => {
       const t = m.text();
       if (
         t.startsWith("[ec-trace]") ||
-        /RemoteTracks|EncryptionManager|Connection |MembershipManager|Participant/.test(t)
+        /RemoteTracks|EncryptionManager|Connection |MembershipManager|Participant|Memberships for call|in order|Ignoring/.test(
+          t,
+        )
       )
-        step(`[${name}] ${t.slice(0, 400)}`);
+        // Objects among the arguments (the membership order) as JSON rather than "JSHandle@array".
+        void Promise.all(m.args().map((a) => a.jsonValue().catch(() => "?"))).then(
+          (args: unknown[]) =>
+            step(
+              `[${name}] ${args
+                .map((a) => (typeof a === "string" ? a : JSON.stringify(a)))
+                .join(" ")
+                .slice(0, 600)}`,
+            ),
+          () => step(`[${name}] ${t.slice(0, 400)}`),
+        );
     });
     // Slow requests (over 3 s) with when the browser sent them: a server stall vs a request kept
     // waiting for a connection (requestStart late after startTime).
@@ -328,12 +343,18 @@ describe("Element Call hosted by Lattice", () => {
     async () => {
       step("carol (group calls with Lattice) joins from the room's call button: LiveKit in the app");
       const carol = await (carolPage ?? Promise.reject(new Error("carol was not signed in")));
+      await throttle(carol);
+      traceNetwork(carol, "carol", step);
       if (process.env["LATTICE_EC_DEBUG"] === "1")
-        carol.on("console", (m) => step(`[carol] ${m.type()} ${m.text().slice(0, 400)}`));
+        carol.on("console", (m) => {
+          if (!/skipping decryption|MissingKey/.test(m.text()))
+            step(`[carol] ${m.type()} ${m.text().slice(0, 400)}`);
+        });
       await carol.getByRole("option", { name: /Element Call room/ }).click();
       // The room header's call button opens the lobby (device preview) first; Carol joins from there.
       await joinThroughLobby(carol);
       step("carol joined from the lobby: waits for alice's and bob's tiles, decoded");
+      void profile(carol, "carol", 15_000, step);
       await carol.screenshot({ path: `${SHOTS}element-call-native-carol-joining.png` });
       for (const who of ["alice", "bob"]) {
         const tile = carol.locator(
@@ -396,30 +417,25 @@ describe("Element Call hosted by Lattice", () => {
   );
 
   // Element Call renders a member's Camera and Microphone publications: Carol's tracks carry those
-  // sources now. Her key reaches Element Call as an Olm to-device message through each page's widget
-  // driver. Under load a send could miss a device (no device keys or Olm session yet) and the key
-  // transport dropped that report, so Element Call waited for Carol's next rotation (once 200 s).
-  // The SDK now sends the current key again to every member device it missed, and the widget host
-  // retries the devices it could not encrypt Element Call's keys for. Not yet seen passing since
-  // (every run was at load 35-65, where even the first case starved): on demand until it has passed
-  // twice in a row (LATTICE_EC_NATIVE=1).
-  it.runIf(process.env["LATTICE_EC_NATIVE"] === "1")(
-    "the Element Call users see the Lattice user's video",
-    { timeout: 300_000 },
-    async () => {
-      const [alice, bob] = pages as [Page, Page];
-      step("alice and bob, in Element Call, each see three moving pictures: theirs, the other's and carol's");
-      try {
-        for (const [page, name] of [
-          [alice, "alice's"],
-          [bob, "bob's"],
-        ] as const)
-          await expectVideosFlowing(elementCallFrameOf(page), 3, 180_000, name);
-      } finally {
-        await alice.screenshot({ path: `${SHOTS}element-call-native-alice.png` });
-      }
-    },
-  );
+  // sources. Her key reaches Element Call as an Olm to-device message through each page's widget
+  // driver, and theirs reach her the same way. Under load Carol's page once answered her delayed
+  // leave's restarts so late that the server sent her leave mid-call: each Element Call saw her
+  // leave and come back about every 15 s and rotated its key each time, so her picture (and
+  // theirs on her page) kept waiting for keys. The SDK now restarts on the clock with a 30 s
+  // delay (MembershipManager).
+  it("the Element Call users see the Lattice user's video", { timeout: 300_000 }, async () => {
+    const [alice, bob] = pages as [Page, Page];
+    step("alice and bob, in Element Call, each see three moving pictures: theirs, the other's and carol's");
+    try {
+      for (const [page, name] of [
+        [alice, "alice's"],
+        [bob, "bob's"],
+      ] as const)
+        await expectVideosFlowing(elementCallFrameOf(page), 3, 180_000, name);
+    } finally {
+      await alice.screenshot({ path: `${SHOTS}element-call-native-alice.png` });
+    }
+  });
 
   it("hanging up from Lattice ends Element Call and removes its frame", { timeout: 120_000 }, async () => {
     const [alice] = pages as [Page, Page];

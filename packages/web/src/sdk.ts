@@ -96,7 +96,6 @@ export { getEvent } from "@lattice/sdk/api/timeline";
 export type { UrlPreview } from "@lattice/sdk/api/types/media";
 
 // The composer and threads (state/Composer*, state/Thread*, state/composer/).
-export { uploadEncryptedAttachment } from "@lattice/sdk/crypto/attachments/transfer";
 export { BLURHASH_FIELD } from "@lattice/sdk/api/unstable";
 export { sendStateEvent } from "@lattice/sdk/api/send";
 export type { UploadProgress } from "@lattice/sdk/http/types";
@@ -105,7 +104,6 @@ export type { ThreadListInclude } from "@lattice/sdk/models/threads/ThreadList";
 export { ThreadTimeline } from "@lattice/sdk/models/threads/ThreadTimeline";
 export type { Thread } from "@lattice/sdk/models/threads/RoomThreads";
 export { realScheduler } from "@lattice/sdk/util/scheduler";
-export { downloadEncryptedAttachment } from "@lattice/sdk/crypto/attachments/transfer";
 export type { DatabaseDeleter } from "@lattice/sdk/crypto/store";
 
 // User settings, browser notifications and search (state/settings, state/notifications, state/search).

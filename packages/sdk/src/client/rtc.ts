@@ -4,7 +4,8 @@
  * the server's features from the cached versions document, key and ring
  * room events through the send queue (encrypted in encrypted rooms, hidden:
  * no local echo, not persisted; awaited until settled), and Olm-encrypted to-device keys through the crypto
- * service when crypto is on. Kept here so the facade stays one line.
+ * service when crypto is on, which also hands over room key events that
+ * decrypt late. Kept here so the facade stays one line.
  */
 import type { Logger } from "../util/logger";
 import type { ToDeviceEvent } from "../api/types/events";
@@ -56,6 +57,9 @@ export function createRtc(w: RtcWiring): RtcService {
       ? {
           redecrypt: async (roomId, event) => (await w.decryptor?.decryptEvents(roomId, [event]))?.[0],
         }
+      : {}),
+    ...(crypto
+      ? { onLateDecrypted: (listener) => crypto.onEventDecrypted((u) => listener(u.roomId, u.event)) }
       : {}),
     ...(w.transports ? { transports: w.transports } : {}),
     ...(logger ? { warn: (message: string, error?: unknown) => logger.warn(message, error) } : {}),

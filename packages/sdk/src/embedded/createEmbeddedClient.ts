@@ -4,7 +4,8 @@
  * is createClient with the HTTP layer swapped for the widget transport
  * (WidgetHttp) and /sync served from the host's pushes (WidgetFeed); the
  * sync loop, the room model, the send queue and MatrixRTC are the same
- * code as over HTTP. Crypto stays off: the host encrypts and decrypts.
+ * code as over HTTP. Crypto stays off: the host encrypts and decrypts, so
+ * sends into an encrypted room go to it in the clear.
  *
  * start() asks for the capabilities the view needs (capabilities.ts),
  * waits for the host's approval, then starts syncing; a request before the
@@ -115,7 +116,13 @@ export function createEmbeddedClient(options: EmbeddedClientOptions): EmbeddedCl
     userId,
     deviceId,
     crypto: false,
-    transport: { http, sendToDevice },
+    // The host encrypts room events in encrypted rooms and decrypts what it pushes.
+    transport: {
+      http,
+      sendToDevice,
+      hostEncrypts: true,
+      onToDevice: (listener) => feed.onToDevice(listener),
+    },
     // Sync v2 against the feed; the host long-polls for us, so the first answer is the read.
     sync: { ...options.sync, syncMode: "v2", lazyLoadMembers: false },
   });

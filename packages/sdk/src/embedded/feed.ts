@@ -2,7 +2,10 @@
  * The embedded client's sync source: the host's pushes (send_event for room
  * events, update_state for state, send_to_device for to-device) queue here,
  * and each long-poll of the router's GET /sync takes what queued since, as
- * a sync v2 response for the one granted room. The first poll reads the
+ * a sync v2 response for the one granted room. To-device pushes are also
+ * told at once to `onToDevice` listeners, marked `hostDecrypted` when the
+ * host says they came encrypted (the sync parser keeps only wire fields,
+ * so that mark cannot ride in the response). The first poll reads the
  * room's state and recent timeline with read_events (the timeline through
  * WidgetHistory, whose token the router's /messages pages back from). The sync loop, the
  * processor and the room model above stay exactly as over HTTP.
@@ -30,6 +33,7 @@ export class WidgetFeed {
   private timeline: ClientEventWithoutRoomId[] = [];
   private state: ClientEventWithoutRoomId[] = [];
   private toDevice: ToDeviceEvent[] = [];
+  private readonly toDeviceListeners = new Set<(events: readonly ToDeviceEvent[]) => void>();
   private seq = 0;
   private wake: (() => void) | null = null;
   private readonly offs: Array<() => void> = [];
@@ -57,8 +61,16 @@ export class WidgetFeed {
           typeof data["type"] === "string" &&
           typeof data["sender"] === "string" &&
           isRecord(data["content"])
-        )
-          this.toDevice.push({ type: data["type"], sender: data["sender"], content: data["content"] });
+        ) {
+          const event: ToDeviceEvent = {
+            type: data["type"],
+            sender: data["sender"],
+            content: data["content"],
+          };
+          this.toDevice.push(event);
+          const told = data["encrypted"] === true ? { ...event, hostDecrypted: true } : event;
+          for (const listener of this.toDeviceListeners) listener([told]);
+        }
         this.notify();
       }),
     );
@@ -80,9 +92,16 @@ export class WidgetFeed {
     return this.timeline.length + this.state.length + this.toDevice.length > 0;
   }
 
+  /** To-device events as the host pushes them, with its encrypted flag kept as `hostDecrypted`. */
+  public onToDevice(listener: (events: readonly ToDeviceEvent[]) => void): () => void {
+    this.toDeviceListeners.add(listener);
+    return () => this.toDeviceListeners.delete(listener);
+  }
+
   /** Stops listening to the host. */
   public dispose(): void {
     for (const off of this.offs.splice(0)) off();
+    this.toDeviceListeners.clear();
     this.notify();
   }
 

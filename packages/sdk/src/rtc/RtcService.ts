@@ -108,6 +108,11 @@ export interface RtcServiceOptions {
     roomId: string,
     event: ClientEventWithoutRoomId,
   ) => Promise<ClientEventWithoutRoomId | undefined>;
+  /**
+   * Room events that decrypt once their Megolm key arrives, however late (the crypto layer's late
+   * decryptions); absent without crypto. A room key event whose one retry came too early is read here.
+   */
+  onLateDecrypted?: (listener: (roomId: string, event: ClientEventWithoutRoomId) => void) => () => void;
   /** Transports from configuration, the discovery's last resort. */
   transports?: readonly RtcTransport[];
   warn?: (message: string, error?: unknown) => void;
@@ -167,10 +172,20 @@ export class RtcService {
               sender: e.sender,
               content: e.content,
               ...(e.senderDevice !== undefined ? { senderDevice: e.senderDevice } : {}),
+              ...(e.hostDecrypted === true ? { hostDecrypted: true } : {}),
             });
       }),
       this.sessions.onSessionEvent((e) => this.onSessionEvent(e)),
     );
+    if (options.onLateDecrypted)
+      this.unsubscribes.push(
+        options.onLateDecrypted((roomId, event) => {
+          if (event.type !== ENCRYPTION_KEYS_EVENT) return;
+          this.calls
+            .get(roomId)
+            ?.parts.transports.receiveLateDecrypted({ ...event, roomId, eventId: event.event_id });
+        }),
+      );
   }
 
   /** Sessions with members, by room id. */

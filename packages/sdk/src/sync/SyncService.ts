@@ -49,7 +49,7 @@ import { HttpSyncTransport, withoutRetries } from "./transport";
 import type { StateAfterMode } from "./transport";
 import { SelectingSyncTransport } from "./sliding/SelectingSyncTransport";
 import type { ActiveSyncMode, SyncMode } from "./sliding/SelectingSyncTransport";
-import { SlidingSyncTransport } from "./sliding/SlidingSyncTransport";
+import { LazySyncTransport } from "./sliding/LazySyncTransport";
 import { v2Since } from "./sliding/token";
 
 /** What the service needs of the sync processor (sync/processor). */
@@ -211,12 +211,16 @@ export class SyncService {
         now: () => scheduler.now(),
         logger: this.logger,
       }),
-      sliding: new SlidingSyncTransport({
-        http: options.http,
-        userId: options.userId,
-        timelineLimit: initialSyncLimit,
-        lazyLoadMembers,
-        logger: this.logger,
+      // Loaded when chosen: sliding sync's code stays off the first screen.
+      sliding: new LazySyncTransport(async () => {
+        const { SlidingSyncTransport } = await import("./sliding/SlidingSyncTransport");
+        return new SlidingSyncTransport({
+          http: options.http,
+          userId: options.userId,
+          timelineLimit: initialSyncLimit,
+          lazyLoadMembers,
+          logger: this.logger,
+        });
       }),
       logger: this.logger,
     });

@@ -146,6 +146,8 @@ it("'Unknown room: {room}' for a room the host did not grant", async () => {
 it("'widget api timeout' when the host does not answer; the send queue retries it", async () => {
   const { client, driver } = embedded("room", () => undefined, 300);
   await client.start();
+  // start() does not wait for the first sync: the send queue refuses a room it has not seen yet.
+  await waitFor(() => client.rooms.find(roomId), "the granted room in the embedded client");
   const send = driver.sendEvent;
   let held = 0;
   driver.sendEvent = (...args) => (held++ < 2 ? new Promise(() => undefined) : send(...args));

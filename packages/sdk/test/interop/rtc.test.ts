@@ -91,7 +91,12 @@ function ownKeyAt(c: Client, roomId: string, index: number): Promise<Uint8Array>
 }
 
 /** Waits until `me` sees exactly `others` (by user id) as members of the room's session. */
-function membersSeen(me: Client, roomId: string, others: readonly Client[]): Promise<true> {
+function membersSeen(
+  me: Client,
+  roomId: string,
+  others: readonly Client[],
+  timeoutMs = ROTATION_WAIT_MS,
+): Promise<true> {
   const want = others.map((o) => o.userId).sort();
   return waitFor(
     () => {
@@ -104,7 +109,7 @@ function membersSeen(me: Client, roomId: string, others: readonly Client[]): Pro
       return JSON.stringify(got) === JSON.stringify(want) || undefined;
     },
     `${me.userId} sees ${want.join(", ") || "nobody"} in the call`,
-    ROTATION_WAIT_MS,
+    timeoutMs,
   );
 }
 
@@ -202,8 +207,8 @@ describeEachServer(
       // The crash: bob's network is gone, so no restart of the delayed leave and no leave reach the server.
       bob.kill();
       const killedAt = Date.now();
-      await membersSeen(alice.client, roomId, [carol.client]);
-      await membersSeen(carol.client, roomId, [alice.client]);
+      await membersSeen(alice.client, roomId, [carol.client], DELAYED_LEAVE_MS + SYNC_WAIT_MS);
+      await membersSeen(carol.client, roomId, [alice.client], DELAYED_LEAVE_MS + SYNC_WAIT_MS);
       // The delayed leave (DELAYED_LEAVE_MS after the last restart, which came before the kill) plus a sync.
       expect(Date.now() - killedAt).toBeLessThan(DELAYED_LEAVE_MS + SYNC_WAIT_MS);
       const rotated = await ownKeyAt(alice.client, roomId, (index + 1) % 256);

@@ -59,6 +59,21 @@ describe("to-device key message", () => {
     const claimsOther = toDeviceKeyContent({ ...me, deviceId: "ME2" }, { index: 0, key: KEY }, 1);
     expect(readToDeviceKey(me, "@me:hs", "ME", claimsOther)).toBeNull();
   });
+
+  it("takes the claimed device when the embedded client's host decrypted it (the widget API names none)", () => {
+    expect(readToDeviceKey(me, "@b:hs", undefined, good, true)).toMatchObject({
+      userId: "@b:hs",
+      deviceId: "B",
+      index: 3,
+    });
+    // The host's word covers the Olm sender, not a claim that disagrees with a known device.
+    const lying = toDeviceKeyContent({ ...them, deviceId: "C" }, { index: 3, key: KEY }, 1);
+    expect(readToDeviceKey(me, "@b:hs", "B", lying, true)).toBeNull();
+    // Our own device's echo stays dropped.
+    expect(
+      readToDeviceKey(me, "@me:hs", undefined, toDeviceKeyContent(me, { index: 0, key: KEY }, 1), true),
+    ).toBeNull();
+  });
 });
 
 describe("room key event", () => {

@@ -1,4 +1,7 @@
-/** Key transports: defaults, the switch to room-only, send retries within ~5 s, the one decryption retry after 1 s. */
+/**
+ * Key transports: defaults, the switch to room-only, send retries within ~5 s, the one decryption
+ * retry after 1 s, and late decryptions of room key events seen undecryptable.
+ */
 import { describe, expect, it } from "vitest";
 import { KeyTransports, roomKeyContent, toDeviceKeyContent } from "../../src/rtc/keys";
 import type { KeyEvent, KeyTarget, KeyTransportIo, ReceivedKey } from "../../src/rtc/keys";
@@ -126,6 +129,29 @@ describe("KeyTransports", () => {
     });
     await scheduler.advance(1000);
     expect(keys.map((k) => k.index)).toEqual([0]);
+  });
+
+  it("reads a room key the crypto layer decrypts after the retry, only for an event it saw undecryptable", async () => {
+    const { t, keys, scheduler } = setup({ redecrypt: () => Promise.resolve(undefined) });
+    // A key event for old history that decrypts late (a restored backup) was never seen here: ignored.
+    t.receiveLateDecrypted({ ...roomEvent(), eventId: "$old" });
+    t.receiveRoomEvent({
+      type: "m.room.encrypted",
+      sender: "@b:hs",
+      content: {},
+      eventId: "$k",
+      roomId: "!r:hs",
+    });
+    await scheduler.advance(1000);
+    expect(keys).toEqual([]);
+    // Its Megolm key comes seconds later: the crypto layer's late decryption brings the call key.
+    await scheduler.advance(10_000);
+    t.receiveLateDecrypted(roomEvent());
+    expect(keys.map((k) => [k.userId, k.deviceId, k.index])).toEqual([["@b:hs", "B", 0]]);
+    expect(t.mode.getSnapshot()).toBe("room");
+    // Read once: a second report of the same event adds nothing.
+    t.receiveLateDecrypted(roomEvent());
+    expect(keys).toHaveLength(1);
   });
 
   it("binds a to-device key to the Olm sender device the crypto layer reports", () => {

@@ -26,10 +26,17 @@ class FakeIo implements MembershipIo {
     this.fail("sendDelayed");
     return Promise.resolve(this.delayedAnswer);
   }
+  /** Restarts left unanswered (a stalled request) until `answerRestarts`, when set. */
+  holdRestarts = false;
+  private held: Array<() => void> = [];
   updateDelayed(delayId: string, action: string): Promise<void> {
     this.calls.push(["updateDelayed", delayId, action]);
     this.fail(`update:${action}`);
+    if (action === "restart" && this.holdRestarts) return new Promise((resolve) => this.held.push(resolve));
     return Promise.resolve();
+  }
+  answerRestarts(): void {
+    for (const answer of this.held.splice(0)) answer();
   }
   names(): string[] {
     return this.calls.map((c) => (c[0] === "updateDelayed" ? `${c[0]}:${String(c[2])}` : c[0]));
@@ -64,10 +71,10 @@ function setup(over: Partial<MembershipManagerOptions> = {}): {
 }
 
 describe("MembershipManager", () => {
-  it("schedules the delayed leave (18000 ms) before sending the membership, and restarts it every 4000 ms", async () => {
+  it("schedules the delayed leave (30000 ms) before sending the membership, and restarts it every 4000 ms", async () => {
     const { io, scheduler, manager } = setup();
     await manager.join();
-    expect(io.calls[0]).toEqual(["sendDelayed", {}, 18_000]);
+    expect(io.calls[0]).toEqual(["sendDelayed", {}, 30_000]);
     expect(io.calls[1]).toEqual(["send", { created_ts: scheduler.now(), expires: 14_400_000 }]);
     expect(manager.status.getSnapshot()).toBe("connected");
     await scheduler.advance(3999);
@@ -149,6 +156,33 @@ describe("MembershipManager", () => {
     expect(io.names().slice(2)).toEqual(["updateDelayed:send", "updateDelayed:cancel", "send"]);
     expect(io.calls.at(-1)).toEqual(["send", {}]);
     expect(await manager.leave()).toBe(false);
+  });
+
+  it("keeps restarting every 4000 ms while earlier restarts go unanswered (at most 4 in flight)", async () => {
+    const { io, scheduler, manager } = setup();
+    await manager.join();
+    io.holdRestarts = true;
+    // A stalled page or connection: the first restart's answer takes 20 s. The server must still
+    // get a restart every 4 s, well inside its delay, or it sends the leave of a live member.
+    await scheduler.advance(20_000);
+    const restarts = (): number => io.names().filter((n) => n === "updateDelayed:restart").length;
+    expect(restarts()).toBe(4);
+    io.answerRestarts();
+    await scheduler.advance(8000);
+    expect(restarts()).toBe(6);
+    expect(manager.status.getSnapshot()).toBe("connected");
+  });
+
+  it("joins once when several restarts in flight find the delayed leave gone", async () => {
+    const { io, scheduler, manager } = setup();
+    await manager.join();
+    io.holdRestarts = true;
+    await scheduler.advance(8000);
+    io.holdRestarts = false;
+    io.failures["update:restart"] = [notFound(), notFound()];
+    await scheduler.advance(4000);
+    expect(io.names().filter((n) => n === "sendDelayed")).toHaveLength(2);
+    expect(manager.status.getSnapshot()).toBe("connected");
   });
 
   it("joins again when the restart finds the delayed leave gone (it fired)", async () => {

@@ -4,7 +4,11 @@
  * session of calls leaves no subscription behind.
  */
 import { describe, expect, it } from "vitest";
+import type { ClientEventWithoutRoomId } from "../../src/api/types/events";
 import type { RequestOptions } from "../../src/http/types";
+import { roomKeyContent } from "../../src/rtc/keys";
+import type { ProcessedSync } from "../../src/sync/processor/types";
+import { emptyParsedSync } from "../../src/sync/validate/types";
 import { RtcService } from "../../src/rtc/RtcService";
 import type { ReadonlyObservable } from "../../src/util/observable";
 import { FakeScheduler, flush } from "../support/fake-scheduler";
@@ -12,7 +16,16 @@ import { ScriptedHttp } from "../send/helpers";
 
 const ROOM = "!r:hs";
 
-function setup(): { rtc: RtcService; scheduler: FakeScheduler; http: ScriptedHttp } {
+interface Hooks {
+  batches: Array<(batch: ProcessedSync) => void>;
+  late: Array<(roomId: string, event: ClientEventWithoutRoomId) => void>;
+}
+
+function setup(hooks: Hooks = { batches: [], late: [] }): {
+  rtc: RtcService;
+  scheduler: FakeScheduler;
+  http: ScriptedHttp;
+} {
   const scheduler = new FakeScheduler();
   const http = new ScriptedHttp();
   let n = 0;
@@ -27,10 +40,18 @@ function setup(): { rtc: RtcService; scheduler: FakeScheduler; http: ScriptedHtt
     deviceId: "ME",
     scheduler,
     roomState: () => undefined,
-    onSyncBatch: () => () => undefined,
+    onSyncBatch: (listener) => {
+      hooks.batches.push(listener);
+      return () => undefined;
+    },
     onToDevice: () => () => undefined,
     serverFeatures: () => Promise.resolve({ delayedEvents: true, unstableFeatures: new Set<string>() }),
     sendRoomEvent: () => Promise.resolve("$k"),
+    redecrypt: () => Promise.resolve(undefined),
+    onLateDecrypted: (listener) => {
+      hooks.late.push(listener);
+      return () => undefined;
+    },
   });
   return { rtc, scheduler, http };
 }
@@ -75,6 +96,35 @@ describe("RtcService subscriptions", () => {
     rtc.unload();
     await flush();
     expect(live()).toBe(before);
+    rtc.dispose();
+  });
+});
+
+describe("RtcService room keys that decrypt late", () => {
+  it("reads a joined call's room key event once the crypto layer decrypts it, after the one retry failed", async () => {
+    const hooks: Hooks = { batches: [], late: [] };
+    const { rtc, scheduler } = setup(hooks);
+    await rtc.join(ROOM);
+    const event = { event_id: "$key", sender: "@b:hs", origin_server_ts: 1 };
+    const batch: ProcessedSync = { ...emptyParsedSync("s1"), fromCache: false, catchingUp: false };
+    batch.rooms.join.set(ROOM, {
+      state: [],
+      timeline: { events: [{ ...event, type: "m.room.encrypted", content: {} }], limited: false },
+      ephemeral: [],
+      accountData: [],
+    });
+    for (const listener of hooks.batches) listener(batch);
+    await scheduler.advance(5000);
+    const keys = rtc.joined.getSnapshot().get(ROOM)?.parts.encryption.keysOf("@b:hs", "B");
+    expect(keys?.getSnapshot().keys.size).toBe(0);
+    const content = roomKeyContent(
+      { roomId: ROOM, userId: "@b:hs", deviceId: "B" },
+      [{ index: 0, key: "AAECAwQFBgcICQoLDA0ODw" }],
+      2,
+    );
+    for (const listener of hooks.late)
+      listener(ROOM, { ...event, type: "io.element.call.encryption_keys", content });
+    expect(keys?.getSnapshot().keys.get(0)).toEqual(new Uint8Array([...Array(16).keys()]));
     rtc.dispose();
   });
 });

@@ -12,9 +12,8 @@
 import { ObservableValue } from "../sdk";
 import type { Client, KeyValueStorage, ReadonlyObservable, Room, TimelineItem } from "../sdk";
 import { t } from "../i18n/i18n";
-import { parseInput } from "./composer/commands";
+import { CommandFailure, parseInput } from "./composer/commands";
 import type { Command } from "./composer/commands";
-import { CommandFailure, runAction } from "./composer/runCommand";
 import type { CommandClient } from "./composer/runCommand";
 import { describeFailure } from "./rooms/failure";
 import { ComposerCompletions } from "./composer/ComposerCompletions";
@@ -336,6 +335,8 @@ export class ComposerViewModel {
         this.panel.set(command.kind);
         return;
       case "action": {
+        // The action commands (and the room actions they use) load on the first one: most rooms never run one.
+        const { runAction } = await import("./composer/runCommand");
         const outcome = await runAction(command, this.roomId, this.options.client);
         if (outcome.openRoom !== undefined) this.options.onJoined?.(outcome.openRoom);
         this.pendingNotice = outcome.notice;

@@ -11,7 +11,6 @@
  * same way. Every blob gets a media type only (image, video, audio, never
  * SVG): anything else becomes application/octet-stream.
  */
-import { downloadEncryptedAttachment } from "../sdk";
 import type { FetchFn, HttpApi, Session } from "../sdk";
 import { AppStateError, MediaLoadError } from "./errors";
 
@@ -54,7 +53,11 @@ export class MediaLoader {
     let pending = this.cache.get(key);
     if (pending === undefined) {
       pending = this.mediaChoice()
-        .then((choice) => downloadEncryptedAttachment(http, file, choice))
+        // The attachment cipher loads with the first encrypted file, off the first screen.
+        .then(async (choice) => {
+          const { downloadEncryptedAttachment } = await import("@lattice/sdk/crypto/attachments/transfer");
+          return downloadEncryptedAttachment(http, file, choice);
+        })
         .then((data) => this.keep(URL.createObjectURL(new Blob([data], { type: safeType(mimetype) }))));
       this.cache.set(key, pending);
       pending.catch(() => this.cache.delete(key));

@@ -84,6 +84,11 @@ export interface ToDeviceEvent extends BasicEvent {
    * events that arrived in the clear.
    */
   senderDevice?: string;
+  /**
+   * Not on the wire: the embedded client's host said it arrived Olm-encrypted
+   * from `sender` and decrypted it. The widget API names no sending device.
+   */
+  hostDecrypted?: boolean;
 }
 
 /** A list of events, as sync's `presence`, `account_data` and `to_device` sections wrap them. */

@@ -32,7 +32,6 @@ import {
 } from "../../crypto/errors";
 import type { KeyBackup } from "../../crypto/KeyBackup";
 import type { ToDeviceResult, ToDeviceTarget } from "../../crypto/ToDevice";
-import { downloadEncryptedAttachment, uploadEncryptedAttachment } from "../../crypto/attachments/transfer";
 import type { DownloadEncryptedOptions, UploadEncryptedOptions } from "../../crypto/attachments/transfer";
 import type { EncryptedFile } from "../../crypto/attachments/wire-types";
 import type { DatabaseDeleter } from "../../crypto/store";
@@ -220,12 +219,18 @@ export class CryptoService {
   }
 
   /** Encrypts and uploads a file; the result is the event's `file`. */
-  uploadAttachment(data: Uint8Array, options?: UploadEncryptedOptions): Promise<EncryptedFile> {
+  // The attachment cipher loads on first use: a page that shows no encrypted file never needs it.
+  async uploadAttachment(data: Uint8Array, options?: UploadEncryptedOptions): Promise<EncryptedFile> {
+    const { uploadEncryptedAttachment } = await import("../../crypto/attachments/transfer");
     return uploadEncryptedAttachment(this.options.http, data, options);
   }
 
   /** Downloads and decrypts the file an (untrusted) EncryptedFile describes. */
-  downloadAttachment(file: unknown, options?: DownloadEncryptedOptions): Promise<Uint8Array<ArrayBuffer>> {
+  async downloadAttachment(
+    file: unknown,
+    options?: DownloadEncryptedOptions,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const { downloadEncryptedAttachment } = await import("../../crypto/attachments/transfer");
     return downloadEncryptedAttachment(this.options.http, file, options);
   }
 

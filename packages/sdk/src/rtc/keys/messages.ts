@@ -90,13 +90,17 @@ export function roomKeyContent(
  * layer reports it); null when it must be dropped. The key is bound to
  * that device: a message without one (not Olm-encrypted) or whose
  * `member.claimed_device_id` names another device is dropped, so a device
- * cannot pass its key off as another's.
+ * cannot pass its key off as another's. In embedded mode the host is the
+ * crypto layer: `hostDecrypted` says it decrypted the message from
+ * `sender`, and since the widget API names no device, the claimed one is
+ * taken (the host vouches for the user, not the device).
  */
 export function readToDeviceKey(
   ctx: KeyContext,
   sender: string,
   senderDevice: string | undefined,
   content: unknown,
+  hostDecrypted = false,
 ): ReceivedKey | null {
   if (!isObject(content) || typeof sender !== "string") return null;
   const roomId = own(content, "room_id");
@@ -107,18 +111,19 @@ export function readToDeviceKey(
   const member = own(content, "member");
   const claimed = isObject(member) ? own(member, "claimed_device_id") : undefined;
   if (typeof claimed !== "string" || claimed.length === 0) return null;
-  if (senderDevice === undefined || claimed !== senderDevice) return null;
+  const device = senderDevice ?? (hostDecrypted ? claimed : undefined);
+  if (device === undefined || claimed !== device) return null;
   const session = own(content, "session");
   if (isObject(session)) {
     const callId = own(session, "call_id");
     if (callId !== undefined && callId !== "") return null;
   }
-  if (sender === ctx.userId && senderDevice === ctx.deviceId) return null;
+  if (sender === ctx.userId && device === ctx.deviceId) return null;
   const memberId = isObject(member) ? own(member, "id") : undefined;
   const sentTs = own(content, "sent_ts");
   return {
     userId: sender,
-    deviceId: senderDevice,
+    deviceId: device,
     memberId: typeof memberId === "string" ? memberId : undefined,
     index: parsed.index,
     key: parsed.key,

@@ -7,7 +7,10 @@
  * send that reached only some devices (no device keys yet, no Olm session)
  * is retried for the devices it missed, and those still missed at the end
  * are handed back so the encryption manager can try them again later. A
- * room key event that failed to decrypt is tried once more after 1 s.
+ * room key event that failed to decrypt is tried once more after 1 s, and
+ * read whenever the crypto layer decrypts it later (its Megolm key came
+ * after the event): only events seen undecryptable during this call, so a
+ * late key for old history cannot bring back a stale key.
  */
 import { backoffDelay } from "../../util/backoff";
 import type { BackoffPolicy } from "../../util/backoff";
@@ -37,6 +40,8 @@ export interface KeyEvent {
   readonly sender: string;
   /** To-device: the sender's device that the Olm session authenticated, as the crypto layer reports it. */
   readonly senderDevice?: string;
+  /** To-device: the embedded client's host decrypted it (Olm from `sender`; the widget API names no device). */
+  readonly hostDecrypted?: boolean;
   readonly content: unknown;
   readonly eventId?: string;
   readonly roomId?: string;
@@ -72,6 +77,9 @@ export interface KeyTransportsOptions {
   warn?: (message: string, error?: unknown) => void;
 }
 
+/** How many undecryptable room events are remembered for a late decryption. */
+const UNDECRYPTED_KEPT = 256;
+
 /** First backoff step; doubled each retry while the total stays within the budget. */
 export const KEY_SEND_FIRST_BACKOFF_MS = 250;
 const KEY_SEND_BACKOFF: BackoffPolicy = {
@@ -83,6 +91,8 @@ const KEY_SEND_BACKOFF: BackoffPolicy = {
 export class KeyTransports {
   private readonly modeValue: ObservableValue<KeyTransportMode>;
   private readonly closed = new AbortController();
+  /** Room events seen still encrypted (by event id), oldest first: a late decryption of one is read. */
+  private readonly undecrypted = new Set<string>();
 
   constructor(private readonly options: KeyTransportsOptions) {
     this.modeValue = new ObservableValue<KeyTransportMode>(options.mode ?? "to-device");
@@ -151,21 +161,40 @@ export class KeyTransports {
   /** A decrypted to-device event from the sync batch. */
   receiveToDevice(event: KeyEvent): void {
     if (event.type !== ENCRYPTION_KEYS_EVENT) return;
-    const key = readToDeviceKey(this.options.context, event.sender, event.senderDevice, event.content);
+    const key = readToDeviceKey(
+      this.options.context,
+      event.sender,
+      event.senderDevice,
+      event.content,
+      event.hostDecrypted === true,
+    );
     if (key !== null) this.options.onKey(key);
   }
 
   /** A room timeline event; one still encrypted is tried again once after 1 s. */
   receiveRoomEvent(event: KeyEvent, retried = false): void {
     if (event.type === "m.room.encrypted") {
-      if (!retried) void this.retryDecrypt(event);
+      if (retried) return;
+      if (event.eventId !== undefined) {
+        this.undecrypted.add(event.eventId);
+        if (this.undecrypted.size > UNDECRYPTED_KEPT)
+          this.undecrypted.delete(this.undecrypted.values().next().value as string);
+      }
+      void this.retryDecrypt(event);
       return;
     }
+    if (event.eventId !== undefined) this.undecrypted.delete(event.eventId);
     if (event.type !== ENCRYPTION_KEYS_EVENT) return;
     const keys = readRoomKeys(this.options.context, event.roomId, event.sender, event.content);
     if (keys.length === 0) return;
     this.switchToRoom();
     for (const key of keys) this.options.onKey(key);
+  }
+
+  /** A room event the crypto layer decrypted late: read when we saw it undecryptable. */
+  receiveLateDecrypted(event: KeyEvent): void {
+    if (event.eventId === undefined || !this.undecrypted.has(event.eventId)) return;
+    this.receiveRoomEvent(event, true);
   }
 
   private async retryDecrypt(event: KeyEvent): Promise<void> {

@@ -3,8 +3,10 @@
  * schedules a delayed leave (MSC4140: the empty membership, sent by the
  * server after DELAYED_LEAVE_MS unless restarted), then sends the
  * membership, then restarts the delayed leave every RESTART_EVERY_MS: a
- * crashed or closed client stops restarting and leaves by itself. The
- * membership is re-sent before it expires.
+ * crashed or closed client stops restarting and leaves by itself. Restarts
+ * keep their cadence: one the network or a starved page holds up does not
+ * hold up the next (up to MAX_RESTARTS_IN_FLIGHT at once). The membership
+ * is re-sent before it expires.
  *
  * On leave it asks the server to send the delayed leave now; if that fails
  * it cancels it and writes the leave itself. Without delayed events (not in
@@ -27,17 +29,26 @@ import { MatrixError } from "../../http/errors";
 
 /**
  * How long the server waits, after our last restart, before it sends our
- * leave. The delay is the margin a live but starved client has: with 8 s
- * and a restart every 5 s, a page that lost the CPU (or the network) for
- * just over 3 s was removed from the call while still in it, the others
- * rotated their keys, and it had to join again. Element Call's deployments
- * use an 18 s delay restarted every 4 s; we use the same pair: a crashed
- * client is gone at most 18 s after its last restart, and a live one
- * survives a stall of 14 s (three restarts may be lost in a row).
+ * leave. The delay is the margin a live but starved client has: each time
+ * it runs out, the others see us leave and come back, and Element Call
+ * (like us) rotates its media key for the leave and again for the return
+ * (once older than 10 s), so frames go undecryptable for as long as the
+ * new keys take to arrive. With 8 s, then 18 s (Element Call's deployed
+ * pair), a Lattice member beside Element Call on a loaded machine left
+ * and came back about every 15 s, and Element Call rotated with it. 30 s
+ * is what Element Call hosted by Lattice uses (0033): a crashed client is
+ * gone at most 30 s after its last restart.
  */
-export const DELAYED_LEAVE_MS = 18_000;
+export const DELAYED_LEAVE_MS = 30_000;
 /** How often we restart the delayed leave: several times within one delay, so one late restart costs nothing. */
 export const RESTART_EVERY_MS = 4_000;
+/**
+ * Restarts sent while earlier ones are unanswered. A restart held up (a
+ * starved page took 7.7 s to see one answered, at times 20 s passed
+ * between two) no longer delays the next: the server's timer restarts
+ * when any of them arrives.
+ */
+export const MAX_RESTARTS_IN_FLIGHT = 4;
 export const MEMBERSHIP_EXPIRY_MS = 4 * 60 * 60 * 1000;
 /** Re-send this long before expiry, so peers never see us expired. */
 export const EXPIRY_HEADROOM_MS = 5000;
@@ -79,6 +90,7 @@ export class MembershipManager {
   private seenOwn = false;
   private createdTs = 0;
   private expiresMs: number;
+  private restartsInFlight = 0;
 
   constructor(private readonly options: MembershipManagerOptions) {
     this.delayed = options.delayedEvents;
@@ -152,24 +164,42 @@ export class MembershipManager {
     this.options.warn?.("Could not keep the call membership", error);
   }
 
+  /**
+   * Restarts the delayed leave every `every` ms on the clock, not `every` ms
+   * after the previous restart was answered: a slow answer must not eat the
+   * delay's margin. A failed restart is not retried: the next tick is the
+   * retry.
+   */
   private async restartLoop(signal: AbortSignal): Promise<void> {
-    const { io, scheduler } = this.options;
+    const { scheduler } = this.options;
     const every = this.options.restartEveryMs ?? RESTART_EVERY_MS;
     while (this.delayed && !signal.aborted) {
       try {
         await scheduler.sleep(every, signal);
-        const id = this.delayId;
-        if (id === undefined) return;
-        await withRetries(scheduler, signal, () => io.updateDelayed(id, "restart"));
-      } catch (error) {
-        if (signal.aborted) return;
-        if (isNotFound(error)) {
-          // The delayed leave fired (we were unreachable): join again.
-          await this.rejoin(signal);
-          continue;
-        }
-        this.options.warn?.("Could not restart the delayed leave", error);
+      } catch {
+        return;
       }
+      const id = this.delayId;
+      // Undefined while joining again: that join schedules a new delayed leave.
+      if (id === undefined || this.restartsInFlight >= MAX_RESTARTS_IN_FLIGHT) continue;
+      void this.restart(id, signal);
+    }
+  }
+
+  private async restart(id: string, signal: AbortSignal): Promise<void> {
+    this.restartsInFlight++;
+    try {
+      await this.options.io.updateDelayed(id, "restart");
+    } catch (error) {
+      if (signal.aborted) return;
+      // The delayed leave fired (we were unreachable): join again, once for all restarts of that id.
+      if (isNotFound(error)) {
+        if (this.delayId === id) await this.rejoin(signal);
+        return;
+      }
+      this.options.warn?.("Could not restart the delayed leave", error);
+    } finally {
+      this.restartsInFlight--;
     }
   }
 
@@ -219,7 +249,8 @@ export class MembershipManager {
         await this.options.io.updateDelayed(id, "restart");
       } catch (error) {
         if (isNotFound(error)) {
-          await this.rejoin(run.signal);
+          // A restart that found it gone may be joining again already.
+          if (this.delayId === id) await this.rejoin(run.signal);
           return;
         }
       }

@@ -104,6 +104,8 @@ describe("protocol choice", () => {
     expect(isSlidingToken(v2Token)).toBe(false);
 
     const sliding = await syncedWith("sliding", store);
+    // The room comes from the store first; the sliding transport loads on its first request.
+    await waitFor(() => sliding.syncPaths().length > 0, 5_000, "a sliding request");
     const firstSliding = sliding.http.requests.find((r) => r.path === "/sync");
     expect(firstSliding?.query).not.toHaveProperty("pos");
     await waitFor(

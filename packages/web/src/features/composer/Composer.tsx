@@ -15,8 +15,6 @@ import { Button } from "../../components/Button";
 import { useT } from "../../i18n/useT";
 import type { ComposerViewModel } from "../../state/ComposerViewModel";
 import { useObservable } from "../../state/useObservable";
-import { CommandPanel } from "./CommandPanel";
-import { UploadDialog } from "./UploadDialog";
 import { Autocomplete, optionId } from "./Autocomplete";
 import styles from "./Composer.module.css";
 import { PlusIcon, SendIcon, SmileIcon } from "./icons";
@@ -25,6 +23,9 @@ import { PillBackdrop } from "./PillBackdrop";
 import { UploadList } from "./UploadList";
 
 const EmojiPicker = lazy(() => import("./EmojiPicker"));
+// The commands' help and notices, and the upload dialog, load when they first have something to show.
+const CommandPanel = lazy(() => import("./CommandPanel").then((m) => ({ default: m.CommandPanel })));
+const UploadDialog = lazy(() => import("./UploadDialog").then((m) => ({ default: m.UploadDialog })));
 
 const MAX_HEIGHT = 240;
 
@@ -59,6 +60,9 @@ export function Composer({
   const error = useObservable(vm.error);
   const caretRequest = useObservable(vm.caretRequest);
   const pills = useObservable(vm.pills);
+  const panel = useObservable(vm.panel);
+  const notice = useObservable(vm.notice);
+  const staged = useObservable(vm.uploads.staged);
   const ref = useRef<HTMLTextAreaElement>(null);
   const backdrop = useRef<HTMLDivElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -232,8 +236,10 @@ export function Composer({
           {error}
         </p>
       )}
-      <CommandPanel vm={vm} />
-      <UploadDialog vm={vm} />
+      <Suspense fallback={null}>
+        {(panel !== null || notice !== null) && <CommandPanel vm={vm} />}
+        {staged.length > 0 && <UploadDialog vm={vm} />}
+      </Suspense>
       <UploadList uploads={vm.uploads} />
     </div>
   );

@@ -6,7 +6,7 @@
  * action bar is built on the first hover or focus (rows scrolled past
  * never need it).
  */
-import { memo, useEffect, useState } from "react";
+import { lazy, memo, Suspense, useEffect, useState } from "react";
 import { Avatar } from "../../components/Avatar";
 import { ShieldIcon } from "../../components/icons";
 import { useT } from "../../i18n/useT";
@@ -15,7 +15,6 @@ import type { Shield } from "../../state/timeline/TimelineActions";
 import { useObservable } from "../../state/useObservable";
 import { ActionBar } from "./ActionBar";
 import { MessageBody } from "./MessageBody";
-import { MessageDialog } from "./MessageDialogs";
 import type { MessageDialogKind } from "./MessageDialogs";
 import styles from "./Message.module.css";
 import { Reactions } from "./Reactions";
@@ -26,6 +25,9 @@ import { firstLinkOf } from "./UrlPreviewCard";
 import { useAvatarUrl } from "./media/useMedia";
 
 /** One formatter for every tile: toLocaleTimeString would build a new one per call. */
+// The source, report and delete dialogs load when one is first opened.
+const MessageDialog = lazy(() => import("./MessageDialogs").then((m) => ({ default: m.MessageDialog })));
+
 const TIME = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 
 export function timeOf(ts: number): string {
@@ -128,7 +130,11 @@ export const MessageTile = memo(function MessageTile({ row }: { row: MessageRow 
         <ReadReceipts readers={row.readers} />
       </div>
       {actionsShown && <ActionBar item={item} onDialog={setDialog} />}
-      {dialog !== null && <MessageDialog kind={dialog} item={item} onClose={() => setDialog(null)} />}
+      {dialog !== null && (
+        <Suspense fallback={null}>
+          <MessageDialog kind={dialog} item={item} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
     </article>
   );
 });

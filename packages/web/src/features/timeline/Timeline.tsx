@@ -71,27 +71,32 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
     paddingEnd: 12,
   });
 
-  // The first rows: start at the bottom (or at the event a link opened).
+  // The first rows: start at the bottom (or at the event a link opened). "The bottom" is the
+  // virtualiser's end command, not the last row's index: the command settles over several frames,
+  // and an older page prepended meanwhile (the first back-page comes at once when the first rows
+  // are short of the viewport) shifts every index, so an index would land mid-history. Whether the
+  // command is still settling then depends on the renderer's commit timing (React DOM's happens
+  // to finish first; Preact's does not), so only the end command is right on both.
   const started = useRef(false);
   useLayoutEffect(() => {
     if (started.current || rows.length === 0 || loading) return;
     started.current = true;
-    if (scrollRequest === null) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+    if (scrollRequest === null) virtualizer.scrollToEnd();
   }, [rows.length, loading, scrollRequest, virtualizer]);
 
   // A jump: to an event's row, or to the end.
   useEffect(() => {
     if (scrollRequest === null) return;
-    const index =
-      scrollRequest.eventId === null
-        ? rows.length - 1
-        : rows.findIndex(
-            (r) =>
-              (r.kind === "message" && r.item.eventId === scrollRequest.eventId) ||
-              (r.kind === "state" && r.items.some((i) => i.eventId === scrollRequest.eventId)),
-          );
-    if (index >= 0)
-      virtualizer.scrollToIndex(index, { align: scrollRequest.eventId === null ? "end" : "center" });
+    if (scrollRequest.eventId === null) {
+      virtualizer.scrollToEnd();
+      return;
+    }
+    const index = rows.findIndex(
+      (r) =>
+        (r.kind === "message" && r.item.eventId === scrollRequest.eventId) ||
+        (r.kind === "state" && r.items.some((i) => i.eventId === scrollRequest.eventId)),
+    );
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: "center" });
     // Rows only matter for where the request lands: a new request (seq) re-runs it.
   }, [scrollRequest, virtualizer]);
 
@@ -213,7 +218,7 @@ export function Timeline({ vm, ...callbacks }: TimelineProps): React.JSX.Element
             type="button"
             className={`${styles.pill} ${styles.pillBottom}`}
             onClick={() => {
-              if (atLiveEnd) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+              if (atLiveEnd) virtualizer.scrollToEnd();
               else void vm.jumpToLatest();
             }}
           >

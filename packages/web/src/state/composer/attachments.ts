@@ -5,7 +5,7 @@
  * tests can run the rest), then the file (and thumbnail) are uploaded with
  * progress, encrypted in encrypted rooms with the SDK's attachment helpers.
  */
-import { BLURHASH_FIELD, uploadContent, uploadEncryptedAttachment } from "../../sdk";
+import { BLURHASH_FIELD, uploadContent } from "../../sdk";
 import type { HttpApi, UploadProgress } from "../../sdk";
 import type { Content } from "./content";
 
@@ -58,6 +58,8 @@ async function upload(
   const signal = options.signal ? { signal: options.signal } : {};
   if (options.encrypted) {
     const bytes = new Uint8Array(await data.arrayBuffer());
+    // The attachment cipher loads with the first encrypted upload.
+    const { uploadEncryptedAttachment } = await import("@lattice/sdk/crypto/attachments/transfer");
     const file = await uploadEncryptedAttachment(http, bytes, { ...progress, ...signal });
     return { file: file as unknown as Content };
   }

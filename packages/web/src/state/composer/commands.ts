@@ -21,6 +21,11 @@ type ArgKind =
   | "version";
 
 /** A command as the autocomplete and help list show it. */
+/** A user-facing error of a command (shown as it is). */
+export class CommandFailure extends Error {
+  override readonly name = "CommandFailure";
+}
+
 export interface CommandSpec {
   readonly name: string;
   /** The argument hint, e.g. "<user-id> [reason]" (empty when it takes none). */

@@ -18,6 +18,7 @@ import type { Client, VoipService } from "../../sdk";
 import { t } from "../../i18n/i18n";
 import { RoomActionsViewModel } from "../rooms/RoomActionsViewModel";
 import type { ActionName } from "./commands";
+import { CommandFailure } from "./commands";
 
 /** What the commands act through. */
 export type CommandClient = Pick<
@@ -36,10 +37,8 @@ export interface CommandOutcome {
 
 const IGNORED = "m.ignored_user_list";
 
-/** A user-facing error of a command (shown as it is). */
-export class CommandFailure extends Error {
-  override readonly name = "CommandFailure";
-}
+// Defined beside the parser (loaded with the composer), so the composer can recognise it without loading this module.
+export { CommandFailure } from "./commands";
 
 /** Runs one action command in `roomId`. */
 export async function runAction(

@@ -7,7 +7,7 @@
  * page as in the app. Only mxc URIs are accepted and blobs keep only media
  * types, as MediaLoader does; dispose() revokes every object URL.
  */
-import { downloadContent, downloadEncryptedAttachment } from "../../sdk";
+import { downloadContent } from "../../sdk";
 import type { HttpApi } from "../../sdk";
 import { AppStateError, MediaLoadError } from "../errors";
 import { MXC, safeType } from "../MediaLoader";
@@ -34,6 +34,8 @@ export class HostMedia {
     if (typeof url !== "string" || !MXC.test(url))
       return Promise.reject(new MediaLoadError("Not an encrypted attachment"));
     return this.cached(`encrypted:${url}`, async () => {
+      // The attachment cipher loads with the first encrypted file: many embedded rooms show none.
+      const { downloadEncryptedAttachment } = await import("@lattice/sdk/crypto/attachments/transfer");
       const data = await downloadEncryptedAttachment(this.http, file, { authenticatedMedia: true });
       return new Blob([data.slice()], { type: safeType(mimetype) });
     });

@@ -5,13 +5,15 @@
  * blurhash until loaded and open a lightbox; video and audio play from an
  * object URL fetched when the reader asks; files download under their name.
  */
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useT } from "../../../i18n/useT";
 import { Blurhash } from "./Blurhash";
-import { Lightbox } from "./Lightbox";
 import styles from "./Media.module.css";
 import { useMedia } from "./useMedia";
 import type { MediaRef } from "./useMedia";
+
+// The full-size viewer loads when an image is first opened.
+const Lightbox = lazy(() => import("./Lightbox").then((m) => ({ default: m.Lightbox })));
 
 type Content = Readonly<Record<string, unknown>>;
 
@@ -93,7 +95,11 @@ function ImageBody({ content, name }: { content: Content; name: string }): React
         {thumb.status === "ready" && <img className={styles.image} src={thumb.url} alt={name} />}
         {thumb.status === "failed" && <span className={styles.failed}>{t("media_failed")}</span>}
       </button>
-      {open && full !== null && <Lightbox media={full} name={name} onClose={() => setOpen(false)} />}
+      {open && full !== null && (
+        <Suspense fallback={null}>
+          <Lightbox media={full} name={name} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
