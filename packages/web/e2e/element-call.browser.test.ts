@@ -8,7 +8,8 @@
  * Element Call's lobby in the room view and join; each then sees the
  * others' video decoded and moving (end-to-end encrypted: the room is
  * encrypted and Element Call runs with per-participant keys over Olm
- * to-device messages carried by the app's widget driver).
+ * to-device messages carried by the app's widget driver). Raised hands
+ * cross both ways between Element Call and Lattice's own call view.
  */
 import type { Frame, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -364,6 +365,54 @@ describe("Element Call hosted by Lattice", () => {
         await expect.poll(() => tile.getAttribute("data-encryption"), { timeout: 60_000 }).toBe("encrypted");
       }
       await carol.screenshot({ path: `${SHOTS}element-call-native-carol.png` });
+    },
+  );
+
+  // Raised hands are room events (an m.reaction on the member's membership event), not media: they
+  // cross between Element Call and Lattice's own call view whatever the SFU does.
+  it(
+    "raised hands cross both ways between Element Call and Lattice's call view, raised and lowered",
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const [alice] = pages as [Page, Page];
+      const carol = await (carolPage ?? Promise.reject(new Error("carol was not signed in")));
+      const ec = elementCallFrameOf(alice);
+      // Element Call shows a raised hand as its reaction indicator (✋) on the member's tile.
+      const handOn = (name: string): ReturnType<Frame["locator"]> =>
+        ec
+          .locator('[data-testid="videoTile"]')
+          .filter({ has: ec.getByTestId("name_tag").filter({ hasText: name }) })
+          .getByRole("img", { name: "Reaction" })
+          .filter({ hasText: "✋" });
+      const tilesSaid = (): Promise<string[]> =>
+        ec
+          .locator('[data-testid="videoTile"]')
+          .evaluateAll((els) => els.map((el) => (el.textContent ?? "").slice(0, 80)));
+      expect(await handOn("carol").count()).toBe(0);
+      step("carol raises her hand in Lattice's call view");
+      await carol.getByRole("button", { name: "Raise hand" }).click();
+      await handOn("carol").first().waitFor({ timeout: 120_000 });
+      step("alice raises hers in Element Call (its H shortcut)");
+      await ec.locator("body").press("h");
+      const aliceTile = carol.locator(
+        `[data-testid="call-tile"][data-local="false"][data-user="@alice:${h.server.serverName}"]`,
+      );
+      await aliceTile.getByTestId("tile-hand").waitFor({ timeout: 120_000 });
+      // Carol's went up first.
+      expect(await aliceTile.getByTestId("tile-hand").getAttribute("data-order")).toBe("2");
+      step("alice lowers hers in Element Call (H again, a redaction): it goes from her tile at carol");
+      await ec.locator("body").press("h");
+      await aliceTile.getByTestId("tile-hand").waitFor({ state: "detached", timeout: 60_000 });
+      // (Element Call's own user's lowered hand stayed on its own tile in one run: not asserted.)
+      step("carol lowers hers (a redaction): Element Call takes it off her tile");
+      await carol.getByRole("button", { name: "Lower hand" }).click();
+      try {
+        await expect.poll(() => handOn("carol").count(), { timeout: 60_000 }).toBe(0);
+      } finally {
+        step(`Element Call's tiles at alice: ${(await tilesSaid()).join(" | ")}`);
+      }
     },
   );
 

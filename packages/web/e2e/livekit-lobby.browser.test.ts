@@ -8,6 +8,9 @@
  *   Bob sees her tile muted with its camera off.
  * - Alice shares her screen: Bob sees it as a tile of its own beside her
  *   camera tile, decrypted and moving; when she stops, the tile goes.
+ * - Alice raises her hand: Bob sees the badge on her tile (first in the
+ *   order); she reacts and Bob sees the reaction; she lowers it and the
+ *   badge goes (the reaction event is redacted).
  * - Settings › Voice & video's device test (the same DevicePreview as the
  *   lobby's) plays the camera and moves the meter, and stops.
  */
@@ -70,6 +73,23 @@ describe("LiveKit lobby and screen share in the web app", () => {
       state: "detached",
       timeout: 60_000,
     });
+
+    // Raise hand and reactions, in Element Call's events through the room.
+    await alice.getByRole("button", { name: "Raise hand" }).click();
+    const hand = aliceAtBob.getByTestId("tile-hand");
+    await hand.waitFor({ timeout: 60_000 });
+    expect(await hand.getAttribute("aria-label")).toBe("hand raised (1)");
+    await expect
+      .poll(() => aliceAtBob.getAttribute("aria-label"), { timeout: 30_000 })
+      .toMatch(/hand raised \(1\)/);
+    await alice.getByRole("button", { name: "Reactions" }).click();
+    await alice.getByRole("button", { name: "Thumbs up" }).click();
+    const reaction = aliceAtBob.getByTestId("tile-reaction");
+    await reaction.waitFor({ timeout: 60_000 });
+    expect(await reaction.textContent()).toBe("👍");
+    expect(await reaction.getAttribute("aria-label")).toBe("reacted: Thumbs up");
+    await alice.getByRole("button", { name: "Lower hand" }).click();
+    await hand.waitFor({ state: "detached", timeout: 60_000 });
     expect(pageErrors).toEqual([]);
   }, 600_000);
 

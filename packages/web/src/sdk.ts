@@ -169,3 +169,7 @@ export type { IncomingRing } from "@lattice/sdk/rtc/ring/IncomingRings";
 export { checkLiveKitFocus } from "@lattice/sdk/rtc/livekit/precall";
 export type { LiveKitCheckResult } from "@lattice/sdk/rtc/livekit/precall";
 export { requestSfuToken } from "@lattice/sdk/rtc/livekit/token";
+export { CALL_REACTIONS } from "@lattice/sdk/rtc/reactions/content";
+export type { ReactionOption } from "@lattice/sdk/rtc/reactions/content";
+export { memberKey } from "@lattice/sdk/rtc/reactions/CallReactions";
+export type { CallReactions, RaisedHand, ShownReaction } from "@lattice/sdk/rtc/reactions/CallReactions";

@@ -4,7 +4,8 @@
  * room view, messages, reactions, redactions, the state the timeline
  * renders, and media upload and download (MSC4039); for the call view, the room state MatrixRTC reads, our own call
  * membership (both state-key forms), delayed events for the leave,
- * encryption keys (room event and to-device), rings, TURN and the RTC
+ * encryption keys (room event and to-device), rings, raised hands and
+ * reactions (m.reaction, its redaction, io.element.call.reaction), TURN and the RTC
  * transports (MSC4515); and, for the mesh group call the web app runs
  * today, the group call state, the legacy membership keyed by the user, and
  * the m.call.* to-device signalling.
@@ -17,7 +18,12 @@ import {
   timelineCapability,
   toDeviceCapability,
 } from "@lattice/widget-api";
-import { CALL_MEMBER_EVENT, ENCRYPTION_KEYS_EVENT, RTC_NOTIFICATION_EVENT } from "../rtc/constants";
+import {
+  CALL_MEMBER_EVENT,
+  CALL_REACTION_EVENT,
+  ENCRYPTION_KEYS_EVENT,
+  RTC_NOTIFICATION_EVENT,
+} from "../rtc/constants";
 
 /** What the embedded page shows. */
 export type EmbeddedView = "room" | "call";
@@ -89,7 +95,7 @@ export function embeddedCapabilities(
   );
   for (const type of MESH_TO_DEVICE)
     caps.push(toDeviceCapability("send", type), toDeviceCapability("receive", type));
-  for (const type of [ENCRYPTION_KEYS_EVENT, RTC_NOTIFICATION_EVENT])
+  for (const type of [ENCRYPTION_KEYS_EVENT, RTC_NOTIFICATION_EVENT, ...ROOM_EVENTS, CALL_REACTION_EVENT])
     caps.push(roomEventCapability("receive", type), roomEventCapability("send", type));
   caps.push(
     toDeviceCapability("send", ENCRYPTION_KEYS_EVENT),

@@ -1,12 +1,14 @@
 /**
  * Our part in one room's session while joined: the membership manager that
- * keeps us in it, the key transports and the encryption manager. It owns
+ * keeps us in it, the key transports, the encryption manager, and the
+ * raised hands and reactions. It owns
  * every timer and subscription it starts, and `end()` releases them all.
  */
 import type { Scheduler } from "../util/scheduler";
 import type { ReadonlyObservable } from "../util/observable";
 import type { EncryptionManager, OwnKey, RtcParticipant } from "./keys/EncryptionManager";
 import type { KeyTransports } from "./keys/transports";
+import type { CallReactions } from "./reactions/CallReactions";
 import type { RtcSession } from "./session/RtcSession";
 import type { MembershipManager } from "./session/MembershipManager";
 
@@ -16,6 +18,7 @@ export interface RoomCallParts {
   transports: KeyTransports;
   encryption: EncryptionManager;
   scheduler: Scheduler;
+  reactions: CallReactions;
 }
 
 export class RoomCall {
@@ -29,6 +32,11 @@ export class RoomCall {
 
   get ownKey(): ReadonlyObservable<OwnKey | undefined> {
     return this.parts.encryption.ownKey;
+  }
+
+  /** Raised hands and reactions in this call. */
+  get reactions(): CallReactions {
+    return this.parts.reactions;
   }
 
   /** Takes a subscription made for this call; `end()` releases it. */
@@ -48,6 +56,8 @@ export class RoomCall {
         if (mode === "room") encryption.resendAll();
       }),
     );
+    // The hands raised before we came are read in the background: the join does not wait for them.
+    void this.parts.reactions.start();
   }
 
   /** Leaves (false when not joined or when the leave outlasted the time-out) and releases everything. */
@@ -67,5 +77,6 @@ export class RoomCall {
   end(): void {
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
     this.parts.encryption.leave();
+    this.parts.reactions.end();
   }
 }

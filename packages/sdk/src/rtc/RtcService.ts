@@ -1,7 +1,7 @@
 /**
  * MatrixRTC over a running client (`client.rtc`): sessions per room from
  * sync, join and leave with a membership manager, media keys through the
- * key transports, rings and declines. It takes narrow dependencies (the
+ * key transports, rings and declines, raised hands and reactions. It takes narrow dependencies (the
  * room state, the sync batches, the to-device stream, the server's
  * features, senders) so the facade only wires it.
  */
@@ -14,6 +14,7 @@ import { ObservableValue } from "../util/observable";
 import type { ReadonlyObservable } from "../util/observable";
 import {
   CALL_MEMBER_EVENT,
+  CALL_REACTION_EVENT,
   CALL_NOTIFY_EVENT,
   ENCRYPTION_KEYS_EVENT,
   RTC_DECLINE_EVENT,
@@ -22,7 +23,8 @@ import {
   STICKY_EVENTS_FEATURE,
   TO_DEVICE_UNSUPPORTED,
 } from "./constants";
-import { stateMembershipIo, stickyMembershipIo } from "./io";
+import { reactionsIo, stateMembershipIo, stickyMembershipIo } from "./io";
+import { CallReactions } from "./reactions/CallReactions";
 import { EncryptionManager } from "./keys/EncryptionManager";
 import type { OwnKey, RtcParticipant } from "./keys/EncryptionManager";
 import type { IdentityMode } from "./keys/identity";
@@ -54,6 +56,9 @@ import type { RtcSession } from "./session/RtcSession";
 import { SessionManager } from "./session/SessionManager";
 import type { SessionEvent } from "./session/SessionManager";
 import { TransportsDiscovery } from "./transports/discovery";
+
+/** The room events a call's raised hands and reactions read. */
+const REACTION_TYPES: ReadonlySet<string> = new Set(["m.reaction", CALL_REACTION_EVENT, "m.room.redaction"]);
 
 /** SPEC §5: a call needs a device id to start. */
 export const CALL_NEEDS_DEVICE = "A call needs a device id to start";
@@ -212,6 +217,11 @@ export class RtcService {
     return this.calls.get(roomId)?.participants ?? new ObservableValue<readonly RtcParticipant[]>([]);
   }
 
+  /** Raised hands and reactions of a joined call (raise, lower, react there); undefined when not joined. */
+  reactions(roomId: string): CallReactions | undefined {
+    return this.calls.get(roomId)?.reactions;
+  }
+
   /** Our key in use in a joined call. */
   ownKey(roomId: string): ReadonlyObservable<OwnKey | undefined> {
     return this.calls.get(roomId)?.ownKey ?? new ObservableValue<OwnKey | undefined>(undefined);
@@ -233,6 +243,14 @@ export class RtcService {
         if (event.type === RTC_MEMBER_EVENT) this.onTimelineEvent(roomId, event, batch.fromCache);
       for (const event of room.timeline.events) this.onTimelineEvent(roomId, event, batch.fromCache);
       this.refreshRoom(roomId);
+      // After the memberships: a hand raised in the batch that carried its membership event still counts.
+      const reactions = batch.fromCache ? undefined : this.calls.get(roomId)?.reactions;
+      if (reactions) {
+        for (const event of room.timeline.events)
+          if (REACTION_TYPES.has(event.type)) reactions.receive(event);
+        // A gap: hands raised or lowered in it are read again from the relations.
+        if (room.timeline.limited) void reactions.restore();
+      }
     }
     for (const roomId of batch.rooms.leave.keys()) this.refreshRoom(roomId);
     // New or changed devices: a member device our key missed may be reachable now.
@@ -366,7 +384,20 @@ export class RtcService {
       deviceId,
       ...(join.identityMode ? { identityMode: join.identityMode } : {}),
     });
-    const call = new RoomCall({ session, membership, transports, encryption, scheduler });
+    const reactions = new CallReactions({
+      scheduler,
+      userId,
+      deviceId,
+      memberships: session.memberships,
+      io: reactionsIo(http, roomId, {
+        send: (type, content) => this.options.sendRoomEvent(roomId, type, content),
+        ...(this.options.redecrypt
+          ? { decrypt: (e) => this.options.redecrypt?.(roomId, e) ?? Promise.resolve(undefined) }
+          : {}),
+      }),
+      ...(this.options.warn ? { warn: this.options.warn } : {}),
+    });
+    const call = new RoomCall({ session, membership, transports, encryption, scheduler, reactions });
     this.setCall(roomId, call);
     // The call owns this watch: its end (leave, unload, eviction) releases it.
     call.own(

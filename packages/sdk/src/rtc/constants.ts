@@ -18,6 +18,9 @@ export const CALL_NOTIFY_EVENT = "org.matrix.msc4075.call.notify";
 /** A callee's decline of a ring (MSC4310). */
 export const RTC_DECLINE_EVENT = "org.matrix.msc4310.rtc.decline";
 
+/** A reaction in a call (Element Call's form): an m.reference to the sender's membership event. */
+export const CALL_REACTION_EVENT = "io.element.call.reaction";
+
 /** The application of a call, and the scope of a room-wide session. */
 export const CALL_APPLICATION = "m.call";
 export const ROOM_SCOPE = "m.room";

@@ -4,6 +4,7 @@ export * from "./membership";
 export * from "./session";
 export * from "./keys";
 export * from "./ring";
+export * from "./reactions";
 export * from "./transports/discovery";
 export * from "./RtcService";
 export { RoomCall } from "./RoomCall";

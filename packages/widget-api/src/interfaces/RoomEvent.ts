@@ -10,6 +10,8 @@ export interface RoomEvent {
   origin_server_ts: number;
   content: Record<string, unknown>;
   unsigned?: Record<string, unknown>;
+  /** A redaction's target, top-level in room versions before 11 (widgets such as Element Call read it there). */
+  redacts?: string;
 }
 
 /** A to-device message as fed to the widget. */

@@ -3,7 +3,8 @@
  * local, camera and screen; the speaking one outlined), the status and
  * call length, and the controls: mute, camera, screen share, hold and
  * resume, the DTMF pad, devices, troubleshooting and hang up; each remote
- * member's tile has its own volume slider. Every control
+ * member's tile has its own volume slider. LiveKit calls add raise hand and
+ * reactions (CallReactions.tsx). Every control
  * is a labelled button (aria-pressed for toggles). Everything it does is a
  * call of the ActiveCallViewModel.
  */
@@ -19,6 +20,7 @@ import { setVolume, volumeObservable } from "../../state/calls/volumes";
 import type { Subscribable } from "../../state/useObservable";
 import { useObservable } from "../../state/useObservable";
 import styles from "./Calls.module.css";
+import { ReactionControls, TileReactionBadges, useHandState } from "./CallReactions";
 import { DevicePickers } from "./DevicePickers";
 import { DialpadIcon, HangUpIcon, MicIcon, PauseIcon, ScreenIcon, VideoIcon } from "./icons";
 import { PreCallCheck } from "./PreCallCheck";
@@ -125,6 +127,7 @@ function Tile({
   const keyIndex = useObservable<number | undefined>(feed.keyIndex ?? NONE);
   useStream(ref, feed.stream, devices, !feed.isLocal);
   const volume = useMemberVolume(ref, feed.userId, !feed.isLocal);
+  const hand = useHandState(feed.reactions);
   // A member whose key has not come (or does not decrypt) is said so, never a silent black tile.
   const keyState =
     encryption === "waiting_for_keys"
@@ -145,6 +148,7 @@ function Tile({
     mute.audioMuted && feed.purpose === "m.usermedia" ? t("muted") : null,
     mute.videoMuted ? t("videoOff") : null,
     keyState,
+    hand,
   ].filter((s): s is string => s !== null);
   return (
     <figure
@@ -177,6 +181,7 @@ function Tile({
         {mute.audioMuted && feed.purpose === "m.usermedia" ? " 🔇" : ""}
         {keyState !== null && <span className={styles.keyState}> · {keyState}</span>}
       </figcaption>
+      {feed.reactions && <TileReactionBadges reactions={feed.reactions} />}
       {!feed.isLocal && feed.purpose === "m.usermedia" && (
         <input
           type="range"
@@ -275,6 +280,7 @@ function Controls({
           <ScreenIcon />
         </Button>
       )}
+      {call.reactions && <ReactionControls reactions={call.reactions} />}
       {call.canHold && (
         <Button
           variant="secondary"

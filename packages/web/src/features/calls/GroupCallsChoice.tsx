@@ -4,39 +4,25 @@
  * by the room's group call button.
  */
 import { useT } from "../../i18n/useT";
-import type { CallSettings, GroupCallProvider } from "../../state/calls/CallSettings";
+import type { CallSettings } from "../../state/calls/CallSettings";
 import { useObservable } from "../../state/useObservable";
-import settingsStyles from "../settings/Settings.module.css";
-
-const CHOICES: readonly { value: GroupCallProvider; key: string }[] = [
-  { value: "lattice", key: "lattice" },
-  { value: "element-call", key: "elementCall" },
-];
+import { PreferenceChoice } from "./PreferenceChoice";
 
 export function GroupCallsChoice({ settings }: { settings: CallSettings }): React.JSX.Element {
   const t = useT("elementCall");
   const prefs = useObservable(settings.preferences);
   return (
-    <section className={settingsStyles.group} aria-labelledby="group-calls-with">
-      <h3 id="group-calls-with" className={settingsStyles.heading}>
-        {t("groupCallsTitle")}
-      </h3>
-      <fieldset className={settingsStyles.row} data-testid="group-calls-with">
-        <legend>{t("groupCallsWith")}</legend>
-        {CHOICES.map((c) => (
-          <label key={c.value}>
-            <input
-              type="radio"
-              name="group-calls-with"
-              value={c.value}
-              checked={prefs.groupCalls === c.value}
-              onChange={() => settings.update({ groupCalls: c.value })}
-            />
-            {t(c.key)}
-          </label>
-        ))}
-      </fieldset>
-      <p className={settingsStyles.hint}>{t("groupCallsHint")}</p>
-    </section>
+    <PreferenceChoice
+      id="group-calls-with"
+      title={t("groupCallsTitle")}
+      legend={t("groupCallsWith")}
+      hint={t("groupCallsHint")}
+      options={[
+        { value: "lattice", label: t("lattice") },
+        { value: "element-call", label: t("elementCall") },
+      ]}
+      value={prefs.groupCalls}
+      onChange={(groupCalls) => settings.update({ groupCalls })}
+    />
   );
 }

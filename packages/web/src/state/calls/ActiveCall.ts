@@ -10,6 +10,7 @@ import { ObservableValue } from "../observables";
 import { Scope } from "../Scope";
 import { feedView } from "./feeds";
 import type { FeedView } from "./feeds";
+import type { CallReactionsView } from "./reactions";
 
 /** What the call view says the call is doing. */
 /** `reconnecting`: the media connection was lost and is being restored by itself (an SFU restart, a network loss). */
@@ -41,6 +42,8 @@ export interface ActiveCallViewModel {
   readonly error: ObservableValue<string | null>;
   readonly canHold: boolean;
   readonly canScreenshare: boolean;
+  /** Raise hand and reactions (LiveKit calls only). */
+  readonly reactions?: CallReactionsView;
   /** DTMF is available (1:1, and the browser has a DTMF sender). */
   canDtmf(): boolean;
   setMicrophoneMuted(muted: boolean): Promise<void>;

@@ -6,7 +6,8 @@
  * their key. One tile per member, with speaking, mute and the encryption
  * state ("waiting for keys" until their key has come, never a silently
  * black tile). Loaded lazily with livekit-client's encryption worker, so
- * the chat screen pays for neither.
+ * the chat screen pays for neither. Raised hands and reactions
+ * (state/calls/reactions.ts) follow the joined call's SDK tracker.
  */
 import { createE2eeWorker } from "../../platform/livekit";
 import type { BrowserMediaPlatform } from "../../platform";
@@ -22,6 +23,7 @@ import { ObservableValue } from "../observables";
 import { Scope } from "../Scope";
 import type { ActiveCallViewModel, CallStatus, HoldView } from "./ActiveCall";
 import type { FeedMute, FeedView, TileEncryption } from "./feeds";
+import { CallReactionsViewModel } from "./reactions";
 
 export { offersLiveKit };
 
@@ -85,6 +87,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
   readonly canHold = false;
   readonly canScreenshare: boolean;
   readonly call: LiveKitCall;
+  readonly reactions: CallReactionsViewModel;
   private readonly scope = new Scope();
   private readonly tiles = new Map<string, TileState>();
   private tracks: MediaTrack[] = [];
@@ -96,7 +99,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
   constructor(
     client: Client,
     /** The client's MatrixRTC service (`await client.rtc()`). */
-    rtc: RtcService,
+    private readonly rtc: RtcService,
     readonly roomId: string,
     private readonly platform: BrowserMediaPlatform | undefined,
     private readonly video: boolean,
@@ -106,6 +109,9 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
     this.id = `livekit:${roomId}`;
     this.canScreenshare = platform !== undefined;
     const deviceId = client.deviceId ?? "";
+    this.reactions = new CallReactionsViewModel({ userId: client.userId, deviceId }, (message) =>
+      this.error.set(message),
+    );
     this.call = new LiveKitCall({
       rtc,
       roomId,
@@ -207,6 +213,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
           speaking,
           encryption,
           keyIndex,
+          ...(purpose === "m.usermedia" ? { reactions: this.reactions.tile(p.userId, p.deviceId) } : {}),
         },
       };
       this.tiles.set(key, t);
@@ -223,6 +230,8 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
   async enter(): Promise<void> {
     try {
       await this.call.join();
+      const tracker = this.rtc.reactions(this.roomId);
+      if (tracker) this.reactions.attach(tracker);
       if (this.choice.microphoneMuted === true) await this.setMicrophoneMuted(true);
     } catch (e) {
       this.error.set(e instanceof Error ? e.message : String(e));
@@ -344,6 +353,7 @@ export class LiveKitCallViewModel implements ActiveCallViewModel {
 
   dispose(): void {
     this.scope.end();
+    this.reactions.dispose();
     void this.call.leave().catch(() => undefined);
     this.stopTracks();
   }

@@ -7,6 +7,7 @@
 import { domStream } from "../../platform/peer";
 import type { CallFeed } from "../../sdk";
 import type { Subscribable } from "../useObservable";
+import type { TileReactions } from "./reactions";
 
 export interface FeedMute {
   audioMuted: boolean;
@@ -30,6 +31,8 @@ export interface FeedView {
   readonly encryption?: Subscribable<TileEncryption>;
   /** The index of the media key in use (LiveKit calls): a rotation raises it. Shown to tests and bug reports only. */
   readonly keyIndex?: Subscribable<number | undefined>;
+  /** The member's raised hand and reaction (LiveKit calls, camera tiles). */
+  readonly reactions?: TileReactions;
 }
 
 const views = new WeakMap<CallFeed, FeedView>();

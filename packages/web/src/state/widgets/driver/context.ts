@@ -61,6 +61,8 @@ export function toWidgetEvent(event: ClientEventWithoutRoomId, roomId: string): 
   };
   if (typeof event.state_key === "string") out.state_key = event.state_key;
   if (event.unsigned !== undefined) out.unsigned = plain(event.unsigned);
+  // Without it a widget cannot tell what a redaction removed (Element Call's lowered hands stayed up).
+  if (typeof event.redacts === "string") out.redacts = event.redacts;
   return out;
 }
 
