@@ -235,7 +235,7 @@ export class HomeserverDriver implements WidgetDriver {
         // Reads may answer now; the pushes below can wait for the widget (the host holds them until it is ready).
         this.synced();
         for (const e of events) {
-          const event = { ...e, room_id: this.roomId } as RoomEvent;
+          const event: RoomEvent = { ...e, room_id: this.roomId };
           await this.host?.feedEvent(event).catch(() => undefined);
           if (e.state_key !== undefined) await this.host?.feedStateUpdate(event).catch(() => undefined);
         }

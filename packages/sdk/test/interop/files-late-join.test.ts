@@ -74,6 +74,12 @@ describeEachServer("file trees: late joiners", (ctx) => {
         .toBeGreaterThan(0);
 
       await svc(alice).files.share(tree, bob.userId, "viewer", { subfolders: true });
+      // Accepting joins only the subfolders bob's sync has shown him invites to (a folder may link any room).
+      await waitFor(
+        () => bob.rooms.find(sub)?.getSnapshot().category === "invite",
+        `${bob.userId}'s invite to the subfolder`,
+        SYNC_WAIT_MS,
+      );
       await acceptWhenInvited(bob, tree);
 
       expect(await downloadWhenReadable(bob, tree, topId)).toEqual(top);
