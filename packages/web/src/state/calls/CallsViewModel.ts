@@ -354,8 +354,8 @@ export class CallsViewModel {
    */
   private async groupOnLiveKit(roomId: string): Promise<boolean> {
     if ((await this.client.voip()).groupCall(roomId) !== undefined) return false;
-    const { transports } = await (await this.client.rtc()).discovery.get();
-    return transports.some((t) => t.type === "livekit" && t.livekitServiceUrl !== undefined);
+    const { offersLiveKit } = await import("./LiveKitCall");
+    return offersLiveKit(await this.client.rtc());
   }
 
   /** Answers a ringing call with audio, and video when asked. */

@@ -17,6 +17,7 @@
  * already is joined whatever the preference (a legacy call would ring
  * someone who is waiting in the MatrixRTC call).
  */
+import { offersLiveKit } from "../../sdk";
 import type { Client, RtcService } from "../../sdk";
 import type { OneToOneCallRoute } from "./CallSettings";
 
@@ -124,8 +125,7 @@ export async function routeOneToOne(
       .some((m) => m.sender === peerId) ?? false;
   const callRunning = sessionHas(roomId);
   if (!callRunning && preference === "legacy") return { route: "legacy", reason: "preference" };
-  const { transports } = await rtc.discovery.get();
-  const livekit = transports.some((t) => t.type === "livekit" && t.livekitServiceUrl !== undefined);
+  const livekit = await offersLiveKit(rtc);
   const rooms = [...client.rooms.all.getSnapshot().values()];
   const peerSupports =
     callRunning ||
