@@ -17,7 +17,9 @@ export type ClientServiceErrorCode =
   /** An event the client sent for a feature (a call event, a file message) ended not sent. */
   | "NOT_SENT"
   /** createClient was given neither a session nor a token with its user and device. */
-  | "INVALID_OPTIONS";
+  | "INVALID_OPTIONS"
+  /** The client was built without this service (an embedded client has no moderation, search...). */
+  | "NOT_AVAILABLE";
 
 /** An error a client service raises without (or before) a server answer. */
 export class ClientServiceError extends Error {

@@ -1,10 +1,11 @@
 /**
  * createEmbeddedClient: the SDK's Client for a page that runs inside a host
  * application as a widget (docs/architecture/0034-embedded-client.md). It
- * is createClient with the HTTP layer swapped for the widget transport
- * (WidgetHttp) and /sync served from the host's pushes (WidgetFeed); the
- * sync loop, the room model, the send queue and MatrixRTC are the same
- * code as over HTTP. Crypto stays off: the host encrypts and decrypts, so
+ * is the client's core (client/core.ts) with the HTTP layer swapped for the
+ * widget transport (WidgetHttp) and /sync served from the host's pushes
+ * (WidgetFeed); the sync loop, the room model, the send queue and MatrixRTC
+ * are the same code as over HTTP. It is built with only the services its
+ * views use (parts.ts); the others throw a clear 'not available' error. Crypto stays off: the host encrypts and decrypts, so
  * sends into an encrypted room go to it in the clear.
  *
  * start() asks for the capabilities the view needs (capabilities.ts),
@@ -17,8 +18,8 @@
  */
 import type { WidgetApi } from "@lattice/widget-api";
 import { toDeviceCapability, WidgetApiResponseError } from "@lattice/widget-api";
-import { createClient } from "../client";
-import type { Client, CreateClientOptions, DisposeOptions } from "../client";
+import { buildClient } from "../client/core";
+import type { Client, CreateClientOptions, DisposeOptions } from "../client/types";
 import type { KeyTarget } from "../rtc/keys/transports";
 import { TO_DEVICE_UNSUPPORTED } from "../rtc/constants";
 import { embeddedCapabilities } from "./capabilities";
@@ -28,6 +29,7 @@ import { WidgetFeed } from "./feed";
 import { httpErrorOf, WidgetHttp } from "./WidgetHttp";
 import { mediaAbilities } from "./media";
 import type { MediaAbilities } from "./media";
+import { embeddedParts } from "./parts";
 
 /** How to build an embedded client. */
 export interface EmbeddedClientOptions extends Pick<
@@ -111,21 +113,26 @@ export function createEmbeddedClient(options: EmbeddedClientOptions): EmbeddedCl
     }
   };
 
-  const client = createClient({
-    ...options,
-    userId,
-    deviceId,
-    crypto: false,
-    // The host encrypts room events in encrypted rooms and decrypts what it pushes.
-    transport: {
-      http,
-      sendToDevice,
-      hostEncrypts: true,
-      onToDevice: (listener) => feed.onToDevice(listener),
+  // The core client with only the services the views use (parts.ts): the rest never reaches the page's bundle.
+  const client = buildClient(
+    {
+      ...options,
+      userId,
+      deviceId,
+      crypto: false,
+      // The host encrypts room events in encrypted rooms and decrypts what it pushes.
+      transport: {
+        http,
+        sendToDevice,
+        hostEncrypts: true,
+        onToDevice: (listener) => feed.onToDevice(listener),
+      },
+      // Sync v2 against the feed; the host long-polls for us, so the first answer is the read.
+      sync: { ...options.sync, syncMode: "v2", lazyLoadMembers: false },
     },
-    // Sync v2 against the feed; the host long-polls for us, so the first answer is the read.
-    sync: { ...options.sync, syncMode: "v2", lazyLoadMembers: false },
-  });
+    { http, userId, deviceId, guest: false },
+    embeddedParts(),
+  );
 
   let started: Promise<void> | undefined;
   const start = async (): Promise<void> => {
@@ -140,7 +147,7 @@ export function createEmbeddedClient(options: EmbeddedClientOptions): EmbeddedCl
     await started;
   };
 
-  // createClient returns a plain object of closures: a copy with start and dispose wrapped.
+  // buildClient returns a plain object of closures: a copy with start and dispose wrapped.
   return {
     ...client,
     roomId,

@@ -134,7 +134,8 @@ it("'Unknown room: {room}' for a room the host did not grant", async () => {
   const other = (await api.rooms.createRoom(bob.http, { preset: "public_chat" })).room_id;
   const { client } = embedded("room");
   await client.start();
-  await expect(client.moderation.join(other)).rejects.toThrow(`Unknown room: ${other}`);
+  // The embedded client has no moderation service: a join reaches the transport through the api layer.
+  await expect(api.membership.joinRoom(client.http, other)).rejects.toThrow(`Unknown room: ${other}`);
   await expect(api.timeline.messages(client.http, other, { dir: "b", limit: 5 })).rejects.toThrow(
     `Unknown room: ${other}`,
   );
@@ -217,3 +218,27 @@ it("hands out the host's OpenID token as the homeserver shapes it, without the w
   ]);
   expect(token).toMatchObject({ access_token: "openid", matrix_server_name: "test", token_type: "Bearer" });
 });
+
+it("a service the embedded client leaves out gives its clear error, and syncing goes on", async () => {
+  const { client } = embedded("room");
+  await client.start();
+  await waitFor(() => client.rooms.find(roomId), "the granted room in the embedded client");
+  await expect(client.moderation.join(roomId)).rejects.toThrow(
+    "The moderation service is not available in an embedded client",
+  );
+  await expect(client.search.search("x")).rejects.toMatchObject({
+    name: "ClientServiceError",
+    code: "NOT_AVAILABLE",
+  });
+  await expect(client.crypto.verification.requestOwnDevices()).rejects.toThrow(
+    "The crypto service is not available in an embedded client",
+  );
+  // What the views read of crypto answers as with crypto off.
+  expect(client.crypto.enabled).toBe(false);
+  expect(client.crypto.isRoomEncrypted(roomId)).toBe(false);
+  await api.send.sendEvent(bob.http, roomId, "m.room.message", "lean1", { msgtype: "m.text", body: "still" });
+  await waitFor(() => bodies(client).includes("still"), "a message after the refused calls");
+  expect(client.sync.state.getSnapshot()).toBe("syncing");
+  // Teardown goes through the stand-ins (crypto close, no typing timers) without a throw.
+  await client.stop();
+}, 30_000);
