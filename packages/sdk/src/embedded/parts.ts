@@ -2,12 +2,14 @@
  * The services the embedded client is built with (client/core.ts's
  * ClientParts): only what its room and call views use. Kept: URL previews
  * (the timeline asks for link cards; through the host they answer
- * M_UNRECOGNIZED, remembered per URL). Left out, each a stand-in whose calls
- * throw 'The <name> service is not available in an embedded client'
- * (ClientServiceError "NOT_AVAILABLE"): receipts and typing (the widget API
- * carries neither, so the views send none), presence, account data,
- * profile, moderation, search and the directory. No room list summary
- * (the page shows no room list).
+ * M_UNRECOGNIZED, remembered per URL) and moderation (the composer's /join,
+ * /invite, /ban...: a join of another room must give the spec's 'Unknown
+ * room: {room}', which the transport raises). Left out, each a stand-in
+ * whose calls reject with 'The <name> service is not available in an
+ * embedded client' (ClientServiceError "NOT_AVAILABLE"): receipts and
+ * typing (the widget API carries neither, so the views send none),
+ * presence, account data, profile, search and the directory. No room list
+ * summary (the page shows no room list).
  *
  * Crypto is off (the host encrypts and decrypts): a stand-in with
  * `enabled` false that answers as a CryptoService with crypto off does for
@@ -19,6 +21,7 @@
  */
 import type { ClientParts } from "../client/core";
 import type { CryptoService } from "../client/services/CryptoService";
+import { ModerationService } from "../client/services/ModerationService";
 import { UrlPreviewService } from "../client/services/UrlPreviewService";
 import { unavailableService } from "../client/unavailable";
 import { CryptoError, ROOM_ENCRYPTION_UNSUPPORTED, TO_DEVICE_ENCRYPTION_UNSUPPORTED } from "../crypto/errors";
@@ -55,19 +58,19 @@ function hostCrypto(http: HttpApi): CryptoService {
   });
 }
 
-/** The embedded client's parts: crypto off, URL previews, the rest left out. */
+/** The embedded client's parts: crypto off, URL previews and moderation, the rest left out. */
 export function embeddedParts(): ClientParts {
   const missing = <T extends object>(name: string): T => unavailableService<T>(name, EMBEDDED_CLIENT);
   return {
     crypto: ({ http }) => hostCrypto(http),
-    services: ({ http, rooms, scheduler, authenticatedMedia }) => ({
+    services: ({ http, actor, rooms, sync, scheduler, authenticatedMedia }) => ({
       services: {
         receipts: missing("receipts"),
         typing: missing("typing"),
         presence: missing("presence"),
         accountData: missing("account data"),
         profile: missing("profile"),
-        moderation: missing("moderation"),
+        moderation: new ModerationService({ http, actor, rooms, running: sync }),
         search: missing("search"),
         directory: missing("directory"),
         urlPreviews: new UrlPreviewService({ http, rooms, now: () => scheduler.now(), authenticatedMedia }),

@@ -134,8 +134,7 @@ it("'Unknown room: {room}' for a room the host did not grant", async () => {
   const other = (await api.rooms.createRoom(bob.http, { preset: "public_chat" })).room_id;
   const { client } = embedded("room");
   await client.start();
-  // The embedded client has no moderation service: a join reaches the transport through the api layer.
-  await expect(api.membership.joinRoom(client.http, other)).rejects.toThrow(`Unknown room: ${other}`);
+  await expect(client.moderation.join(other)).rejects.toThrow(`Unknown room: ${other}`);
   await expect(api.timeline.messages(client.http, other, { dir: "b", limit: 5 })).rejects.toThrow(
     `Unknown room: ${other}`,
   );
@@ -223,8 +222,8 @@ it("a service the embedded client leaves out gives its clear error, and syncing 
   const { client } = embedded("room");
   await client.start();
   await waitFor(() => client.rooms.find(roomId), "the granted room in the embedded client");
-  await expect(client.moderation.join(roomId)).rejects.toThrow(
-    "The moderation service is not available in an embedded client",
+  await expect(client.profile.getExtended(bob.userId)).rejects.toThrow(
+    "The profile service is not available in an embedded client",
   );
   await expect(client.search.search("x")).rejects.toMatchObject({
     name: "ClientServiceError",
