@@ -67,14 +67,14 @@ export const FIRST_SCREEN_JS_BUDGET = 250 * 1024;
 /**
  * The embedded page's views (issue 21), as bench/web/embedded.ts measures
  * them in the build that ships (on Preact): ceilings about 3 KB above
- * today's figures (call view 85.1 KB, room view 121.5 KB, since the
+ * today's figures (call view 86.2 KB, room view 122.6 KB, since the
  * embedded client is built without the SDK services it never calls), so a
  * regression fails. The target, under half of the full app's first
  * screen, is met by the call view (sizes.test.ts holds it there); the room
  * view is not there yet (bench/README.md says what is left).
  */
-export const EMBEDDED_CALL_VIEW_CEILING = 88 * 1024;
-export const EMBEDDED_ROOM_VIEW_CEILING = 124 * 1024;
+export const EMBEDDED_CALL_VIEW_CEILING = 89 * 1024;
+export const EMBEDDED_ROOM_VIEW_CEILING = 125 * 1024;
 
 /**
  * The scripts a built index.html loads before anything else runs: its
