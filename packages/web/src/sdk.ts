@@ -164,6 +164,7 @@ export { embeddedCapabilities } from "@lattice/sdk/embedded/capabilities";
 
 // Group calls on LiveKit (loaded with the call chunk only).
 export { LiveKitCall, offersLiveKit } from "@lattice/sdk/rtc/livekit/call";
+export { livekitFoci } from "@lattice/sdk/rtc/livekit/focus";
 export type { CallParticipant } from "@lattice/sdk/rtc/livekit/call";
 export type { IncomingRing } from "@lattice/sdk/rtc/ring/IncomingRings";
 export { checkLiveKitFocus } from "@lattice/sdk/rtc/livekit/precall";
