@@ -8,6 +8,7 @@
 export { ObservableValue } from "@lattice/sdk/util/observable";
 export type { ReadonlyObservable } from "@lattice/sdk/util/observable";
 export type { ReadonlyObservableList } from "@lattice/sdk/util/observable-list";
+export type { Logger } from "@lattice/sdk/util/logger";
 
 export { createHttpClient } from "@lattice/sdk/http/client";
 export type { FetchFn, HttpClient } from "@lattice/sdk/http/client";
