@@ -40,12 +40,19 @@ export interface OpenOptions {
   logger?: CreateClientOptions["logger"];
 }
 
-/** Opens hosts on `where()`'s server for its user and room; each test's are closed after it. */
-export function embeddedHosts(where: () => { baseUrl: string; user: HostUser; roomId: string }): {
+/**
+ * Opens hosts on `where()`'s server for its user and room; closes each
+ * test's after it, or with `scope` "file" all of them after the file's (or
+ * describe block's) tests.
+ */
+export function embeddedHosts(
+  where: () => { baseUrl: string; user: HostUser; roomId: string },
+  scope: "test" | "file" = "test",
+): {
   open(view: EmbeddedView, options?: OpenOptions): Embedded;
 } {
   const open: Embedded[] = [];
-  afterEach(async () => {
+  (scope === "test" ? afterEach : afterAll)(async () => {
     for (const { client, driver } of open.splice(0)) {
       driver.stop();
       await client.dispose();
