@@ -114,12 +114,13 @@ function grantedQueue(client: Client, roomId: string, approved: () => boolean): 
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== "function") return value;
-      if (!ROOM_SENDS.has(prop)) return value.bind(target);
+      const method = value as (...a: unknown[]) => unknown;
+      if (!ROOM_SENDS.has(prop)) return method.bind(target);
       return (room: string, ...rest: unknown[]): unknown => {
         if (room !== roomId) throw new EmbeddedClientError("UNKNOWN_ROOM", unknownRoomMessage(room));
         if (!approved()) throw new EmbeddedClientError("NOT_CONNECTED", NOT_CONNECTED_MESSAGE);
         if (!client.rooms.find(roomId)) client.rooms.seed([seedOf(roomId)]);
-        return (value as (...a: unknown[]) => unknown).apply(target, [room, ...rest]);
+        return method.apply(target, [room, ...rest]);
       };
     },
   });

@@ -63,6 +63,8 @@ export class HomeserverDriver implements WidgetDriver {
   public maxRead = Number.POSITIVE_INFINITY;
   /** The limits the widget's reads asked for, in order. */
   public readonly readLimits: number[] = [];
+  /** Whether state events are also pushed as timeline events (send_event); off, update_state alone carries them. */
+  public stateInTimeline = true;
   /** How many /messages pages the host read to answer reads deeper than it synced. */
   public pagesRead = 0;
   private readonly timeline: ClientEventWithoutRoomId[] = [];
@@ -263,7 +265,8 @@ export class HomeserverDriver implements WidgetDriver {
             .catch(() => undefined);
         for (const e of events) {
           const event: RoomEvent = { ...e, room_id: this.roomId };
-          await this.host?.feedEvent(event).catch(() => undefined);
+          if (e.state_key === undefined || this.stateInTimeline)
+            await this.host?.feedEvent(event).catch(() => undefined);
           if (e.state_key !== undefined) await this.host?.feedStateUpdate(event).catch(() => undefined);
         }
       } catch {

@@ -147,6 +147,8 @@ describeEachServer("The embedded client through a host", (ctx) => {
   }, 40_000);
 
   it("a state change reaches the room view with update_state", async () => {
+    // The host pushes state with update_state alone here, not also as a timeline event.
+    room.driver.stateInTimeline = false;
     await sendStateEvent(bob.http, roomId, "m.room.topic", { topic: "set by bob" });
     await waitFor(
       () =>
