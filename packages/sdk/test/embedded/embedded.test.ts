@@ -16,7 +16,7 @@ import { sendEvent } from "../../src/api/send";
 import type { EmbeddedView } from "../../src/embedded/capabilities";
 import { loadServices, svc, waitFor } from "../client/helpers";
 import type { HomeserverDriver } from "./hostDriver";
-import { useEmbeddedRoom } from "./fixture";
+import { keyAt, useEmbeddedRoom } from "./fixture";
 import type { Embedded, HostUser } from "./fixture";
 
 const fx = useEmbeddedRoom("embedded-client", async (aliceHttp, bob) => {
@@ -165,16 +165,7 @@ it("a host that refuses encrypted to-device moves the call's keys to the room tr
   await waitFor(() => mode() === "room", "the room transport");
   expect(driver.toDeviceSent).toContainEqual({ type: "io.element.call.encryption_keys", encrypted: true });
   expect(warnings).toContain("The widget driver does not support to-device encryption");
-  const participant = await waitFor(
-    () =>
-      svc(bob)
-        .rtc.participants(roomId)
-        .getSnapshot()
-        .find((p) => p.userId === alice.userId),
-    "alice as bob's participant",
-  );
-  const key = await waitFor(() => participant.keys.getSnapshot().keys.get(0), "alice's key at bob");
-  expect(key).toEqual(svc(client).rtc.ownKey(roomId).getSnapshot()?.key);
+  expect(await keyAt(bob, roomId, alice.userId)).toEqual(svc(client).rtc.ownKey(roomId).getSnapshot()?.key);
   await svc(client).rtc.leave(roomId);
   await svc(bob).rtc.leave(roomId);
 }, 40_000);

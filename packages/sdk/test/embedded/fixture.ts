@@ -15,7 +15,7 @@ import type { HttpApi } from "../../src/http/types";
 import { createEmbeddedClient } from "../../src/embedded/createEmbeddedClient";
 import type { EmbeddedClient } from "../../src/embedded/createEmbeddedClient";
 import type { EmbeddedView } from "../../src/embedded/capabilities";
-import { registerOn, startClient } from "../client/helpers";
+import { registerOn, startClient, svc, waitFor } from "../client/helpers";
 import { HomeserverDriver, hostHttp, pairedWidget } from "./hostDriver";
 
 /** The host's user: its token is the host's, never the widget's. */
@@ -137,4 +137,23 @@ export function useEmbeddedRoom(
     },
     open: hosts.open,
   };
+}
+
+/**
+ * The media key (index 0) `observer`'s call holds for `userId` in `roomId`,
+ * once it lists them as a participant and has their key.
+ */
+export async function keyAt(
+  observer: Client,
+  roomId: string,
+  userId: string,
+  waitMs?: number,
+): Promise<Uint8Array> {
+  const participants = svc(observer).rtc.participants(roomId);
+  const participant = await waitFor(
+    () => participants.getSnapshot().find((p) => p.userId === userId),
+    `${userId} as a participant`,
+    waitMs,
+  );
+  return waitFor(() => participant.keys.getSnapshot().keys.get(0), `${userId}'s key`, waitMs);
 }

@@ -36,7 +36,7 @@ import type { TimelineWindow } from "../../src";
 import { ENCRYPTION_KEYS_EVENT, TO_DEVICE_UNSUPPORTED } from "../../src/rtc/constants";
 import { loadServices, svc, waitFor } from "../client/helpers";
 import { hostHttp } from "../embedded/hostDriver";
-import { embeddedHosts } from "../embedded/fixture";
+import { embeddedHosts, keyAt } from "../embedded/fixture";
 import type { Embedded } from "../embedded/fixture";
 import { clientsOf, SYNC_WAIT_MS } from "./clients";
 import { describeEachServer } from "./servers";
@@ -264,20 +264,7 @@ describeEachServer("The embedded client through a host", (ctx) => {
     // Synapse 1.67 has no delayed events: the call relies on its membership's expiry.
     if (ctx.kind === "synapse-1.67") expect(warnings).toContain(DELAYED_EVENTS_UNSUPPORTED);
     else expect(warnings).not.toContain(DELAYED_EVENTS_UNSUPPORTED);
-    const participant = await waitFor(
-      () =>
-        svc(bob)
-          .rtc.participants(roomId)
-          .getSnapshot()
-          .find((p) => p.userId === alice.userId),
-      "alice as bob's participant",
-      SYNC_WAIT_MS,
-    );
-    const key = await waitFor(
-      () => participant.keys.getSnapshot().keys.get(0),
-      "alice's key at bob",
-      SYNC_WAIT_MS,
-    );
+    const key = await keyAt(bob, roomId, alice.userId, SYNC_WAIT_MS);
     expect(key).toEqual(svc(call.client).rtc.ownKey(roomId).getSnapshot()?.key);
     await svc(call.client).rtc.leave(roomId);
     await svc(bob).rtc.leave(roomId);
