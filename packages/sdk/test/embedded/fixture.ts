@@ -53,9 +53,10 @@ export function embeddedHosts(
 } {
   const open: Embedded[] = [];
   (scope === "test" ? afterEach : afterAll)(async () => {
+    // The client first: a read it has in flight waits for the host's first sync, which a stopped host never ends.
     for (const { client, driver } of open.splice(0)) {
-      driver.stop();
       await client.dispose();
+      driver.stop();
     }
   });
   return {
