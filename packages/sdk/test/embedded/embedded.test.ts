@@ -16,7 +16,7 @@ import { sendEvent } from "../../src/api/send";
 import type { EmbeddedView } from "../../src/embedded/capabilities";
 import { loadServices, svc, waitFor } from "../client/helpers";
 import type { HomeserverDriver } from "./hostDriver";
-import { keyAt, useEmbeddedRoom } from "./fixture";
+import { keyAt, useEmbeddedRoom, warningLogger } from "./fixture";
 import type { Embedded, HostUser } from "./fixture";
 
 const fx = useEmbeddedRoom("embedded-client", async (aliceHttp, bob) => {
@@ -35,13 +35,7 @@ beforeAll(() => {
   ({ bob, alice, roomId } = fx);
 });
 
-const warnings: string[] = [];
-const logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (m: string) => void warnings.push(m),
-  error: () => undefined,
-};
+const { logger, warnings } = warningLogger();
 
 /** Alice's embedded client in `view`, inside a host holding her token. */
 function embedded(

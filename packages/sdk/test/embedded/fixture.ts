@@ -40,6 +40,16 @@ export interface OpenOptions {
   logger?: CreateClientOptions["logger"];
 }
 
+/** A logger that keeps the warnings (the key transports say why they fell back), and those warnings. */
+export function warningLogger(): { logger: NonNullable<CreateClientOptions["logger"]>; warnings: string[] } {
+  const warnings: string[] = [];
+  const quiet = (): void => undefined;
+  return {
+    warnings,
+    logger: { debug: quiet, info: quiet, warn: (m: string) => void warnings.push(m), error: quiet },
+  };
+}
+
 /**
  * Opens hosts on `where()`'s server for its user and room; closes each
  * test's after it, or with `scope` "file" all of them after the file's (or

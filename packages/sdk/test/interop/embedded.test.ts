@@ -36,7 +36,7 @@ import type { TimelineWindow } from "../../src";
 import { ENCRYPTION_KEYS_EVENT, TO_DEVICE_UNSUPPORTED } from "../../src/rtc/constants";
 import { loadServices, svc, waitFor } from "../client/helpers";
 import { hostHttp } from "../embedded/hostDriver";
-import { embeddedHosts, keyAt } from "../embedded/fixture";
+import { embeddedHosts, keyAt, warningLogger } from "../embedded/fixture";
 import type { Embedded } from "../embedded/fixture";
 import { clientsOf, SYNC_WAIT_MS } from "./clients";
 import { describeEachServer } from "./servers";
@@ -72,13 +72,7 @@ describeEachServer("The embedded client through a host", (ctx) => {
   let bob: Client;
   let roomId: string;
   const hosts = embeddedHosts(() => ({ baseUrl: ctx.server.url, user: alice, roomId }), "file");
-  const warnings: string[] = [];
-  const logger = {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: (m: string) => void warnings.push(m),
-    error: () => undefined,
-  };
+  const { logger, warnings } = warningLogger();
   let room: Embedded;
   let call: Embedded;
 
