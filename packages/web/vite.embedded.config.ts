@@ -1,10 +1,12 @@
 /**
  * Vite configuration of the embedded page (embedded.html, src/embedded):
  * Lattice inside a host application as a widget. Its own build, so that
- * it shares no chunk with the app's page, and two swaps keep it small:
+ * it shares no chunk with the app's page, and three swaps keep it small:
  * `i18next` resolves to src/i18n/tiny.ts (the part of its API the app
- * uses), and i18n.ts's English catalogue to src/embedded/locales.ts (the
- * namespaces the page shows). `npm run build` writes it into the app's
+ * uses), `@tanstack/react-virtual` to src/embedded/virtual.ts (the
+ * timeline's windowed list, the part of its API Timeline.tsx uses), and
+ * i18n.ts's English catalogue to src/embedded/locales.ts (the namespaces
+ * the page shows). `npm run build` writes it into the app's
  * dist/ after the app (emptyOutDir off).
  *
  * It ships on Preact: react and react-dom resolve to preact/compat
@@ -46,6 +48,7 @@ export default defineConfig({
   resolve: {
     alias: {
       i18next: src("i18n/tiny.ts"),
+      "@tanstack/react-virtual": src("embedded/virtual.ts"),
       ...(preact ? { react: preactCompat, "react-dom": preactCompat } : {}),
     },
   },
