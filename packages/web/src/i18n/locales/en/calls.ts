@@ -1,4 +1,4 @@
-/** Calls: header buttons, incoming toast, call view, picture-in-picture bar, timeline entries, Voice & video settings. */
+/** Calls: header buttons, incoming toast, call view, picture-in-picture bar, Voice & video settings. */
 export const calls = {
   voiceCall: "Voice call",
   videoCall: "Video call",
@@ -89,19 +89,11 @@ export const calls = {
   reaction_drum: "Drum roll",
   pipLabel: "Ongoing call",
   returnToCall: "Return to call",
-  timelineStarted: "{{name}} started a call",
-  timelineStartedVideo: "{{name}} started a video call",
-  timelineEnded: "Call ended · {{duration}}",
-  timelineEndedNoDuration: "Call ended",
-  timelineMissed: "Missed call from {{name}}",
-  timelineDeclined: "{{name}} declined the call",
   notice_no_livekit: "Calling {{name}} with a legacy call: your homeserver offers no MatrixRTC call service.",
   notice_peer_unsupported:
     "Calling {{name}} with a legacy call: their app has not shown that it can take MatrixRTC calls.",
   notice_declined: "{{name}} declined the call.",
   notice_no_answer: "{{name}} did not answer.",
-  timelineGroupStarted: "{{name}} started a group call",
-  timelineGroupEnded: "Group call ended",
   // Settings › Voice & video
   settingsTitle: "Voice & video",
   microphone: "Microphone",

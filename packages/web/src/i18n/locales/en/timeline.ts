@@ -138,6 +138,15 @@ export const timeline = {
   names_more: "{{a}}, {{b}} and {{count}} others",
   expand: "Show changes",
   collapse: "Hide changes",
+  // Call events (the calls' own strings are the calls namespace, which the embedded room view does not load)
+  call_started: "{{name}} started a call",
+  call_started_video: "{{name}} started a video call",
+  call_ended: "Call ended · {{duration}}",
+  call_ended_no_duration: "Call ended",
+  call_missed: "Missed call from {{name}}",
+  call_declined: "{{name}} declined the call",
+  call_group_started: "{{name}} started a group call",
+  call_group_ended: "Group call ended",
   // Non-text messages
   sticker: "Sticker",
   unknown_event: "Unsupported event ({{type}})",
