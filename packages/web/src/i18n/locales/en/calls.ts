@@ -7,7 +7,6 @@ export const calls = {
   unsupported: "Calls need a browser with WebRTC",
   incomingVoice: "Incoming voice call",
   incomingVideo: "Incoming video call",
-  incomingFrom: "{{name}} is calling",
   incomingGroupVoice: "Group voice call",
   incomingGroupVideo: "Group video call",
   incomingGroupFrom: "{{name}} is in a call in {{room}}",
@@ -28,7 +27,6 @@ export const calls = {
   acceptVideo: "Accept with video",
   decline: "Decline",
   notificationTitle: "{{name}} is calling",
-  notificationBody: "Incoming call in Lattice",
   callWith: "Call with {{name}}",
   groupCall: "Group call",
   status_calling: "Calling…",
@@ -64,7 +62,6 @@ export const calls = {
   videoOff: "camera off",
   waitingForKeys: "waiting for keys",
   decryptionFailed: "cannot be decrypted",
-  tileLabel: "{{name}}",
   // Raise hand and reactions (LiveKit calls)
   raiseHand: "Raise hand",
   lowerHand: "Lower hand",
