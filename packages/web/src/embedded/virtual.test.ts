@@ -32,6 +32,9 @@ class FakeScroller {
   removeEventListener(_: string, l: () => void): void {
     this.listeners.delete(l);
   }
+  querySelectorAll(): Element[] {
+    return [];
+  }
   /** The reader scrolls to `top`. */
   scrollTo(top: number): void {
     this.scrollTop = top;
@@ -129,6 +132,18 @@ describe("the embedded windowed list", () => {
     t.list.measureElement(row);
     t.render();
     expect(t.onScreen("e55")).toBe(before);
+  });
+
+  it("keeps the rows in view put when the row cut by the view's top changes height", () => {
+    const t = setup(range(0, 100));
+    t.list.scrollToEnd();
+    t.render();
+    t.el.scrollTo(56 + 10 * 50 + 20); // e10 is cut by the top, e11 is the first whole row
+    const before = t.onScreen("e11");
+    const cut = { getAttribute: () => "10", offsetHeight: 20, isConnected: true } as unknown as Element;
+    t.list.measureElement(cut);
+    t.render();
+    expect(t.onScreen("e11")).toBe(before);
   });
 
   it("does not undo a scroll whose event has not come yet when something re-renders first", () => {

@@ -13,8 +13,8 @@
  * following appends), with one rule for every change of layout (rows
  * prepended or removed, a row measured, the viewport resized): a reader at
  * the end (within `scrollEndThreshold`) stays at the end; any other reader
- * keeps the first row in view at the same place on screen (its key and its
- * distance from the top, taken at each scroll). Only the rows in view and
+ * keeps the first row whose top is in view at the same place on screen
+ * (its key and its distance from the top, taken at each scroll). Only the rows in view and
  * `overscan` rows each side are rendered, whatever the count.
  */
 import { useLayoutEffect, useReducer, useState } from "react";
@@ -167,6 +167,8 @@ export class Virtualizer<S extends Element, I extends Element> {
             if (entries.some((e) => e.target === el)) this.changed();
           });
     observer?.observe(el);
+    // Rows attached before this (React attaches refs before layout effects, and StrictMode mounts twice).
+    for (const row of el.querySelectorAll("[data-index]")) observer?.observe(row);
     this.observer = observer;
     this.changed();
     return () => {
@@ -237,10 +239,15 @@ export class Virtualizer<S extends Element, I extends Element> {
     return i === undefined || this.anchor === null ? null : (this.starts[i] ?? 0) - this.anchor.delta;
   }
 
-  /** The first row in view becomes the anchor. */
+  /**
+   * The first row whose top is in view becomes the anchor: a row cut by the view's top is above it,
+   * so when it changes height (an older page prepended takes its date line and sender away) the
+   * rows the reader sees stay put.
+   */
   private capture(): void {
     const top = this.scrollOffset ?? 0;
-    const i = this.first(top);
+    let i = this.first(top);
+    if ((this.starts[i] ?? 0) < top && i + 1 < this.keys.length) i++;
     const key = this.keys[i];
     this.anchor = key === undefined ? null : { key, delta: (this.starts[i] ?? 0) - top };
   }
