@@ -237,7 +237,7 @@ it("scrolling back shows the history before the host's first read", async () => 
 }, 120_000);
 
 it("the timeline opens at the newest message, follows new ones, and keeps its place as older ones load", async () => {
-  const { page, frame } = await openHost({ holdReadsAbove: 30 });
+  const { page, frame } = await openHostPage({ holdReadsAbove: 30 });
   await frame.getByText("hello from bob").waitFor({ timeout: 30_000 });
   const scroller = frame.getByTestId("timeline-scroller");
   const fromEnd = (): Promise<number> =>
