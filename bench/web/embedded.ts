@@ -88,12 +88,12 @@ export const VIEWS: Record<string, { build: BuildName; keys: string[]; budget: b
   },
   "embedded room view": {
     build: "embedded",
-    keys: ["embedded.html", "EmbeddedRoom", "RoomViewModel", "HostMedia"],
+    keys: ["embedded.html", "EmbeddedRoom", "RoomViewModel", "HostMedia", "roomLocales"],
     budget: true,
   },
   "embedded call view": {
     build: "embedded",
-    keys: ["embedded.html", "EmbeddedCall", "CallsViewModel", "CallSettings", "platform"],
+    keys: ["embedded.html", "EmbeddedCall", "CallsViewModel", "CallSettings", "platform", "callLocales"],
     budget: true,
   },
   "embedded call, joined on LiveKit": {
@@ -104,6 +104,7 @@ export const VIEWS: Record<string, { build: BuildName; keys: string[]; budget: b
       "CallsViewModel",
       "CallSettings",
       "platform",
+      "callLocales",
       "LiveKitCall",
       "livekit-client",
     ],

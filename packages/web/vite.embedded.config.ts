@@ -1,11 +1,15 @@
 /**
  * Vite configuration of the embedded page (embedded.html, src/embedded):
  * Lattice inside a host application as a widget. Its own build, so that
- * it shares no chunk with the app's page, and two swaps keep it small:
+ * it shares no chunk with the app's page, and four swaps keep it small:
  * `i18next` resolves to src/i18n/tiny.ts (the part of its API the app
- * uses), and i18n.ts's English catalogue to src/embedded/locales.ts (the
- * namespaces the page shows). `npm run build` writes it into the app's
- * dist/ after the app (emptyOutDir off).
+ * uses); `@tanstack/react-virtual` to src/embedded/virtual.ts (the
+ * timeline's windowed list, the part of its API Timeline.tsx uses);
+ * i18n.ts's English catalogue to src/embedded/locales.ts (the namespaces
+ * the page shows before its view; each view adds its own); the composer's
+ * sticker button to src/embedded/noStickers.ts (none: the page has no
+ * account widgets). `npm run build` writes it into the app's dist/ after
+ * the app (emptyOutDir off).
  *
  * It ships on Preact: react and react-dom resolve to preact/compat
  * (subpaths included), about 55 KB gzip less than React DOM; the app's
@@ -27,14 +31,23 @@ const preactCompat = dirname(createRequire(import.meta.url).resolve("preact/comp
 
 const src = (path: string): string => fileURLToPath(new URL(`src/${path}`, import.meta.url));
 
-/** i18n.ts's catalogue import, answered with the embedded page's namespaces. */
-function embeddedLocales(): Plugin {
+/**
+ * i18n.ts's catalogue import, answered with the embedded page's namespaces; the composer's sticker
+ * button, with none (it shows only with the app's account widgets, which the page has not: the host
+ * owns its stickers), so the page carries no widget definition code.
+ */
+function embeddedSwaps(): Plugin {
   return {
-    name: "lattice-embedded-locales",
+    name: "lattice-embedded-swaps",
     enforce: "pre",
     resolveId(source, importer) {
       if (source === "./locales/en" && importer?.endsWith("/src/i18n/i18n.ts"))
         return src("embedded/locales.ts");
+      if (
+        source === "../widgets/StickerButton" &&
+        importer?.endsWith("/src/features/composer/RoomComposer.tsx")
+      )
+        return src("embedded/noStickers.ts");
       return null;
     },
   };
@@ -42,10 +55,11 @@ function embeddedLocales(): Plugin {
 
 export default defineConfig({
   ...sharedConfig,
-  plugins: [cspPlugin(), embeddedLocales()],
+  plugins: [cspPlugin(), embeddedSwaps()],
   resolve: {
     alias: {
       i18next: src("i18n/tiny.ts"),
+      "@tanstack/react-virtual": src("embedded/virtual.ts"),
       ...(preact ? { react: preactCompat, "react-dom": preactCompat } : {}),
     },
   },

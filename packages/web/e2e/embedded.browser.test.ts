@@ -11,7 +11,10 @@
  * the send queue then retries until the normal client sees the message.
  * History older than the host's first read comes by scrolling back (reads
  * with larger limits); images go both ways through the host's MSC4039
- * upload_file and download_file.
+ * upload_file and download_file. The timeline (on the embedded page, its
+ * own small windowed list) opens at the newest message, stays at the
+ * bottom as messages arrive, and keeps the reader's place while older
+ * messages load above.
  */
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -232,6 +235,55 @@ it("scrolling back shows the history before the host's first read", async () => 
   expect(limits).toContain(30);
   expect(Math.max(...limits)).toBeGreaterThan(30);
 }, 120_000);
+
+it("the timeline opens at the newest message, follows new ones, and keeps its place as older ones load", async () => {
+  const { page, frame } = await openHostPage({ holdReadsAbove: 30 });
+  await frame.getByText("hello from bob").waitFor({ timeout: 30_000 });
+  const scroller = frame.getByTestId("timeline-scroller");
+  const fromEnd = (): Promise<number> =>
+    scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  const loadingOlder = frame.getByRole("status", { name: "Loading older messages" });
+  await expect.poll(fromEnd, { timeout: 10_000 }).toBeLessThan(2);
+
+  // Part way up, while the host holds the older messages: note where a message is on screen.
+  await scroller.evaluate(async (el) => {
+    el.scrollTo({ top: 100 });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+  const seen = await scroller.evaluate((el) => {
+    const top = el.getBoundingClientRect().top;
+    for (const row of el.querySelectorAll("li[data-index]")) {
+      const y = row.getBoundingClientRect().top - top;
+      const body = [...row.querySelectorAll("*")].find(
+        (n) => n.childElementCount === 0 && /^history \d+$/.test(n.textContent ?? ""),
+      );
+      if (y >= 0 && body) return { text: body.textContent ?? "", y, scrollTop: el.scrollTop };
+    }
+    return { text: "", y: 0, scrollTop: el.scrollTop };
+  });
+  expect(seen.text).toMatch(/^history \d+$/);
+  // The older messages come in above; the noted one stays where it was on screen.
+  await page.evaluate(() => window.releaseReads());
+  await expect
+    .poll(() => scroller.evaluate((el) => el.scrollTop), { timeout: 10_000 })
+    .toBeGreaterThan(seen.scrollTop + 200);
+  await expect.poll(() => loadingOlder.count(), { timeout: 10_000 }).toBe(0);
+  const y = await scroller.evaluate((el, text) => {
+    for (const row of el.querySelectorAll("li[data-index]"))
+      if ([...row.querySelectorAll("*")].some((n) => n.childElementCount === 0 && n.textContent === text))
+        return row.getBoundingClientRect().top - el.getBoundingClientRect().top;
+    return null;
+  }, seen.text);
+  expect(y).not.toBeNull();
+  expect(Math.abs((y ?? 0) - seen.y)).toBeLessThanOrEqual(1);
+
+  // Back at the bottom, a new message comes in and the view stays at the bottom.
+  await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await expect.poll(fromEnd, { timeout: 10_000 }).toBeLessThan(2);
+  await bobSends("while at the bottom");
+  await frame.getByText("while at the bottom").waitFor({ timeout: 20_000 });
+  await expect.poll(fromEnd, { timeout: 10_000 }).toBeLessThan(2);
+}, 60_000);
 
 it("images go both ways through the host's upload_file and download_file", async () => {
   const { page, frame } = await openHostPage();

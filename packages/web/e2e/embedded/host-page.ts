@@ -7,8 +7,9 @@
  * the widget as a host client does; a read deeper than what it synced
  * pages the server's /messages back; media goes to the server's
  * authenticated media (MSC4039). Knobs: hold the capability approval
- * until `window.releaseCapabilities()`, and leave the first N sends
- * unanswered (time-outs).
+ * until `window.releaseCapabilities()`, leave the first N sends
+ * unanswered (time-outs), and hold the timeline reads deeper than N
+ * events until `window.releaseReads()` (history arrives on cue).
  */
 import type { IRoomEvent, ISendEventDetails } from "matrix-widget-api";
 import { ClientWidgetApi, Widget, WidgetDriver } from "matrix-widget-api";
@@ -23,12 +24,14 @@ export interface HostConfig {
   view: "room" | "call";
   holdCapabilities?: boolean;
   hangSends?: number;
+  holdReadsAbove?: number;
 }
 
 declare global {
   interface Window {
     startHost(config: HostConfig): Promise<void>;
     releaseCapabilities(): void;
+    releaseReads(): void;
     hostReady: boolean;
     hostSends: number;
     hostUploads: number;
@@ -41,6 +44,9 @@ declare global {
 let release: () => void = () => undefined;
 const released = new Promise<void>((r) => (release = r));
 window.releaseCapabilities = () => release();
+let releaseReads: () => void = () => undefined;
+const readsReleased = new Promise<void>((r) => (releaseReads = r));
+window.releaseReads = () => releaseReads();
 window.hostReady = false;
 window.hostSends = 0;
 window.hostUploads = 0;
@@ -124,6 +130,7 @@ window.startHost = async (config: HostConfig): Promise<void> => {
       limit: number,
     ): Promise<IRoomEvent[]> {
       window.hostReadLimits.push(limit);
+      if (config.holdReadsAbove !== undefined && limit > config.holdReadsAbove) await readsReleased;
       if (limit > 0) await loadBack(type, limit);
       return timeline.filter((e) => e.type === type && e.state_key === undefined).slice(-limit);
     }

@@ -44,6 +44,21 @@ describe("tiny translator", () => {
     expect(small.t("error_generic", { ns: "common" })).toBe(real.t("error_generic", { ns: "common" }));
   });
 
+  it("adds a namespace later, as i18next's addResourceBundle does", async () => {
+    const real = i18next.createInstance();
+    const small = tiny.createInstance();
+    const some = { ...options, resources: { en: { common: en.common } } };
+    await real.init(some);
+    await small.init(some);
+    expect(small.t("jump_latest", { ns: "timeline" })).toBe(real.t("jump_latest", { ns: "timeline" }));
+    real.addResourceBundle("en", "timeline", { jump_latest: "old" }, true, true);
+    real.addResourceBundle("en", "timeline", en.timeline, true, true);
+    small.addResourceBundle("en", "timeline", { jump_latest: "old" });
+    small.addResourceBundle("en", "timeline", en.timeline);
+    expect(small.t("jump_latest", { ns: "timeline" })).toBe(real.t("jump_latest", { ns: "timeline" }));
+    expect(small.t("jump_latest", { ns: "timeline" })).toBe(en.timeline.jump_latest);
+  });
+
   it("tells listeners of a language change and falls back to English", async () => {
     const small = tiny.createInstance();
     await small.init(options);

@@ -2,7 +2,9 @@
  * A small translator with the part of i18next's API that i18n.ts uses
  * (createInstance, init with in-memory resources, t with a namespace,
  * `{{name}}` interpolation and `count` plurals by Intl.PluralRules, a
- * fallback language, changeLanguage, the languageChanged event). The
+ * fallback language, changeLanguage, the languageChanged event), and
+ * addResourceBundle, with which the embedded page adds each view's
+ * namespaces as the view loads (src/embedded/viewLocales.ts). The
  * embedded page's build (vite.embedded.config.ts) resolves `i18next` to
  * this module, so the page does not carry i18next's loaders, formatters
  * and backends it never uses (about 15 KB gzip). The app keeps i18next.
@@ -51,6 +53,13 @@ class TinyI18n {
       if (found !== undefined) return interpolate(found, options);
     }
     return key;
+  }
+
+  /** Adds `resources` to namespace `ns` of `lng`, over what it held (i18next's deep and overwrite). */
+  addResourceBundle(lng: string, ns: string, resources: Record<string, string>): this {
+    const lang = (this.resources[lng] ??= {});
+    lang[ns] = { ...lang[ns], ...resources };
+    return this;
   }
 
   /** Switches the language and tells the languageChanged listeners. */

@@ -67,23 +67,23 @@ export function callSummary(item: TimelineItem, nameOf: NameOf, index: CallIndex
       const sdp =
         typeof offer === "object" && offer !== null ? (offer as Record<string, unknown>)["sdp"] : undefined;
       const video = typeof sdp === "string" && /^m=video /m.test(sdp);
-      return t("calls", video ? "timelineStartedVideo" : "timelineStarted", { name });
+      return t("timeline", video ? "call_started_video" : "call_started", { name });
     }
     case "m.call.hangup": {
       const id = callIdOf(item);
       if (id === undefined) return null;
       const answer = index.answerOf(id);
       if (answer !== undefined)
-        return t("calls", "timelineEnded", { duration: formatDuration(item.ts - answer.ts) });
+        return t("timeline", "call_ended", { duration: formatDuration(item.ts - answer.ts) });
       const invite = index.inviteOf(id);
-      return t("calls", "timelineMissed", { name: nameOf(invite?.sender ?? item.sender) });
+      return t("timeline", "call_missed", { name: nameOf(invite?.sender ?? item.sender) });
     }
     case "m.call.reject":
-      return t("calls", "timelineDeclined", { name });
+      return t("timeline", "call_declined", { name });
     case GROUP_CALL_EVENT:
       return item.content["m.terminated"] !== undefined
-        ? t("calls", "timelineGroupEnded")
-        : t("calls", "timelineGroupStarted", { name });
+        ? t("timeline", "call_group_ended")
+        : t("timeline", "call_group_started", { name });
     default:
       return null;
   }

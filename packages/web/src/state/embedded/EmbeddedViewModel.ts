@@ -88,13 +88,15 @@ export class EmbeddedViewModel {
         if (typeof data["lang"] === "string") void this.applyLanguage(data["lang"]);
       }),
     );
-    // Only the view's own code loads: the call's media platform and view models are a chunk the room view never fetches.
+    // Only the view's own code loads: the call's media platform and view models are a chunk the room view never
+    // fetches; each view's strings come with it (src/embedded/roomLocales.ts, callLocales.ts).
     const call =
       p.view === "call"
         ? await Promise.all([
             import("../../platform"),
             import("../calls/CallSettings"),
             import("../calls/CallsViewModel"),
+            import("../../embedded/callLocales"),
           ])
         : undefined;
     const platform = call?.[0].createBrowserMediaPlatform({});
@@ -117,6 +119,7 @@ export class EmbeddedViewModel {
           import("../RoomViewModel"),
           import("./HostMedia"),
           client.mediaAbilities(),
+          import("../../embedded/roomLocales"),
         ]);
         // The widget API carries no typing or receipts: the view sends none and claims none.
         const vm = new RoomViewModel({

@@ -1,4 +1,4 @@
-/** Calls: header buttons, incoming toast, call view, picture-in-picture bar, timeline entries, Voice & video settings. */
+/** Calls: header buttons, incoming toast, call view, picture-in-picture bar, Voice & video settings. */
 export const calls = {
   voiceCall: "Voice call",
   videoCall: "Video call",
@@ -7,7 +7,6 @@ export const calls = {
   unsupported: "Calls need a browser with WebRTC",
   incomingVoice: "Incoming voice call",
   incomingVideo: "Incoming video call",
-  incomingFrom: "{{name}} is calling",
   incomingGroupVoice: "Group voice call",
   incomingGroupVideo: "Group video call",
   incomingGroupFrom: "{{name}} is in a call in {{room}}",
@@ -28,7 +27,6 @@ export const calls = {
   acceptVideo: "Accept with video",
   decline: "Decline",
   notificationTitle: "{{name}} is calling",
-  notificationBody: "Incoming call in Lattice",
   callWith: "Call with {{name}}",
   groupCall: "Group call",
   status_calling: "Calling…",
@@ -64,7 +62,6 @@ export const calls = {
   videoOff: "camera off",
   waitingForKeys: "waiting for keys",
   decryptionFailed: "cannot be decrypted",
-  tileLabel: "{{name}}",
   // Raise hand and reactions (LiveKit calls)
   raiseHand: "Raise hand",
   lowerHand: "Lower hand",
@@ -89,19 +86,11 @@ export const calls = {
   reaction_drum: "Drum roll",
   pipLabel: "Ongoing call",
   returnToCall: "Return to call",
-  timelineStarted: "{{name}} started a call",
-  timelineStartedVideo: "{{name}} started a video call",
-  timelineEnded: "Call ended · {{duration}}",
-  timelineEndedNoDuration: "Call ended",
-  timelineMissed: "Missed call from {{name}}",
-  timelineDeclined: "{{name}} declined the call",
   notice_no_livekit: "Calling {{name}} with a legacy call: your homeserver offers no MatrixRTC call service.",
   notice_peer_unsupported:
     "Calling {{name}} with a legacy call: their app has not shown that it can take MatrixRTC calls.",
   notice_declined: "{{name}} declined the call.",
   notice_no_answer: "{{name}} did not answer.",
-  timelineGroupStarted: "{{name}} started a group call",
-  timelineGroupEnded: "Group call ended",
   // Settings › Voice & video
   settingsTitle: "Voice & video",
   microphone: "Microphone",

@@ -3,7 +3,6 @@ export const timeline = {
   messages: "Messages",
   loading: "Loading messages",
   loading_older: "Loading older messages",
-  load_older: "Load older messages",
   start_of_room: "This is the beginning of the room.",
   empty: "No messages yet. Say hello!",
   error_load: "Could not load the timeline: {{message}}",
@@ -69,7 +68,6 @@ export const timeline = {
   reaction_picker: "React with an emoji",
   reaction_label: "{{key}}: {{count}}, reacted by {{names}}",
   reacted_by: "Reacted with {{key}} by {{names}}",
-  and_others: "{{names}} and {{count}} others",
   // Dialogs
   delete_title: "Delete message",
   delete_body: "The message will be removed for everyone. This cannot be undone.",
@@ -96,7 +94,6 @@ export const timeline = {
   lightbox_fit: "Fit to screen",
   lightbox_download: "Download",
   lightbox_zoom_level: "{{percent}} %",
-  file_size: "{{size}}",
   // State summaries
   joined: "{{name}} joined",
   left: "{{name}} left",
@@ -138,7 +135,14 @@ export const timeline = {
   names_more: "{{a}}, {{b}} and {{count}} others",
   expand: "Show changes",
   collapse: "Hide changes",
+  // Call events (the calls' own strings are the calls namespace, which the embedded room view does not load)
+  call_started: "{{name}} started a call",
+  call_started_video: "{{name}} started a video call",
+  call_ended: "Call ended · {{duration}}",
+  call_missed: "Missed call from {{name}}",
+  call_declined: "{{name}} declined the call",
+  call_group_started: "{{name}} started a group call",
+  call_group_ended: "Group call ended",
   // Non-text messages
   sticker: "Sticker",
-  unknown_event: "Unsupported event ({{type}})",
 };
