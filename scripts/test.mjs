@@ -2,8 +2,8 @@
  * `npm test`: sets itself up, then runs every gate: typecheck, lint, format
  * check, the interop tests, unit and integration tests, browser tests. The
  * static gates are single-threaded, so they run in two lanes at once (lint
- * in one; the typechecks and the format check in the other), which halves
- * their wall time on two cores; the interop tests run in a third lane
+ * in one; the typechecks, the format check and knip in the other), which
+ * halves their wall time on two cores; the interop tests run in a third lane
  * beside them: they mostly wait on Synapse (about 0.75 of a core), run one
  * test file at a time and do not mind a busy machine, where the browser
  * tests do. The unit and integration tests start as soon as both static
@@ -35,7 +35,7 @@ const TS_PROJECTS = [
 
 const typecheck = TS_PROJECTS.map((p) => ({ name: `typecheck ${p}`, cmd: ["npx", "tsc", "-p", p] }));
 const lint = { name: "lint", cmd: ["npx", "eslint", "--max-warnings", "0", "."] };
-// Unused files, dependencies and exports (knip.json); it shares the lint lane, it takes seconds.
+// Unused files, dependencies and exports (knip.json): seconds, at the end of the typecheck lane (lint's is longer).
 const knip = { name: "lint: unused exports (knip)", cmd: ["npx", "knip"] };
 const format = { name: "format", cmd: ["npx", "prettier", "--check", "--log-level", "warn", "."] };
 const node = { name: "unit and integration tests", cmd: ["npx", "vitest", "run", "--project", "node"] };
@@ -59,10 +59,7 @@ const PHASES = [
   [
     [
       {
-        lanes: [
-          [lint, knip],
-          [...typecheck, format],
-        ],
+        lanes: [[lint], [...typecheck, format, knip]],
       },
       node,
     ],
