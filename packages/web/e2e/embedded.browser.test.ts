@@ -13,18 +13,12 @@
  * with larger limits); images go both ways through the host's MSC4039
  * upload_file and download_file.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { readFile } from "node:fs/promises";
-import type { Server } from "node:http";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { extname, join } from "node:path";
-import { build } from "esbuild";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { HostConfig } from "./embedded/host-page";
+import { openHost, serveHostPage } from "./embedded/host-server";
 import { startWebHarness } from "./harness";
+import type { ServedFolder } from "./serve-folder";
 
 const ROOM_NAME = "Embedded room";
 /** Messages before the last one: more than the first read (30) shows. */
@@ -87,36 +81,10 @@ const harness = startWebHarness({
   },
 });
 
-let hostDir = "";
-let hostServer: Server | undefined;
-let hostUrl = "";
+let host: ServedFolder | undefined;
 
 beforeAll(async () => {
-  hostDir = await mkdtemp(join(tmpdir(), "lattice-embedded-host-"));
-  await build({
-    entryPoints: [new URL("./embedded/host-page.ts", import.meta.url).pathname],
-    bundle: true,
-    format: "esm",
-    outfile: join(hostDir, "host.js"),
-    logLevel: "silent",
-  });
-  await writeFile(
-    join(hostDir, "index.html"),
-    '<!doctype html><html><head><meta charset="utf-8"><title>Host</title></head><body><script type="module" src="/host.js"></script></body></html>',
-  );
-  hostServer = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://x").pathname;
-    const file = join(hostDir, path === "/" ? "index.html" : path.replace(/^\/+/, "").replace(/\.\./g, ""));
-    readFile(file).then(
-      (body) => {
-        res.writeHead(200, { "content-type": extname(file) === ".js" ? "text/javascript" : "text/html" });
-        res.end(body);
-      },
-      () => res.writeHead(404).end(),
-    );
-  });
-  await new Promise<void>((ok) => hostServer?.listen(0, "127.0.0.1", ok));
-  hostUrl = `http://127.0.0.1:${(hostServer.address() as AddressInfo).port}/`;
+  host = await serveHostPage();
   // Warm the dev server: a first load can make Vite optimise dependencies and reload the page,
   // which would restart the widget under a host that already negotiated with it.
   const warm = await harness.newPage();
@@ -127,28 +95,20 @@ beforeAll(async () => {
 }, 150_000);
 
 afterAll(async () => {
-  await new Promise((ok) => hostServer?.close(ok));
-  await rm(hostDir, { recursive: true, force: true });
+  await host?.close();
 });
 
 /** A host page embedding the room view; resolves with the page and the widget's frame. */
-async function openHost(options: Partial<HostConfig> = {}): Promise<{ page: Page; frame: Frame }> {
+async function openHostPage(options: Partial<HostConfig> = {}): Promise<{ page: Page; frame: Frame }> {
   const page = await harness.newPage();
-  await page.goto(hostUrl);
-  const config: HostConfig = {
+  const frame = await openHost(page, host?.url ?? "", {
     homeserver: harness.server.url,
     token: alice,
     roomId,
     widgetUrl: new URL("embedded.html", harness.appUrl).toString(),
     view: "room",
     ...options,
-  };
-  await page.evaluate((c) => window.startHost(c), config);
-  const frame = await expect
-    .poll(() => page.frames().find((f) => f.url().includes("embedded.html")), { timeout: 30_000 })
-    .toBeTruthy()
-    .then(() => page.frames().find((f) => f.url().includes("embedded.html")));
-  if (!frame) throw new Error("no widget frame");
+  });
   return { page, frame };
 }
 
@@ -204,7 +164,7 @@ async function bobSends(body: string): Promise<void> {
 }
 
 it("the room view in matrix-widget-api's host reads and sends what a normal client sees", async () => {
-  const { page, frame } = await openHost();
+  const { page, frame } = await openHostPage();
   await frame.getByText("hello from bob").waitFor({ timeout: 30_000 });
   expect(await frame.locator("h1").textContent()).toBe(ROOM_NAME);
   expect(await page.evaluate(() => window.hostReady)).toBe(true);
@@ -231,7 +191,7 @@ it("the room view in matrix-widget-api's host reads and sends what a normal clie
 }, 120_000);
 
 it("'Not connected yet' before the host approves, 'Unknown room: {room}' for another room", async () => {
-  const { page, frame } = await openHost({ holdCapabilities: true });
+  const { page, frame } = await openHostPage({ holdCapabilities: true });
   expect(await errorOf(frame, { kind: "send", roomId })).toBe("Not connected yet");
   await page.evaluate(() => window.releaseCapabilities());
   await frame.getByText("hello from bob").waitFor({ timeout: 30_000 });
@@ -240,7 +200,7 @@ it("'Not connected yet' before the host approves, 'Unknown room: {room}' for ano
 }, 120_000);
 
 it("'widget api timeout' when the host leaves a send unanswered; the send queue retries it", async () => {
-  const { page, frame } = await openHost({ hangSends: 2 });
+  const { page, frame } = await openHostPage({ hangSends: 2 });
   await frame.getByText("hello from bob").waitFor({ timeout: 30_000 });
   expect(await errorOf(frame, { kind: "send", roomId })).toBe("widget api timeout");
   const composer = frame.getByPlaceholder(`Message ${ROOM_NAME}…`);
@@ -254,7 +214,7 @@ it("'widget api timeout' when the host leaves a send unanswered; the send queue 
 }, 120_000);
 
 it("scrolling back shows the history before the host's first read", async () => {
-  const { page, frame } = await openHost();
+  const { page, frame } = await openHostPage();
   await frame.getByText("hello from bob").waitFor({ timeout: 30_000 });
   const scroller = frame.getByTestId("timeline-scroller");
   const oldest = frame.getByText("history 1", { exact: true });
@@ -274,7 +234,7 @@ it("scrolling back shows the history before the host's first read", async () => 
 }, 120_000);
 
 it("images go both ways through the host's upload_file and download_file", async () => {
-  const { page, frame } = await openHost();
+  const { page, frame } = await openHostPage();
   await frame.getByText("hello from bob").waitFor({ timeout: 30_000 });
   const chooser = page.waitForEvent("filechooser");
   await frame.getByRole("button", { name: "Attach files" }).click();

@@ -2,7 +2,10 @@
  * The web app in Chromium against a real homeserver, the current Synapse:
  * signing in with a password through the sign-in screen, the room list
  * shows a room the user is in, and a message typed in the composer reaches
- * another user's SDK client through the server.
+ * another user's SDK client through the server. Then the embedded room view
+ * (embedded.html, from the same dev server) inside matrix-widget-api's host
+ * (e2e/embedded/host-page.ts, another origin) whose driver is signed in on
+ * Synapse: it shows bob's message and sends one bob receives.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -11,10 +14,13 @@ import { createClient, type Client } from "@lattice/sdk/client";
 import { createHttpClient } from "@lattice/sdk/http/index";
 import { startSynapse, type SynapseHandle, type SynapseUser } from "@lattice/testserver/synapse";
 import { launchChromium, openSignedIn, serveWebApp } from "./browser";
+import { openHost, serveHostPage } from "./embedded/host-server";
+import type { ServedFolder } from "./serve-folder";
 
 let synapse: SynapseHandle;
 let app: { url: string; close(): Promise<void> };
 let browser: Browser;
+let host: ServedFolder;
 let alice: SynapseUser;
 let bob: Client;
 let roomId: string;
@@ -45,9 +51,10 @@ beforeAll(async () => {
   });
   await bob.start();
   await bob.moderation.join(roomId);
-  [app, browser] = await Promise.all([
+  [app, browser, host] = await Promise.all([
     serveWebApp({ VITE_LATTICE_HOMESERVER: synapse.url, LATTICE_E2E_NO_WATCH: "1" }),
     launchChromium(),
+    serveHostPage(),
   ]);
 }, 180_000);
 
@@ -55,6 +62,7 @@ afterAll(async () => {
   for (const close of closers) await close().catch(() => undefined);
   await browser?.close().catch(() => undefined);
   await app?.close().catch(() => undefined);
+  await host?.close().catch(() => undefined);
   await bob?.dispose();
   await synapse?.stop();
 });
@@ -93,4 +101,27 @@ it("signs in to Synapse with a password, shows the room and sends a message bob 
   // The app shows its own message as sent, and the composer is empty again.
   await page.locator("[data-event-id]", { hasText: "hello from the browser, via Synapse" }).waitFor();
   expect(await box(page).inputValue()).toBe("");
+});
+
+it("the embedded room view in matrix-widget-api's host on Synapse reads bob's message and sends one he receives", async () => {
+  const sent = bob.sendQueue.send(roomId, "m.room.message", {
+    msgtype: "m.text",
+    body: "bob, to the embedded view",
+  });
+  expect((await bob.sendQueue.whenSettled(sent.txnId))?.status).toBe("sent");
+  const context = await browser.newContext();
+  closers.push(() => context.close());
+  const frame = await openHost(await context.newPage(), host.url, {
+    homeserver: synapse.url,
+    token: alice.accessToken,
+    roomId,
+    widgetUrl: new URL("embedded.html", app.url).toString(),
+    view: "room",
+  });
+  await frame.getByText("bob, to the embedded view").waitFor({ timeout: 30_000 });
+  const composer = frame.getByPlaceholder("Message Synapse Square…");
+  await composer.fill("from the embedded view, via Synapse");
+  await composer.press("Enter");
+  const received = await bobReceives("from the embedded view, via Synapse", 30_000);
+  expect(received.sender).toBe(alice.userId);
 });

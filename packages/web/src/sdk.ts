@@ -8,6 +8,7 @@
 export { ObservableValue } from "@lattice/sdk/util/observable";
 export type { ReadonlyObservable } from "@lattice/sdk/util/observable";
 export type { ReadonlyObservableList } from "@lattice/sdk/util/observable-list";
+export type { Logger } from "@lattice/sdk/util/logger";
 
 export { createHttpClient } from "@lattice/sdk/http/client";
 export type { FetchFn, HttpClient } from "@lattice/sdk/http/client";
@@ -164,6 +165,7 @@ export { embeddedCapabilities } from "@lattice/sdk/embedded/capabilities";
 
 // Group calls on LiveKit (loaded with the call chunk only).
 export { LiveKitCall, offersLiveKit } from "@lattice/sdk/rtc/livekit/call";
+export { livekitFoci } from "@lattice/sdk/rtc/livekit/focus";
 export type { CallParticipant } from "@lattice/sdk/rtc/livekit/call";
 export type { IncomingRing } from "@lattice/sdk/rtc/ring/IncomingRings";
 export { checkLiveKitFocus } from "@lattice/sdk/rtc/livekit/precall";

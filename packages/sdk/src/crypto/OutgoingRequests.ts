@@ -5,7 +5,11 @@
  * back to the engine with markRequestAsSent. Runs are serialised: a run asked
  * for while one is going sets a flag, and the running loop fetches the
  * engine's queue once more instead of starting a second loop, so the same
- * request is never sent twice at once.
+ * request is never sent twice at once. Each caller waits only for the first
+ * pass over the queue that starts after its call (which sends everything
+ * queued when it called), not for the whole loop: while others keep asking
+ * for runs the loop goes on, and the sync step waiting for its key query
+ * would otherwise wait for all of it.
  */
 import type { Logger } from "../util/logger";
 import { silentLogger } from "../util/logger";
@@ -50,6 +54,8 @@ export type RoomMessageEncryptor = (
 export class OutgoingRequests {
   private running: Promise<void> | undefined;
   private again = false;
+  /** Callers whose pass has not started yet. */
+  private waiting: Array<() => void> = [];
   /** Set by the verification layer: in-room verification steps in encrypted rooms go encrypted. */
   roomEncryptor: RoomMessageEncryptor | undefined;
 
@@ -61,20 +67,28 @@ export class OutgoingRequests {
   ) {}
 
   /**
-   * Sends everything the engine has queued, until its queue is empty. The
-   * promise settles when the loop that covers this call is done; it never
-   * rejects (failures are logged and the engine keeps the request).
+   * Sends everything the engine has queued when it is called: it settles
+   * when the first pass over the engine's queue that starts after this call
+   * is done (later passes, asked for by later calls, go on without it). It
+   * never rejects (failures are logged and the engine keeps the request).
    */
   run(): Promise<void> {
+    const done = new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.kick();
+    return done;
+  }
+
+  /** Starts the loop, or asks the running one for one more pass. */
+  private kick(): void {
     if (this.running) {
       this.again = true;
-      return this.running;
+      return;
     }
-    const loop = this.loop().finally(() => {
+    this.running = this.loop().finally(() => {
       this.running = undefined;
+      // A call that came after the last pass ended, before this ran, still needs its pass.
+      if (this.waiting.length > 0) this.kick();
     });
-    this.running = loop;
-    return loop;
   }
 
   /** Resolves once no run is going (and no encrypted room message is on its way). */
@@ -102,30 +116,46 @@ export class OutgoingRequests {
   private async loop(): Promise<void> {
     do {
       this.again = false;
-      let requests: OutgoingRequest[];
+      const mine = this.waiting;
+      this.waiting = [];
       try {
-        requests = await this.machine.outgoingRequests();
+        if (!(await this.pass())) {
+          // The engine's queue could not be read: nobody waiting is helped by another try now.
+          for (const resolve of this.waiting.splice(0)) resolve();
+          return;
+        }
+      } finally {
+        for (const resolve of mine) resolve();
+      }
+    } while (this.again || this.waiting.length > 0);
+  }
+
+  /** One pass over the engine's queue; false when the queue could not be read. */
+  private async pass(): Promise<boolean> {
+    let requests: OutgoingRequest[];
+    try {
+      requests = await this.machine.outgoingRequests();
+    } catch (error) {
+      this.logger.warn("crypto: reading outgoing requests failed", error);
+      return false;
+    }
+    for (const request of requests) {
+      if (request.id !== undefined && this.inFlight.has(request.id)) continue;
+      if (
+        this.roomEncryptor &&
+        request.type === this.engine.RequestType.RoomMessage &&
+        request.id !== undefined
+      ) {
+        this.detach(request as OutgoingRequest & { id: string });
+        continue;
+      }
+      try {
+        await this.send(request);
       } catch (error) {
-        this.logger.warn("crypto: reading outgoing requests failed", error);
-        return;
+        this.logger.warn(`crypto: outgoing request ${request.type} failed`, error);
       }
-      for (const request of requests) {
-        if (request.id !== undefined && this.inFlight.has(request.id)) continue;
-        if (
-          this.roomEncryptor &&
-          request.type === this.engine.RequestType.RoomMessage &&
-          request.id !== undefined
-        ) {
-          this.detach(request as OutgoingRequest & { id: string });
-          continue;
-        }
-        try {
-          await this.send(request);
-        } catch (error) {
-          this.logger.warn(`crypto: outgoing request ${request.type} failed`, error);
-        }
-      }
-    } while (this.again);
+    }
+    return true;
   }
 
   /**

@@ -14,16 +14,24 @@
  * does not support to-device encryption', or no to-device capability
  * granted), the key transports fall back to the room transport by
  * themselves.
+ *
+ * The send queue takes a send for the granted room from the approval on,
+ * even before the first sync brought the room (it then seeds the room model
+ * with the room, empty until that sync fills it), so the send waits in the
+ * queue and goes out; a send before the approval is refused with 'Not
+ * connected yet', one naming any other room with 'Unknown room: {room}'.
  */
 import type { WidgetApi } from "@lattice/widget-api";
 import { toDeviceCapability, WidgetApiResponseError } from "@lattice/widget-api";
 import { createClient } from "../client";
 import type { Client, CreateClientOptions, DisposeOptions } from "../client";
+import type { SendQueue } from "../send/SendQueue";
+import type { RoomListSummaryEntry } from "../models/room-list/summary-entry";
 import type { KeyTarget } from "../rtc/keys/transports";
 import { TO_DEVICE_UNSUPPORTED } from "../rtc/constants";
 import { embeddedCapabilities } from "./capabilities";
 import type { EmbeddedView } from "./capabilities";
-import { EmbeddedClientError } from "./errors";
+import { EmbeddedClientError, NOT_CONNECTED_MESSAGE, unknownRoomMessage } from "./errors";
 import { WidgetFeed } from "./feed";
 import { httpErrorOf, WidgetHttp } from "./WidgetHttp";
 import { mediaAbilities } from "./media";
@@ -75,6 +83,47 @@ function feedReads(view: EmbeddedView): { stateTypes: string[]; timelineTypes: s
 function refusesEncryption(error: unknown): boolean {
   if (!(error instanceof WidgetApiResponseError)) return false;
   return error.message === TO_DEVICE_UNSUPPORTED || Object.values(error.data).includes(TO_DEVICE_UNSUPPORTED);
+}
+
+/** The send queue's methods that name a room first. */
+const ROOM_SENDS = new Set<PropertyKey>(["send", "sendRelated", "react", "redact"]);
+
+/** An empty joined room for the model, until the first sync fills it. */
+function seedOf(roomId: string): RoomListSummaryEntry {
+  const unread = { highlightCount: 0, notificationCount: 0 };
+  const name = { kind: "empty", name: "" } as const;
+  return {
+    roomId,
+    category: "join",
+    name,
+    state: [],
+    summary: {},
+    unread,
+    threadUnread: [],
+    accountData: [],
+  };
+}
+
+/**
+ * `client`'s send queue, whose room sends take the granted room before the
+ * first sync (seeding it) and refuse any other room as the router does.
+ */
+function grantedQueue(client: Client, roomId: string, approved: () => boolean): SendQueue {
+  const queue = client.sendQueue;
+  return new Proxy(queue, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      const method = value as (...a: unknown[]) => unknown;
+      if (!ROOM_SENDS.has(prop)) return method.bind(target);
+      return (room: string, ...rest: unknown[]): unknown => {
+        if (room !== roomId) throw new EmbeddedClientError("UNKNOWN_ROOM", unknownRoomMessage(room));
+        if (!approved()) throw new EmbeddedClientError("NOT_CONNECTED", NOT_CONNECTED_MESSAGE);
+        if (!client.rooms.find(roomId)) client.rooms.seed([seedOf(roomId)]);
+        return method.apply(target, [room, ...rest]);
+      };
+    },
+  });
 }
 
 /** Builds the embedded client; nothing is sent to the host until start(). */
@@ -147,6 +196,7 @@ export function createEmbeddedClient(options: EmbeddedClientOptions): EmbeddedCl
     view,
     widget,
     requestedCapabilities: requested,
+    sendQueue: grantedQueue(client, roomId, () => approved !== null),
     connected: () => ready,
     mediaAbilities: async () =>
       approved === null ? { upload: false, download: false } : mediaAbilities(widget),

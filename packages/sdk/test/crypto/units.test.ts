@@ -338,14 +338,68 @@ describe("OutgoingRequests", () => {
     const first = proc.run();
     const second = proc.run();
     const third = proc.run();
-    expect(second).toBe(first);
-    expect(third).toBe(first);
-    await expect.poll(() => releases.length).toBe(1);
-    releases.shift()?.();
     await expect.poll(() => releases.length).toBe(1);
     releases.shift()?.();
     await first;
+    expect(machine.marked.map(([id]) => id)).toEqual(["a"]);
+    await expect.poll(() => releases.length).toBe(1);
+    releases.shift()?.();
+    await Promise.all([second, third]);
+    await proc.idle();
     expect(maxInFlight).toBe(1);
+    expect(machine.marked.map(([id]) => id)).toEqual(["a", "b"]);
+  });
+
+  it("a caller waits for the pass after its call, not for the passes others keep asking for", async () => {
+    // Every pass finds one new request, and a run is asked for during each pass: the loop never ends by itself.
+    let made = 0;
+    const machine = {
+      marked: [] as string[],
+      outgoingRequests: () => Promise.resolve([{ id: `r${++made}`, type: T.KeysQuery, body: "{}" }]),
+      markRequestAsSent(id: string) {
+        this.marked.push(id);
+        return Promise.resolve(true);
+      },
+    };
+    let keepAsking = true;
+    const released: Array<() => void> = [];
+    const http = {
+      async request<R>(): Promise<R> {
+        await new Promise<void>((r) => released.push(r));
+        if (keepAsking) void proc.run();
+        return {} as R;
+      },
+    };
+    const proc = new OutgoingRequests(engine, machine as never, http);
+    void proc.run(); // pass 1 starts
+    await expect.poll(() => released.length).toBe(1);
+    const mine = proc.run(); // asked during pass 1: its pass is pass 2
+    let settled = false;
+    void mine.then(() => (settled = true));
+    released.shift()?.(); // pass 1 ends, pass 2 starts
+    await expect.poll(() => released.length).toBe(1);
+    expect(settled).toBe(false);
+    released.shift()?.(); // pass 2 ends (pass 3 was asked for meanwhile)
+    await mine;
+    expect(machine.marked).toEqual(["r1", "r2"]);
+    keepAsking = false;
+    await expect.poll(() => released.length).toBe(1);
+    released.shift()?.();
+    await proc.idle();
+    expect(machine.marked).toEqual(["r1", "r2", "r3"]);
+  });
+
+  it("a run asked for just as the loop ends gets its own pass", async () => {
+    const machine = fakeMachine([
+      [{ id: "a", type: T.KeysQuery, body: "{}" }],
+      [{ id: "b", type: T.KeysQuery, body: "{}" }],
+    ]);
+    const http = { request: <R>(): Promise<R> => Promise.resolve({} as R) };
+    const proc = new OutgoingRequests(engine, machine as never, http);
+    // The caller resumes after the loop's last check for more work, before the loop is marked done:
+    // its second run lands on a loop that is ending (it used to be left without a pass).
+    await proc.run();
+    await proc.run();
     expect(machine.marked.map(([id]) => id)).toEqual(["a", "b"]);
   });
 

@@ -14,76 +14,43 @@
  *   widget API names no sending device); ones it pushes in the clear do not.
  *   They used to be dropped for want of an Olm sender device.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { startTestServer } from "@lattice/testserver";
-import type { TestServerHandle } from "@lattice/testserver";
+import { beforeAll, expect, it } from "vitest";
 import { api } from "../../src";
 import type { Client } from "../../src";
-import { createEmbeddedClient } from "../../src/embedded/createEmbeddedClient";
-import type { EmbeddedClient } from "../../src/embedded/createEmbeddedClient";
 import type { EmbeddedView } from "../../src/embedded/capabilities";
 import { ENCRYPTION_KEYS_EVENT } from "../../src/rtc/constants";
 import { toDeviceKeyContent } from "../../src/rtc/keys";
-import { loadServices, registerOn, startClient, svc, waitFor } from "../client/helpers";
-import { HomeserverDriver, hostHttp, pairedWidget } from "./hostDriver";
+import { loadServices, svc, waitFor } from "../client/helpers";
+import type { HomeserverDriver } from "./hostDriver";
+import { useEmbeddedRoom } from "./fixture";
+import type { Embedded, HostUser } from "./fixture";
 
-let server: TestServerHandle;
-let bob: Client;
-let alice: { userId: string; accessToken: string; deviceId: string };
-let roomId: string;
-const open: Array<{ client: EmbeddedClient; driver: HomeserverDriver }> = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ seed: "embedded-keys" });
-  alice = await registerOn(server, "alice");
+const fx = useEmbeddedRoom("embedded-keys", async (aliceHttp, bob) => {
+  const { room_id: id } = await api.rooms.createRoom(aliceHttp, {
+    preset: "public_chat",
+    name: "Encrypted call",
+    power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
+    initial_state: [
+      { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
+    ],
+  });
   // Bob reads room keys; he has no crypto, so his own keys never leave (nothing here asserts them).
-  bob = await startClient(server, "bob", { crypto: false });
-  roomId = (
-    await api.rooms.createRoom(hostHttp(server.url, alice.accessToken), {
-      preset: "public_chat",
-      name: "Encrypted call",
-      power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
-      initial_state: [
-        { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
-      ],
-    })
-  ).room_id;
-  await bob.moderation.join(roomId);
-}, 30_000);
-
-afterEach(async () => {
-  for (const { client, driver } of open.splice(0)) {
-    driver.stop();
-    await client.dispose();
-  }
+  await bob.moderation.join(id);
+  return id;
 });
-
-afterAll(async () => {
-  await bob?.dispose();
-  await server?.stop();
+let bob: Client;
+let alice: HostUser;
+let roomId: string;
+beforeAll(() => {
+  ({ bob, alice, roomId } = fx);
 });
 
 /** Alice's embedded view inside a host holding her token, started, once it knows the room is encrypted. */
 async function embedded(
   view: EmbeddedView,
   tune: (driver: HomeserverDriver) => void = () => undefined,
-): Promise<{
-  client: EmbeddedClient;
-  driver: HomeserverDriver;
-}> {
-  const driver = new HomeserverDriver(hostHttp(server.url, alice.accessToken), roomId);
-  tune(driver);
-  void driver.run();
-  const { widget } = pairedWidget(driver);
-  const client = createEmbeddedClient({
-    widget,
-    roomId,
-    userId: alice.userId,
-    deviceId: alice.deviceId,
-    view,
-    sync: { pollTimeoutMs: 1_000 },
-  });
-  open.push({ client, driver });
+): Promise<Embedded> {
+  const { client, driver } = fx.open(view, { tune });
   await client.start();
   await loadServices(client);
   await waitFor(() => client.rooms.find(roomId)?.getSnapshot().isEncrypted, "the room's encryption");

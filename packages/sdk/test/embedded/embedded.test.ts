@@ -8,80 +8,42 @@
  * to-device ('The widget driver does not support to-device encryption')
  * moves MatrixRTC to the room key transport by itself.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { startTestServer } from "@lattice/testserver";
-import type { TestServerHandle } from "@lattice/testserver";
+import { beforeAll, expect, it } from "vitest";
 import { toDeviceCapability } from "@lattice/widget-api";
 import { api } from "../../src";
 import type { Client } from "../../src";
 import { sendEvent } from "../../src/api/send";
-import { createEmbeddedClient } from "../../src/embedded/createEmbeddedClient";
-import type { EmbeddedClient } from "../../src/embedded/createEmbeddedClient";
 import type { EmbeddedView } from "../../src/embedded/capabilities";
-import { loadServices, registerOn, startClient, svc, waitFor } from "../client/helpers";
-import { HomeserverDriver, hostHttp, pairedWidget } from "./hostDriver";
+import { loadServices, svc, waitFor } from "../client/helpers";
+import type { HomeserverDriver } from "./hostDriver";
+import { keyAt, useEmbeddedRoom, warningLogger } from "./fixture";
+import type { Embedded, HostUser } from "./fixture";
 
-let server: TestServerHandle;
+const fx = useEmbeddedRoom("embedded-client", async (aliceHttp, bob) => {
+  const { room_id: id } = await api.rooms.createRoom(aliceHttp, {
+    preset: "public_chat",
+    name: "Embedded",
+    power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
+  });
+  await bob.moderation.join(id);
+  return id;
+});
 let bob: Client;
-let alice: { userId: string; accessToken: string; deviceId: string };
+let alice: HostUser;
 let roomId: string;
-const open: Array<{ client: EmbeddedClient; driver: HomeserverDriver }> = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ seed: "embedded-client" });
-  alice = await registerOn(server, "alice");
-  bob = await startClient(server, "bob", { crypto: false });
-  roomId = (
-    await api.rooms.createRoom(hostHttp(server.url, alice.accessToken), {
-      preset: "public_chat",
-      name: "Embedded",
-      power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
-    })
-  ).room_id;
-  await bob.moderation.join(roomId);
-}, 30_000);
-
-afterEach(async () => {
-  for (const { client, driver } of open.splice(0)) {
-    driver.stop();
-    await client.dispose();
-  }
+beforeAll(() => {
+  ({ bob, alice, roomId } = fx);
 });
 
-afterAll(async () => {
-  await bob?.dispose();
-  await server?.stop();
-});
-
-const warnings: string[] = [];
-const logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (m: string) => void warnings.push(m),
-  error: () => undefined,
-};
+const { logger, warnings } = warningLogger();
 
 /** Alice's embedded client in `view`, inside a host holding her token. */
 function embedded(
   view: EmbeddedView,
   tune: (driver: HomeserverDriver) => void = () => undefined,
   timeoutMs?: number,
-): { client: EmbeddedClient; driver: HomeserverDriver } {
-  const driver = new HomeserverDriver(hostHttp(server.url, alice.accessToken), roomId);
-  tune(driver);
-  void driver.run();
-  const { widget } = pairedWidget(driver, timeoutMs !== undefined ? { timeoutMs } : {});
-  const client = createEmbeddedClient({
-    widget,
-    roomId,
-    userId: alice.userId,
-    deviceId: alice.deviceId,
-    view,
-    logger,
-    sync: { pollTimeoutMs: 1_000 },
-  });
-  open.push({ client, driver });
-  return { client, driver };
+): Embedded {
+  return fx.open(view, { tune, logger, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
 }
 
 const bodies = (c: Client): string[] =>
@@ -143,11 +105,35 @@ it("'Unknown room: {room}' for a room the host did not grant", async () => {
   ).rejects.toThrow(`Unknown room: ${other}`);
 }, 30_000);
 
+it("a send queued before the first sync waits and goes out; one to another room is 'Unknown room: {room}'", async () => {
+  const other = (await api.rooms.createRoom(bob.http, { preset: "public_chat" })).room_id;
+  const { client, driver } = embedded("room");
+  // The host answers no read until its own first sync is in: the embedded first sync is held behind it.
+  let letRead: () => void = () => undefined;
+  const read = driver.readRoomTimeline;
+  const held = new Promise<void>((resolve) => (letRead = resolve));
+  driver.readRoomTimeline = async (...args) => {
+    await held;
+    return read(...args);
+  };
+  expect(() => client.sendQueue.send(roomId, "m.room.message", { msgtype: "m.text", body: "x" })).toThrow(
+    "Not connected yet",
+  );
+  await client.start();
+  expect(bodies(client)).toEqual([]);
+  const pending = client.sendQueue.send(roomId, "m.room.message", { msgtype: "m.text", body: "at once" });
+  expect(() => client.sendQueue.send(other, "m.room.message", { msgtype: "m.text", body: "x" })).toThrow(
+    `Unknown room: ${other}`,
+  );
+  letRead();
+  expect((await client.sendQueue.whenSettled(pending.txnId))?.status).toBe("sent");
+  await waitFor(() => bodies(bob).includes("at once"), "the early message at bob");
+  await waitFor(() => bodies(client).includes("from bob"), "the first sync in the embedded room");
+}, 30_000);
+
 it("'widget api timeout' when the host does not answer; the send queue retries it", async () => {
   const { client, driver } = embedded("room", () => undefined, 300);
   await client.start();
-  // start() does not wait for the first sync: the send queue refuses a room it has not seen yet.
-  await waitFor(() => client.rooms.find(roomId), "the granted room in the embedded client");
   const send = driver.sendEvent;
   let held = 0;
   driver.sendEvent = (...args) => (held++ < 2 ? new Promise(() => undefined) : send(...args));
@@ -173,16 +159,7 @@ it("a host that refuses encrypted to-device moves the call's keys to the room tr
   await waitFor(() => mode() === "room", "the room transport");
   expect(driver.toDeviceSent).toContainEqual({ type: "io.element.call.encryption_keys", encrypted: true });
   expect(warnings).toContain("The widget driver does not support to-device encryption");
-  const participant = await waitFor(
-    () =>
-      svc(bob)
-        .rtc.participants(roomId)
-        .getSnapshot()
-        .find((p) => p.userId === alice.userId),
-    "alice as bob's participant",
-  );
-  const key = await waitFor(() => participant.keys.getSnapshot().keys.get(0), "alice's key at bob");
-  expect(key).toEqual(svc(client).rtc.ownKey(roomId).getSnapshot()?.key);
+  expect(await keyAt(bob, roomId, alice.userId)).toEqual(svc(client).rtc.ownKey(roomId).getSnapshot()?.key);
   await svc(client).rtc.leave(roomId);
   await svc(bob).rtc.leave(roomId);
 }, 40_000);

@@ -8,67 +8,37 @@
  * Media goes through the host's MSC4039 actions: an embedded upload is a
  * file a normal client downloads byte for byte, and the reverse.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { startTestServer } from "@lattice/testserver";
-import type { TestServerHandle } from "@lattice/testserver";
+import { beforeAll, expect, it } from "vitest";
 import { api } from "../../src";
 import type { Client, TimelineWindow } from "../../src";
 import { downloadContent, getMediaConfig, getThumbnail, uploadContent } from "../../src/api/media";
-import { createEmbeddedClient } from "../../src/embedded/createEmbeddedClient";
-import type { EmbeddedClient } from "../../src/embedded/createEmbeddedClient";
-import { registerOn, startClient, waitFor } from "../client/helpers";
-import { HomeserverDriver, hostHttp, pairedWidget } from "./hostDriver";
+import { waitFor } from "../client/helpers";
+import type { HomeserverDriver } from "./hostDriver";
+import { useEmbeddedRoom } from "./fixture";
+import type { Embedded, HostUser } from "./fixture";
 
 const MESSAGES = 75;
-let server: TestServerHandle;
+const fx = useEmbeddedRoom(
+  "embedded-history",
+  async (aliceHttp, bob) => {
+    const { room_id: id } = await api.rooms.createRoom(bob.http, { preset: "public_chat", name: "History" });
+    await api.membership.joinRoom(aliceHttp, id);
+    for (let i = 1; i <= MESSAGES; i++)
+      await api.send.sendEvent(bob.http, id, "m.room.message", `h${i}`, { msgtype: "m.text", body: `m${i}` });
+    return id;
+  },
+  60_000,
+);
 let bob: Client;
-let alice: { userId: string; accessToken: string; deviceId: string };
+let alice: HostUser;
 let roomId: string;
-const open: Array<{ client: EmbeddedClient; driver: HomeserverDriver }> = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ seed: "embedded-history" });
-  alice = await registerOn(server, "alice");
-  bob = await startClient(server, "bob", { crypto: false });
-  roomId = (await api.rooms.createRoom(bob.http, { preset: "public_chat", name: "History" })).room_id;
-  await api.membership.joinRoom(hostHttp(server.url, alice.accessToken), roomId);
-  for (let i = 1; i <= MESSAGES; i++)
-    await api.send.sendEvent(bob.http, roomId, "m.room.message", `h${i}`, {
-      msgtype: "m.text",
-      body: `m${i}`,
-    });
-}, 60_000);
-
-afterEach(async () => {
-  for (const { client, driver } of open.splice(0)) {
-    driver.stop();
-    await client.dispose();
-  }
-});
-
-afterAll(async () => {
-  await bob?.dispose();
-  await server?.stop();
+beforeAll(() => {
+  ({ bob, alice, roomId } = fx);
 });
 
 /** Alice's embedded room view inside a host holding her token. */
-async function embedded(tune: (d: HomeserverDriver) => void = () => undefined): Promise<{
-  client: EmbeddedClient;
-  driver: HomeserverDriver;
-}> {
-  const driver = new HomeserverDriver(hostHttp(server.url, alice.accessToken), roomId);
-  tune(driver);
-  void driver.run();
-  const { widget } = pairedWidget(driver);
-  const client = createEmbeddedClient({
-    widget,
-    roomId,
-    userId: alice.userId,
-    deviceId: alice.deviceId,
-    view: "room",
-    sync: { pollTimeoutMs: 1_000 },
-  });
-  open.push({ client, driver });
+async function embedded(tune: (d: HomeserverDriver) => void = () => undefined): Promise<Embedded> {
+  const { client, driver } = fx.open("room", { tune });
   await client.start();
   await waitFor(() => client.rooms.find(roomId), "the room in the embedded client");
   return { client, driver };

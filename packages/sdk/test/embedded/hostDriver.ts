@@ -3,13 +3,17 @@
  * with a driver over a real homeserver connection (the host's own token,
  * never the widget's), in paired in-memory windows like widget-api's
  * tests. The driver runs its own /sync loop and feeds each event of the
- * granted room to the widget, the way a host client does; reads deeper
- * than what it synced page back the server's /messages, up to `maxRead`
- * events a read (the host's own limit). Media and relations go to the
- * server. Knobs make it refuse encrypted to-device, hold replies
- * (time-outs), grant less, or cap reads.
+ * granted room to the widget, the way a host client does, and its own
+ * device's to-device messages; reads deeper than what it synced page back
+ * the server's /messages, up to `maxRead` events a read (the host's own
+ * limit). Media and relations go to the server. It grants MSC4157 delayed
+ * events only when its server advertises MSC4140 in /versions (a host
+ * cannot offer what its server lacks: Synapse 1.67 would send a "delayed"
+ * event at once), and passes the server's errors on in `matrix_api_error`.
+ * Knobs make it refuse encrypted to-device, hold replies (time-outs), grant
+ * less, or cap reads.
  */
-import { ClientWidgetApi, DefaultWidgetDriver, WidgetApi } from "@lattice/widget-api";
+import { ClientWidgetApi, DefaultWidgetDriver, MatrixCapabilities, WidgetApi } from "@lattice/widget-api";
 import type {
   OpenIdObserver,
   RoomEvent,
@@ -22,6 +26,8 @@ import type {
 import { embed, FakeWindow } from "@lattice/widget-api/test/fakeWindows";
 import { createHttpClient } from "../../src/http/client";
 import type { HttpApi } from "../../src/http/types";
+import { MatrixError } from "../../src/http/errors";
+import { getVersions } from "../../src/api/versions";
 import { sendEvent, sendStateEvent } from "../../src/api/send";
 import { sendDelayedEvent, sendDelayedStateEvent, updateDelayedEvent } from "../../src/api/delayed-events";
 import { sendToDevice } from "../../src/api/to-device";
@@ -57,6 +63,10 @@ export class HomeserverDriver implements WidgetDriver {
   public maxRead = Number.POSITIVE_INFINITY;
   /** The limits the widget's reads asked for, in order. */
   public readonly readLimits: number[] = [];
+  /** Whether state events are also pushed as timeline events (send_event); off, update_state alone carries them. */
+  public stateInTimeline = true;
+  /** How many /messages pages the host read to answer reads deeper than it synced. */
+  public pagesRead = 0;
   private readonly timeline: ClientEventWithoutRoomId[] = [];
   /** Where /messages goes on back from (the first sync's prev_batch); null at the room's start. */
   private backToken: string | null | undefined;
@@ -73,8 +83,14 @@ export class HomeserverDriver implements WidgetDriver {
     public readonly roomId: string,
   ) {}
 
-  public validateCapabilities(requested: ReadonlySet<string>): Promise<ReadonlySet<string>> {
-    return Promise.resolve(new Set([...requested].filter((c) => !this.deny.has(c))));
+  public async validateCapabilities(requested: ReadonlySet<string>): Promise<ReadonlySet<string>> {
+    const versions = await getVersions(this.http);
+    const delayed = versions.unstable_features?.["org.matrix.msc4140"] === true;
+    const delayedCaps: string[] = [
+      MatrixCapabilities.MSC4157SendDelayedEvent,
+      MatrixCapabilities.MSC4157UpdateDelayedEvent,
+    ];
+    return new Set([...requested].filter((c) => !this.deny.has(c) && (delayed || !delayedCaps.includes(c))));
   }
 
   public getKnownRooms(): string[] {
@@ -82,6 +98,14 @@ export class HomeserverDriver implements WidgetDriver {
   }
 
   public processError(error: unknown): Record<string, unknown> | undefined {
+    if (error instanceof MatrixError)
+      return {
+        reason: error.message,
+        matrix_api_error: {
+          http_status: error.httpStatus,
+          response: { errcode: error.errcode, error: error.error },
+        },
+      };
     return error instanceof Error ? { reason: error.message } : undefined;
   }
 
@@ -137,6 +161,7 @@ export class HomeserverDriver implements WidgetDriver {
     this.paging = this.paging.then(async () => {
       while (ofType().length < wanted && typeof this.backToken === "string") {
         const page = await messages(this.http, roomId, { from: this.backToken, dir: "b", limit: 50 });
+        this.pagesRead++;
         this.timeline.unshift(...page.chunk.reverse());
         this.backToken = page.end !== undefined && page.chunk.length > 0 ? page.end : null;
       }
@@ -234,9 +259,14 @@ export class HomeserverDriver implements WidgetDriver {
         }
         // Reads may answer now; the pushes below can wait for the widget (the host holds them until it is ready).
         this.synced();
+        for (const e of r.to_device?.events ?? [])
+          await this.host
+            ?.feedToDevice({ type: e.type, sender: e.sender, content: e.content }, false)
+            .catch(() => undefined);
         for (const e of events) {
           const event: RoomEvent = { ...e, room_id: this.roomId };
-          await this.host?.feedEvent(event).catch(() => undefined);
+          if (e.state_key === undefined || this.stateInTimeline)
+            await this.host?.feedEvent(event).catch(() => undefined);
           if (e.state_key !== undefined) await this.host?.feedStateUpdate(event).catch(() => undefined);
         }
       } catch {

@@ -32,6 +32,7 @@ import { createBrowserMediaPlatform } from "../platform";
 import type { BrowserMediaPlatform } from "../platform";
 import { CallSettings } from "./calls/CallSettings";
 import { AppStateError } from "./errors";
+import { consoleLogger } from "./logger";
 
 /** The connection status the banner shows. */
 export type ConnectionStatus =
@@ -152,6 +153,7 @@ export class ClientViewModel {
     this.mediaPlatform = media.supported ? media : undefined;
     this.client = createClient({
       session,
+      logger: consoleLogger(),
       voip: {
         ...(this.mediaPlatform ? { platform: this.mediaPlatform } : {}),
         fallbackStunAllowed: () => this.callSettings.current.fallbackStunAllowed,

@@ -1,6 +1,7 @@
 /**
  * The room header's voice and video call buttons: a 1:1 call in a room of
- * two, a mesh group call in a bigger room (joined when one is running),
+ * two (or joining the MatrixRTC call the other person is in), a mesh group
+ * call in a bigger room (joined when one is running),
  * or Element Call hosted by the app when Settings › Voice & video chose it
  * for group calls. Hidden where the browser cannot call or the room has
  * nobody else.
@@ -36,7 +37,7 @@ export function CallButtons({
   const kind = calls.kindFor(roomId);
   if (kind === null) return null;
   const viaElementCall = kind === "group" && prefs.groupCalls === "element-call" && elementCall !== null;
-  const join = kind === "group" && calls.hasGroupCall(roomId);
+  const join = calls.joinsRunningCall(roomId);
   const busy = active !== null || lobby !== null;
   const place = (video: boolean): void => {
     if (viaElementCall) elementCall.start(roomId, { voice: !video });

@@ -348,6 +348,25 @@ export class CallsViewModel {
   }
 
   /**
+   * Whether the room's call buttons join a running call (the header says
+   * "Join…"): a group call in a bigger room; in a room of two, a MatrixRTC
+   * call the other person is in, which the 1:1 route joins whatever the
+   * preference.
+   */
+  joinsRunningCall(roomId: string): boolean {
+    const kind = this.kindFor(roomId);
+    if (kind === "group") return this.hasGroupCall(roomId);
+    if (kind === null || !this.supported) return false;
+    const me = this.client.userId;
+    return (
+      this.rtc
+        ?.session(roomId)
+        .memberships.getSnapshot()
+        .some((m) => m.sender !== me) ?? false
+    );
+  }
+
+  /**
    * Feature detection: a group call goes on LiveKit when the server offers
    * a LiveKit focus (MSC4143 rtc transports) and no mesh call is running
    * in the room; otherwise it is a mesh call.

@@ -14,6 +14,7 @@ import type { BrowserMediaPlatform } from "../../platform";
 import {
   checkLiveKitFocus,
   LiveKitCall,
+  livekitFoci,
   offersLiveKit,
   requestOpenIdToken,
   requestSfuToken,
@@ -34,7 +35,7 @@ export { offersLiveKit };
  */
 export async function checkLiveKit(client: Client, roomId: string): Promise<LiveKitCheckResult | undefined> {
   const { transports } = await (await client.rtc()).discovery.get();
-  const serviceUrl = transports.find((t) => t.type === "livekit" && t.livekitServiceUrl)?.livekitServiceUrl;
+  const serviceUrl = livekitFoci(transports)[0]?.serviceUrl;
   if (serviceUrl === undefined) return undefined;
   const deviceId = client.deviceId ?? "";
   return checkLiveKitFocus({

@@ -99,6 +99,7 @@ it("keeps legacy calls when legacy is chosen, but joins bob's running MatrixRTC 
   settings.update({ oneToOneCalls: "legacy" });
   await placeAndHangUp(false);
   expect(vm.notice.getSnapshot()).toBeNull();
+  expect(vm.joinsRunningCall(roomId)).toBe(false);
 
   const bobRtc = await bob.rtc();
   await bobRtc.join(roomId, { callIntent: "audio" });
@@ -112,6 +113,8 @@ it("keeps legacy calls when legacy is chosen, but joins bob's running MatrixRTC 
     "alice sees bob in the call",
     15_000,
   );
+  // The header offers to join ("Join voice call"), since that is what placing a call does here.
+  expect(vm.joinsRunningCall(roomId)).toBe(true);
   await vm.place(roomId, false, { lobby: true });
   expect(vm.lobby.getSnapshot()).toEqual({ roomId, video: false, ringUserId: undefined });
   vm.leaveLobby();

@@ -22,6 +22,7 @@ import type { HostMedia } from "./HostMedia";
 import { Scope } from "../Scope";
 import { embeddedParamsOf, missingParams } from "./params";
 import type { EmbeddedParams, EmbeddedTheme } from "./params";
+import { consoleLogger } from "../logger";
 
 /** Element Call's custom widget actions. */
 export const ElementActions = {
@@ -103,6 +104,7 @@ export class EmbeddedViewModel {
       userId: p.userId,
       deviceId: p.deviceId,
       view: p.view,
+      logger: consoleLogger(),
       ...(platform ? { voip: { platform } } : {}),
     });
     this.client = client;

@@ -70,6 +70,7 @@ export interface SdkWidgetDriverOptions {
 export class SdkWidgetDriver implements WidgetDriver {
   private readonly ctx: DriverContext;
   private readonly hooks: WidgetDriverHooks;
+  private readonly ended = new AbortController();
 
   constructor(options: SdkWidgetDriverOptions) {
     this.hooks = options.hooks;
@@ -79,7 +80,13 @@ export class SdkWidgetDriver implements WidgetDriver {
       roomId: options.roomId,
       viewedRoomId: () => options.hooks.viewedRoomId(),
       txnId: () => `widget.${txn()}`,
+      closed: this.ended.signal,
     };
+  }
+
+  /** The widget's session ended: background work for it stops. */
+  dispose(): void {
+    this.ended.abort();
   }
 
   /** The room this widget lives in (null for account widgets). */

@@ -307,6 +307,7 @@ export class WidgetSession {
   dispose(): void {
     if (this.stateValue.getSnapshot() === "disposed") return;
     this.detach();
+    this.driver.dispose();
     this.approvalAnswer?.(new Set());
     this.approvalAnswer = null;
     this.approvalValue.set(null);

@@ -35,6 +35,8 @@ export interface DriverContext {
   viewedRoomId(): string | null;
   /** A fresh transaction id. */
   txnId(): string;
+  /** Aborted when the widget's session ends: background work for it (to-device retries) stops. */
+  readonly closed: AbortSignal;
 }
 
 /** The room a request without room_id is about: the widget's own, else the viewed one. */

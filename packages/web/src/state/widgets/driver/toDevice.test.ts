@@ -6,7 +6,11 @@ import { SKIPPED_RETRY_DELAYS_MS, sendToDevice } from "./toDevice";
 type Target = { userId: string; deviceId: string };
 
 /** A context whose crypto reports the devices in `unreachable` as skipped. */
-function fakeContext(unreachable: Set<string>): { ctx: DriverContext; sends: string[][] } {
+function fakeContext(unreachable: Set<string>): {
+  ctx: DriverContext;
+  sends: string[][];
+  close: () => void;
+} {
   const sends: string[][] = [];
   const crypto = {
     sendToDevice: (_type: string, targets: readonly Target[]) => {
@@ -15,13 +19,15 @@ function fakeContext(unreachable: Set<string>): { ctx: DriverContext; sends: str
       return Promise.resolve({ sent: targets.filter((t) => !unreachable.has(t.deviceId)), skipped });
     },
   };
+  const closing = new AbortController();
   const ctx: DriverContext = {
     client: { userId: "@me:hs", deviceId: "ME", crypto } as unknown as WidgetClient,
     roomId: "!r:hs",
     viewedRoomId: () => "!r:hs",
     txnId: () => "t",
+    closed: closing.signal,
   };
-  return { ctx, sends };
+  return { ctx, sends, close: () => closing.abort() };
 }
 
 describe("encrypted send_to_device", () => {
@@ -52,5 +58,16 @@ describe("encrypted send_to_device", () => {
     await vi.advanceTimersByTimeAsync(SKIPPED_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0) + 60_000);
     expect(sends).toHaveLength(1 + SKIPPED_RETRY_DELAYS_MS.length);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("stops trying when the widget's session ends", async () => {
+    const { ctx, sends, close } = fakeContext(new Set(["B"]));
+    await sendToDevice(ctx, "io.element.call.encryption_keys", true, { "@b:hs": { B: { keys: [] } } });
+    await vi.advanceTimersByTimeAsync(SKIPPED_RETRY_DELAYS_MS[0] ?? 0);
+    expect(sends).toHaveLength(2);
+    close();
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(sends).toHaveLength(2);
   });
 });

@@ -9,7 +9,8 @@
  * keys. Devices the crypto layer could not encrypt for (no device keys or
  * Olm session yet) are tried again in the background: the widget has no
  * way to know they were missed, and a call key they miss leaves a
- * participant undecryptable until the next rotation.
+ * participant undecryptable until the next rotation. The retries stop when
+ * the widget's session ends.
  */
 import type { DriverContext } from "./context";
 
@@ -74,8 +75,11 @@ function retrySkipped(
   attempt = 0,
 ): void {
   const delay = SKIPPED_RETRY_DELAYS_MS[attempt];
-  if (delay === undefined) return;
-  setTimeout(() => {
+  if (delay === undefined || ctx.closed.aborted) return;
+  // A closed widget's keys are of no use to anyone: its retries stop with it.
+  const cancel = (): void => clearTimeout(timer);
+  const timer = setTimeout(() => {
+    ctx.closed.removeEventListener("abort", cancel);
     ctx.client.crypto.sendToDevice(type, targets, content).then(
       ({ skipped }) => {
         if (skipped.length > 0) retrySkipped(ctx, type, skipped, content, attempt + 1);
@@ -83,4 +87,5 @@ function retrySkipped(
       () => retrySkipped(ctx, type, targets, content, attempt + 1),
     );
   }, delay);
+  ctx.closed.addEventListener("abort", cancel, { once: true });
 }
