@@ -2,13 +2,16 @@
  * `npm test`: sets itself up, then runs every gate: typecheck, lint, format
  * check, the interop tests, unit and integration tests, browser tests. The
  * static gates are single-threaded, so they run in two lanes at once (lint
- * in one; the typechecks and the format check in the other), which halves
- * their wall time on two cores; the interop tests run in a third lane of
- * that phase: they mostly wait on Synapse, run one test file at a time and
- * do not mind a busy machine, where the browser tests do. Each step's output
- * is printed whole when it ends. The node and browser gates follow one after
- * the other, since each uses every core. Stops after the first phase with a
- * failing gate, with a non-zero exit code.
+ * in one; the typechecks, the format check and knip in the other), which
+ * halves their wall time on two cores; the interop tests run in a third lane
+ * beside them: they mostly wait on Synapse (about 0.75 of a core), run one
+ * test file at a time and do not mind a busy machine, where the browser
+ * tests do. The unit and integration tests start as soon as both static
+ * lanes are done, beside the interop tests' last minutes, which would
+ * otherwise leave more than a core idle. The browser tests run last, alone,
+ * since they use every core and mind a busy one. Each step's output is
+ * printed whole when it ends. Stops after the first phase with a failing
+ * gate, with a non-zero exit code.
  *
  * `node scripts/test.mjs lint typecheck` runs only the steps whose names
  * contain one of the words; `--serial` runs every step alone, in order.
@@ -32,7 +35,7 @@ const TS_PROJECTS = [
 
 const typecheck = TS_PROJECTS.map((p) => ({ name: `typecheck ${p}`, cmd: ["npx", "tsc", "-p", p] }));
 const lint = { name: "lint", cmd: ["npx", "eslint", "--max-warnings", "0", "."] };
-// Unused files, dependencies and exports (knip.json); it shares the lint lane, it takes seconds.
+// Unused files, dependencies and exports (knip.json): seconds, at the end of the typecheck lane (lint's is longer).
 const knip = { name: "lint: unused exports (knip)", cmd: ["npx", "knip"] };
 const format = { name: "format", cmd: ["npx", "prettier", "--check", "--log-level", "warn", "."] };
 const node = { name: "unit and integration tests", cmd: ["npx", "vitest", "run", "--project", "node"] };
@@ -47,14 +50,21 @@ const browser = {
   cmd: ["npx", "vitest", "run", "--project", "browser", "--project", "browser-alone"],
 };
 
-/** Phases run in order; the lanes of a phase run at once, the steps of a lane in order. */
+/**
+ * Phases run in order; the lanes of a phase run at once, the steps of a lane
+ * in order. A step may be `{ lanes }`: lanes run at once, and the step ends
+ * when all of them did.
+ */
 const PHASES = [
   [
-    [lint, knip],
-    [...typecheck, format],
+    [
+      {
+        lanes: [[lint], [...typecheck, format, knip]],
+      },
+      node,
+    ],
     [interopSetup, sfuSetup, interop],
   ],
-  [[node]],
   [[browser]],
 ];
 
@@ -90,22 +100,43 @@ function runStep(step, alone) {
   });
 }
 
+/** Runs lanes at once; the first non-zero exit code, or 0. */
+async function runLanes(lanes, alone) {
+  const codes = await Promise.all(lanes.map((lane) => runLane(lane, alone)));
+  return codes.find((c) => c !== 0) ?? 0;
+}
+
 /** Runs a lane's steps in order until one fails; its exit code. */
 async function runLane(steps, alone) {
   for (const step of steps) {
-    const code = await runStep(step, alone);
+    const code = step.lanes ? await runLanes(step.lanes, false) : await runStep(step, alone);
     if (code !== 0) return code;
   }
   return 0;
 }
 
-const phases = serial ? PHASES.flat(2).map((step) => [[step]]) : PHASES;
+/** The wanted steps of a lane (a group keeps its wanted lanes; an empty group goes). */
+function pick(lane) {
+  return lane
+    .map((step) => (step.lanes ? { lanes: step.lanes.map(pick).filter((l) => l.length > 0) } : step))
+    .filter((step) => (step.lanes ? step.lanes.length > 0 : wanted(step)));
+}
+
+/** Every step of a lane, in order, groups opened. */
+const stepsOf = (lane) => lane.flatMap((step) => (step.lanes ? step.lanes.flatMap(stepsOf) : [step]));
+
+const phases = serial
+  ? PHASES.flat()
+      .flatMap(stepsOf)
+      .map((step) => [[step]])
+  : PHASES;
 const started = Date.now();
 for (const phase of phases) {
-  const lanes = phase.map((lane) => lane.filter(wanted)).filter((lane) => lane.length > 0);
+  const lanes = phase.map(pick).filter((lane) => lane.length > 0);
   if (lanes.length === 0) continue;
-  const codes = await Promise.all(lanes.map((lane) => runLane(lane, lanes.length === 1)));
-  const failed = codes.find((c) => c !== 0);
-  if (failed !== undefined) process.exit(failed);
+  // A lane runs alone (its output straight to the terminal) only when it is one plain step after another.
+  const alone = lanes.length === 1 && !lanes[0].some((step) => step.lanes);
+  const failed = await runLanes(lanes, alone);
+  if (failed !== 0) process.exit(failed);
 }
 console.log(`\nAll gates passed in ${((Date.now() - started) / 1000).toFixed(1)}s`);

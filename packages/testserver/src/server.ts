@@ -14,6 +14,7 @@ import { resolveConfig } from "./core/config";
 import type { RtcTransportConfig, TestServerOptions } from "./core/config";
 import type { ServerContext } from "./core/context";
 import { IdGenerator } from "./core/ids";
+import { forgetServer, watchServer } from "./core/live-servers";
 import { missingInLegacy } from "./core/legacy";
 import { Context } from "./core/server-context";
 import { errors, MatrixHttpError } from "./http/errors";
@@ -218,31 +219,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     stop: () =>
       new Promise<void>((resolve) => {
-        liveServers.delete(serverHandle);
+        forgetServer(serverHandle);
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
   };
-  liveServers.add(serverHandle);
+  watchServer(serverHandle);
   return serverHandle;
-}
-
-/** Servers started in this process and not stopped, for the test-mode mismatch check. */
-const liveServers = new Set<TestServerHandle>();
-const reported = new WeakMap<TestServerHandle, number>();
-
-/**
- * Spec mismatches recorded by any live server since the last call. The
- * Vitest setup file calls it after each test and fails the test on any.
- */
-export function takeNewValidationErrors(): string[] {
-  const out: string[] = [];
-  for (const handle of liveServers) {
-    const seen = reported.get(handle) ?? 0;
-    out.push(...handle.validationErrors.slice(seen));
-    reported.set(handle, handle.validationErrors.length);
-  }
-  return out;
 }
 
 function isHandlerResponse(value: object): value is HandlerResponse {

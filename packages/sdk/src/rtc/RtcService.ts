@@ -132,6 +132,13 @@ export interface JoinOptions {
    * own focus and says "multi_sfu", as Element Call does; the default is "oldest_membership".
    */
   focusSelection?: FocusSelection;
+  /**
+   * Test-only: the delayed leave's delay in ms, how long after our last restart the server sends
+   * our leave (MSC4140). Leave it unset in the product: the default, DELAYED_LEAVE_MS (30 000), is
+   * the margin a starved client needs. A test that kills a client to see the server's leave passes
+   * a short one so it need not wait 30 s; the restarts then come four times within the delay.
+   */
+  delayedLeaveMs?: number;
 }
 
 export interface RingOptions {
@@ -345,6 +352,7 @@ export class RtcService {
         sticky ? stickyMembershipContent(own) : stateMembershipContent(own, createdTs, expires),
       leaveContent: () => (sticky ? stickyLeaveContent(memberId) : {}),
       ...(this.options.warn ? { warn: this.options.warn } : {}),
+      ...(join.delayedLeaveMs !== undefined ? { delayedLeaveMs: join.delayedLeaveMs } : {}),
     });
     const send = this.options.sendToDevice;
     const transports = new KeyTransports({

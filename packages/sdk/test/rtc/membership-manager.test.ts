@@ -84,6 +84,18 @@ describe("MembershipManager", () => {
     expect(io.names()).toEqual(["sendDelayed", "send", "updateDelayed:restart", "updateDelayed:restart"]);
   });
 
+  it("a shorter delay (the crash tests') is sent as given and restarted four times within it", async () => {
+    const { io, scheduler, manager } = setup({ delayedLeaveMs: 6_000 });
+    await manager.join();
+    expect(io.calls[0]).toEqual(["sendDelayed", {}, 6_000]);
+    await scheduler.advance(1_499);
+    expect(io.names()).toEqual(["sendDelayed", "send"]);
+    await scheduler.advance(1);
+    expect(io.names()).toEqual(["sendDelayed", "send", "updateDelayed:restart"]);
+    await scheduler.advance(4_500);
+    expect(io.names().filter((n) => n === "updateDelayed:restart")).toHaveLength(4);
+  });
+
   it("re-sends the membership 5 s before it expires, with a longer expiry and the same created_ts", async () => {
     const { io, scheduler, manager } = setup({ delayedEvents: false, membershipExpiryMs: 60_000 });
     await manager.join();

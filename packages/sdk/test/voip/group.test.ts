@@ -284,6 +284,29 @@ describe("mesh calls", () => {
     expect(alice.call.calls.getSnapshot().size).toBe(before);
   });
 
+  it("holds an invite that comes before the caller's membership and answers it once the membership arrives", async () => {
+    const room = new GroupRoom();
+    const alice = room.add("@alice:hs", "A1");
+    const bob = room.add("@bob:hs", "B1");
+    await alice.call.enter();
+    // Alice's sync has not brought bob's membership yet (Synapse sent his to-device invite first).
+    room.joined.delete("@bob:hs");
+    await bob.call.enter();
+    await room.scheduler.advance(1_000);
+    expect(bob.toDevice.filter((e) => e.type === "m.call.invite")).toHaveLength(1);
+    expect(alice.call.calls.getSnapshot().size).toBe(0);
+    expect(alice.toDevice).toEqual([]);
+    // The membership arrives: the held invite is answered, well before bob's 15 s timeout and retry.
+    room.joined.add("@bob:hs");
+    alice.call.onMemberStateChanged();
+    await room.scheduler.advance(2_000);
+    const calls = [...alice.call.calls.getSnapshot().values()];
+    expect(calls.map((c) => c.state.getSnapshot())).toEqual(["connected"]);
+    expect(calls[0]?.callId).toBe(bob.toDevice.find((e) => e.type === "m.call.invite")?.content.call_id);
+    expect(alice.toDevice.map((e) => e.type)).toContain("m.call.answer");
+    expect(bob.toDevice.filter((e) => e.type === "m.call.invite")).toHaveLength(1);
+  });
+
   it("sends no media to a device without a valid membership (CVE-2023-29529): its invite is ignored and a lapsed one is hung up", async () => {
     const room = new GroupRoom();
     const alice = room.add("@alice:hs", "A1");

@@ -4,7 +4,7 @@
  * the test, so the client is never tested against a private dialect.
  */
 import { afterEach } from "vitest";
-import { takeNewValidationErrors } from "../server";
+import { takeNewValidationErrors } from "../core/live-servers";
 
 afterEach(() => {
   const problems = takeNewValidationErrors();

@@ -75,7 +75,9 @@ export interface MembershipManagerOptions {
   leaveContent: () => Record<string, unknown>;
   /** Called with SPEC messages and failures. */
   warn?: (message: string, error?: unknown) => void;
+  /** The delayed leave's delay; DELAYED_LEAVE_MS unless given (tests of a crash pass a short one). */
   delayedLeaveMs?: number;
+  /** How often to restart the delayed leave; RESTART_EVERY_MS, or a quarter of a shorter delay. */
   restartEveryMs?: number;
   membershipExpiryMs?: number;
 }
@@ -172,7 +174,9 @@ export class MembershipManager {
    */
   private async restartLoop(signal: AbortSignal): Promise<void> {
     const { scheduler } = this.options;
-    const every = this.options.restartEveryMs ?? RESTART_EVERY_MS;
+    // Four restarts within the delay at least, so one late restart still costs nothing.
+    const delay = this.options.delayedLeaveMs ?? DELAYED_LEAVE_MS;
+    const every = this.options.restartEveryMs ?? Math.min(RESTART_EVERY_MS, delay / 4);
     while (this.delayed && !signal.aborted) {
       try {
         await scheduler.sleep(every, signal);

@@ -10,8 +10,9 @@
  * other to call. Outgoing calls are retried every 5 s, at most 3 times per
  * device; a call not connected within the participant timeout (15 s) is
  * dropped so a retry can replace it. No media goes to a device without a
- * valid membership (CVE-2023-29529): invites from one are ignored, and the
- * call to a device whose membership lapses is hung up.
+ * valid membership (CVE-2023-29529): its call events are held unanswered
+ * (held.ts) until its membership arrives, and the call to a device whose
+ * membership lapses is hung up.
  */
 import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
@@ -25,6 +26,8 @@ import type { IceServer, MediaPlatform, MediaStream } from "../platform";
 import type { CallStatsSummary } from "../stats";
 import { randomString } from "../../util/random";
 import { Emitter, OwnedTimers } from "../timers";
+import { HeldSignals } from "./held";
+import type { HeldSignal } from "./held";
 import { GroupLocalMedia } from "./localMedia";
 import { ownDevice, participantKey, participantsOf, withOwnDevice } from "./members";
 import type { GroupCallRoom } from "./members";
@@ -85,6 +88,7 @@ export class GroupCall {
   private readonly timers: OwnedTimers;
   private readonly sessions = new Map<Call, string>();
   private readonly retries = new Map<string, number>();
+  private readonly held = new HeldSignals();
   private feed: CallFeed | undefined;
   private enteredTimers: OwnedTimers;
   private cancelExpiry: () => void = () => undefined;
@@ -192,6 +196,7 @@ export class GroupCall {
     await Promise.all([...this.callMap.getSnapshot().values()].map((c) => c.hangup("user_hangup")));
     this.callMap.set(new Map());
     this.retries.clear();
+    this.held.clear();
     this.local.dispose();
     this.feed?.dispose();
     this.feed = undefined;
@@ -283,7 +288,22 @@ export class GroupCall {
     const next = Math.min(...participants.map((p) => p.expiresTs));
     if (Number.isFinite(next))
       this.cancelExpiry = this.timers.after(next - now, () => this.onMemberStateChanged());
-    if (this.stateValue.getSnapshot() === "entered") this.placeOutgoingCalls();
+    if (this.stateValue.getSnapshot() !== "entered") return;
+    // Call events that came before the sender's membership, in order, before we place our own calls.
+    const known = (s: HeldSignal): boolean =>
+      participants.some(
+        (p) =>
+          p.userId === s.sender &&
+          p.deviceId === s.content.device_id &&
+          p.sessionId === s.content.sender_session_id,
+      );
+    // A held invite that fails ends its own call, as one that came in time would.
+    void this.replay(this.held.take(now, known)).catch(() => undefined);
+    this.placeOutgoingCalls();
+  }
+
+  private async replay(signals: readonly HeldSignal[]): Promise<void> {
+    for (const s of signals) await this.onToDevice(s.sender, s.type, s.content);
   }
 
   /** A to-device m.call.* event; dropped unless it is for this call, from a device with a valid membership. */
@@ -298,7 +318,10 @@ export class GroupCall {
           p.deviceId === content.device_id &&
           p.sessionId === content.sender_session_id,
       );
-    if (!participant) return;
+    if (!participant) {
+      this.held.hold({ sender, type, content, at: this.options.scheduler.now() });
+      return;
+    }
     const key = participantKey(participant);
     const existing = this.callMap.getSnapshot().get(key);
     if (type !== CallEventType.Invite) {
