@@ -15,29 +15,21 @@
  *   They used to be dropped for want of an Olm sender device.
  */
 import { beforeAll, expect, it } from "vitest";
-import { api } from "../../src";
 import type { Client } from "../../src";
 import type { EmbeddedView } from "../../src/embedded/capabilities";
 import { ENCRYPTION_KEYS_EVENT } from "../../src/rtc/constants";
 import { toDeviceKeyContent } from "../../src/rtc/keys";
 import { loadServices, svc, waitFor } from "../client/helpers";
 import type { HomeserverDriver } from "./hostDriver";
-import { useEmbeddedRoom } from "./fixture";
+import { callRoom, useEmbeddedRoom } from "./fixture";
 import type { Embedded, HostUser } from "./fixture";
 
-const fx = useEmbeddedRoom("embedded-keys", async (aliceHttp, bob) => {
-  const { room_id: id } = await api.rooms.createRoom(aliceHttp, {
-    preset: "public_chat",
-    name: "Encrypted call",
-    power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
-    initial_state: [
-      { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
-    ],
-  });
-  // Bob reads room keys; he has no crypto, so his own keys never leave (nothing here asserts them).
-  await bob.moderation.join(id);
-  return id;
-});
+// Bob reads room keys; he has no crypto, so his own keys never leave (nothing here asserts them).
+const fx = useEmbeddedRoom("embedded-keys", (aliceHttp, bob) =>
+  callRoom(aliceHttp, bob, "Encrypted call", [
+    { type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } },
+  ]),
+);
 let bob: Client;
 let alice: HostUser;
 let roomId: string;

@@ -16,18 +16,10 @@ import { sendEvent } from "../../src/api/send";
 import type { EmbeddedView } from "../../src/embedded/capabilities";
 import { loadServices, svc, waitFor } from "../client/helpers";
 import type { HomeserverDriver } from "./hostDriver";
-import { keyAt, useEmbeddedRoom, warningLogger } from "./fixture";
+import { callRoom, keyAt, useEmbeddedRoom, warningLogger } from "./fixture";
 import type { Embedded, HostUser } from "./fixture";
 
-const fx = useEmbeddedRoom("embedded-client", async (aliceHttp, bob) => {
-  const { room_id: id } = await api.rooms.createRoom(aliceHttp, {
-    preset: "public_chat",
-    name: "Embedded",
-    power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
-  });
-  await bob.moderation.join(id);
-  return id;
-});
+const fx = useEmbeddedRoom("embedded-client", (aliceHttp, bob) => callRoom(aliceHttp, bob, "Embedded"));
 let bob: Client;
 let alice: HostUser;
 let roomId: string;

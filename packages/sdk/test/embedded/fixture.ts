@@ -12,6 +12,7 @@ import { startTestServer } from "@lattice/testserver";
 import type { TestServerHandle } from "@lattice/testserver";
 import type { Client, CreateClientOptions } from "../../src";
 import type { HttpApi } from "../../src/http/types";
+import { api } from "../../src";
 import { createEmbeddedClient } from "../../src/embedded/createEmbeddedClient";
 import type { EmbeddedClient } from "../../src/embedded/createEmbeddedClient";
 import type { EmbeddedView } from "../../src/embedded/capabilities";
@@ -95,6 +96,26 @@ export function embeddedHosts(
 }
 
 /** What a Node test of the embedded client has: the server, alice (the host's user), bob, the room. */
+/**
+ * A public room named `name` that alice creates, where members may write
+ * call memberships, with `initialState` (encryption, say); bob joins it.
+ */
+export async function callRoom(
+  aliceHttp: HttpApi,
+  bob: Client,
+  name: string,
+  initialState: Array<{ type: string; state_key: string; content: Record<string, unknown> }> = [],
+): Promise<string> {
+  const { room_id: id } = await api.rooms.createRoom(aliceHttp, {
+    preset: "public_chat",
+    name,
+    power_level_content_override: { events: { "org.matrix.msc3401.call.member": 0 } },
+    initial_state: initialState,
+  });
+  await bob.moderation.join(id);
+  return id;
+}
+
 export interface EmbeddedRoom {
   readonly server: TestServerHandle;
   readonly alice: HostUser;
