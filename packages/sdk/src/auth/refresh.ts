@@ -9,8 +9,10 @@
  *   retried once with the refreshed token (or with a token another request
  *   already refreshed meanwhile);
  * - a refused refresh ends the session cleanly (Session.clear with
- *   "refresh_failed"); a network failure does not (the next request tries
- *   again);
+ *   "refresh_failed"), unless another page sharing the stored session (a
+ *   second tab, or this one before a reload) refreshed with the same
+ *   single-use token first: its stored tokens are taken instead; a network
+ *   failure does not end it (the next request tries again);
  * - M_UNKNOWN_TOKEN with soft_logout and nothing to refresh with is a soft
  *   logout (local data kept); without soft_logout the session is cleared.
  *
@@ -153,6 +155,8 @@ export class TokenRefresher implements HttpApi {
       answer = await refreshRequest(this.http, refreshToken, { timeoutMs: REFRESH_TIMEOUT_MS });
     } catch (err) {
       if (err instanceof MatrixError) {
+        // Refused: another page sharing the session may have used this token first (then its tokens are ours).
+        if (await this.session.adoptStoredTokens(refreshToken)) return;
         // The server refused the refresh token: the session is over.
         if (err.softLogout) await this.session.softLogout();
         else await this.session.clear("refresh_failed", err);
@@ -209,6 +213,8 @@ export class TokenRefresher implements HttpApi {
           err.code === "InvalidIdToken" ||
           (err.code === "RefreshFailed" && err.status !== undefined && err.status < 500));
       if (!refused) throw err; // no answer: keep the session, a later request tries again
+      // Refused: another page sharing the session may have used this token first (then its tokens are ours).
+      if (await this.session.adoptStoredTokens(refreshToken)) return;
       await this.session.clear("refresh_failed", err);
       throw new AuthError("REFRESH_FAILED", "The session could not be refreshed", { cause: err });
     }

@@ -173,6 +173,45 @@ export class Session {
   }
 
   /**
+   * After `usedRefreshToken` was refused: takes the tokens another page
+   * sharing this storage (another tab, or this tab before a reload)
+   * stored since. Refresh tokens are single-use, so two pages refreshing
+   * with the same one see the second refused although the session lives
+   * on. True when the stored session is this same user and device with
+   * other tokens (they are taken); false when the refusal stands.
+   */
+  async adoptStoredTokens(usedRefreshToken: string): Promise<boolean> {
+    const current = this.data;
+    if (current === null) return false;
+    let stored: SessionData | null;
+    try {
+      stored = await this.storage.load();
+    } catch {
+      return false;
+    }
+    if (
+      stored === null ||
+      stored.userId !== current.userId ||
+      stored.deviceId !== current.deviceId ||
+      stored.accessToken === undefined ||
+      stored.refreshToken === undefined ||
+      stored.refreshToken === usedRefreshToken
+    ) {
+      return false;
+    }
+    const next: SessionData = {
+      ...current,
+      accessToken: stored.accessToken,
+      refreshToken: stored.refreshToken,
+    };
+    if (stored.expiresAt !== undefined) next.expiresAt = stored.expiresAt;
+    else delete next.expiresAt;
+    this.data = next;
+    this.publish();
+    return true;
+  }
+
+  /**
    * Soft logout: the server dropped the access token but the device lives
    * on. The tokens go; user, device and everything stored locally stay, so
    * signing in again with the same device id resumes the session.

@@ -14,6 +14,7 @@ import { AuthError } from "../../src/auth/errors";
 import { loginWithPassword, sessionDataFrom } from "../../src/auth/login";
 import { DeviceService } from "../../src/auth/devices";
 import { TokenRefresher } from "../../src/auth/refresh";
+import { Session } from "../../src/auth/session";
 import type { SessionState } from "../../src/auth/session";
 import { MatrixError } from "../../src/http/errors";
 import { httpFor, recordingFetch, sessionFor, signUp } from "./helpers";
@@ -102,6 +103,24 @@ describe("refresh", () => {
     expect(session.getAccessToken()).toBeUndefined();
     // Nothing is left to send: later requests fail locally.
     await expect(whoami(api)).rejects.toMatchObject({ code: "NOT_SIGNED_IN" });
+  });
+
+  it("takes the tokens a second tab stored when its own refresh token was used there first", async () => {
+    const { api: tabA, session: a, storage } = await signUp(server, "tia", { now });
+    // A second tab restores the same stored session and has its own refresher.
+    const b = await Session.restore(storage, { now });
+    const tabB = new TokenRefresher({ http: b.createHttpClient({ retry: false }), session: b, now });
+    const states: SessionState[] = [];
+    b.state.subscribe((s) => states.push(s));
+    server.expireAccessTokens("@tia:localhost");
+    // Tab A refreshes first: the refresh token both tabs held is spent.
+    await expect(whoami(tabA)).resolves.toMatchObject({ user_id: "@tia:localhost" });
+    expect(storage.load()?.refreshToken).toBe(a.getRefreshToken());
+    // Tab B meets the expired token, and its refresh with the spent one is refused: it takes A's tokens.
+    await expect(whoami(tabB)).resolves.toMatchObject({ user_id: "@tia:localhost" });
+    expect(b.getAccessToken()).toBe(a.getAccessToken());
+    expect(states.filter((s) => s.kind === "signed_out")).toEqual([]);
+    expect(storage.load()).toMatchObject({ userId: "@tia:localhost", refreshToken: a.getRefreshToken() });
   });
 
   it("keeps the session when the refresh fails for want of a network", async () => {
