@@ -111,6 +111,29 @@ describe("glare", () => {
   });
 });
 
+describe("calling someone who is ringing us", () => {
+  it("answers their ringing call instead of placing a second one", async () => {
+    const { alice, bob, scheduler } = setup();
+    await alice.router.placeCall(ROOM, bob.userId);
+    const aliceInvite = alice.sentOf("m.call.invite")[0];
+    if (!aliceInvite) throw new Error("no invite");
+    await bob.router.handleRoomEvents(ROOM, [
+      { type: aliceInvite.type, sender: alice.userId, content: aliceInvite.content },
+    ]);
+    const [incoming] = bob.router.calls.getSnapshot();
+    expect(incoming?.state.getSnapshot()).toBe("ringing");
+
+    const placed = await bob.router.placeCall(ROOM, alice.userId, { video: false });
+    await scheduler.advance(3_000);
+    expect(placed).toBe(incoming);
+    expect(bob.router.calls.getSnapshot()).toEqual([incoming]);
+    expect(bob.sentOf("m.call.invite")).toEqual([]);
+    expect(bob.sentOf("m.call.answer")).toHaveLength(1);
+    expect(placed.state.getSnapshot()).toBe("connected");
+    expect(alice.router.calls.getSnapshot()[0]?.state.getSnapshot()).toBe("connected");
+  });
+});
+
 describe("call errors, in the spec's words", () => {
   it("'Couldn't start capturing media! ...' and no_user_media when the microphone fails", async () => {
     const { alice, bob } = setup();

@@ -110,6 +110,8 @@ const peer: PeerApi = {
     const call = await (await need().voip()).placeCall(roomId, { video });
     const sent = nowMs();
     const view = known.find((k) => k.call === call)?.view;
+    // Placing a call to someone whose call rings here answers theirs: that call stays the inbound one.
+    if (view && call.direction === "inbound") return call.callId;
     if (view) {
       view.direction = "outbound";
       view.marks.placed = placed;

@@ -7,6 +7,7 @@
  * (SPEC §5). Glare: when an invite from a user we are calling arrives, the
  * call with the lower id wins; our losing outgoing call hands its media to
  * the incoming one, or the losing incoming one is hung up as replaced.
+ * Placing a call to someone whose invite already rings here answers it.
  */
 import type { Scheduler } from "../../util/scheduler";
 import { ObservableValue } from "../../util/observable";
@@ -74,6 +75,21 @@ export class CallRouter {
 
   /** Creates an outbound call to `opponentUserId` in `roomId` and places it. */
   async placeCall(roomId: string, opponentUserId: string, media: { video?: boolean } = {}): Promise<Call> {
+    // Calling someone whose call to us rings here answers it: a second call would only cross it (glare, which
+    // the lower id, theirs, wins), and the peer would hang ours up as replaced while theirs kept ringing.
+    const ringing = this.list
+      .getSnapshot()
+      .find(
+        (c) =>
+          c.direction === "inbound" &&
+          c.opponentUserId === opponentUserId &&
+          c.roomId === roomId &&
+          c.state.getSnapshot() === "ringing",
+      );
+    if (ringing) {
+      await ringing.answer({ audio: true, video: media.video ?? false });
+      return ringing;
+    }
     const call = this.create(roomId, opponentUserId);
     await call.placeCall({ audio: true, video: media.video ?? false });
     return call;
