@@ -77,15 +77,7 @@ export class CallRouter {
   async placeCall(roomId: string, opponentUserId: string, media: { video?: boolean } = {}): Promise<Call> {
     // Calling someone whose call to us rings here answers it: a second call would only cross it (glare, which
     // the lower id, theirs, wins), and the peer would hang ours up as replaced while theirs kept ringing.
-    const ringing = this.list
-      .getSnapshot()
-      .find(
-        (c) =>
-          c.direction === "inbound" &&
-          c.opponentUserId === opponentUserId &&
-          c.roomId === roomId &&
-          c.state.getSnapshot() === "ringing",
-      );
+    const ringing = this.callWith(roomId, opponentUserId, "inbound", (state) => state === "ringing");
     if (ringing) {
       await ringing.answer({ audio: true, video: media.video ?? false });
       return ringing;
@@ -121,16 +113,7 @@ export class CallRouter {
     const call = this.create(roomId, event.sender, event.content.call_id);
     await call.initWithInvite(event);
     if (call.state.getSnapshot() !== "ringing") return;
-    const rival = this.list
-      .getSnapshot()
-      .find(
-        (c) =>
-          c !== call &&
-          c.direction === "outbound" &&
-          c.opponentUserId === event.sender &&
-          c.roomId === roomId &&
-          GLARE_STATES.has(c.state.getSnapshot()),
-      );
+    const rival = this.callWith(roomId, event.sender, "outbound", (state) => GLARE_STATES.has(state));
     if (!rival) {
       this.events.emit("incoming", call);
       return;
@@ -138,6 +121,24 @@ export class CallRouter {
     if (rival.callId > call.callId) {
       if (!(await rival.replacedBy(call))) this.events.emit("incoming", call);
     } else await call.hangup("replaced");
+  }
+
+  /** Our call with `opponentUserId` in `roomId` going in `direction` whose state passes `inState` (glare's two checks). */
+  private callWith(
+    roomId: string,
+    opponentUserId: string,
+    direction: Call["direction"],
+    inState: (state: ReturnType<Call["state"]["getSnapshot"]>) => boolean,
+  ): Call | undefined {
+    return this.list
+      .getSnapshot()
+      .find(
+        (c) =>
+          c.direction === direction &&
+          c.opponentUserId === opponentUserId &&
+          c.roomId === roomId &&
+          inState(c.state.getSnapshot()),
+      );
   }
 
   private create(roomId: string, opponentUserId: string, callId?: string): Call {
