@@ -129,6 +129,79 @@ describe("OIDC sign-in in the web app", () => {
     expect(refreshed).toMatchObject({ userId: "@olive:localhost", deviceId: first?.deviceId });
     expect((await whoami(refreshed?.accessToken)).status).toBe(200);
 
+    // A second tab refreshes while this one waits: the app refreshes under the Web Lock named for
+    // the user and device, and once the lock is free it takes the tokens the other tab stored instead
+    // of spending the same single-use refresh token (oidc-provider revokes a grant whose refresh
+    // token is used twice, which signed both tabs out). The second tab holds the lock and refreshes
+    // at the provider as that tab's refresher would.
+    const tab = await context.newPage();
+    await tab.goto(app.url, { timeout: 60_000 });
+    await tab.getByRole("listbox", { name: "Rooms" }).waitFor();
+    const lockName = `lattice.refresh @olive:localhost ${first?.deviceId ?? ""}`;
+    await tab.evaluate(
+      (name) =>
+        new Promise<void>((held) => {
+          void navigator.locks.request(
+            name,
+            () =>
+              new Promise<void>((release) => {
+                (window as unknown as { releaseRefresh: () => void }).releaseRefresh = release;
+                held();
+              }),
+          );
+        }),
+      lockName,
+    );
+    const tokenRequests: string[] = [];
+    page.on("request", (r) => {
+      if (r.url() === metadata.token_endpoint) tokenRequests.push(r.url());
+    });
+    await revokeToken(
+      { metadata, clientId: first?.oidc?.clientId ?? "" },
+      refreshed?.accessToken ?? "",
+      "access_token",
+    );
+    const refused = page.waitForResponse((r) => r.url().startsWith(bed.homeserver.url) && r.status() === 401);
+    await page.reload();
+    await refused;
+    // The other tab's refresh, stored where every tab reads the session.
+    const { refreshAccessToken } = await import("@lattice/sdk/auth/oidc/index");
+    const theirs = await refreshAccessToken({
+      metadata,
+      clientId: first?.oidc?.clientId ?? "",
+      refreshToken: refreshed?.refreshToken ?? "",
+    });
+    await tab.evaluate(
+      (t) => {
+        const data = JSON.parse(localStorage.getItem("lattice.session") ?? "{}") as Record<string, unknown>;
+        localStorage.setItem(
+          "lattice.session",
+          JSON.stringify({ ...data, accessToken: t.access, refreshToken: t.refresh, expiresAt: t.expiresAt }),
+        );
+      },
+      {
+        access: theirs.tokens.access_token,
+        refresh: theirs.tokens.refresh_token,
+        expiresAt: Date.now() + theirs.tokens.expires_in * 1000,
+      },
+    );
+    // Chromium carries a localStorage write to other tabs asynchronously, in no order with the lock's
+    // release: the lock is let go once the write shows in the waiting tab (docs/architecture/0004).
+    await expect.poll(async () => (await stored(page))?.accessToken).toBe(theirs.tokens.access_token);
+    expect(tokenRequests).toEqual([]);
+    // The waiting tab syncs on with the stored tokens, without a refresh of its own; the grant lives on.
+    const synced = page.waitForResponse(
+      (r) => r.url().startsWith(bed.homeserver.url) && r.url().includes("sync") && r.status() === 200,
+    );
+    await tab.evaluate(() => (window as unknown as { releaseRefresh: () => void }).releaseRefresh());
+    await synced;
+    await rooms.waitFor();
+    expect(await page.getByRole("heading", { name: "Sign in" }).count()).toBe(0);
+    expect(tokenRequests).toEqual([]);
+    expect((await stored(page))?.accessToken).toBe(theirs.tokens.access_token);
+    expect((await whoami(theirs.tokens.access_token)).status).toBe(200);
+    await tab.close();
+
     // Soft logout (the stored session without its tokens): "Sign in again" goes through the provider, same device.
     await page.evaluate(() => {
       const data = JSON.parse(localStorage.getItem("lattice.session") ?? "{}") as Record<string, unknown>;

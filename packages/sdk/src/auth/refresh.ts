@@ -8,6 +8,13 @@
  * - a request answered M_UNKNOWN_TOKEN while a refresh token exists is
  *   retried once with the refreshed token (or with a token another request
  *   already refreshed meanwhile);
+ * - pages sharing the stored session (tabs of one origin) refresh one at a
+ *   time: the refresh runs under a lock named for the user and device (the
+ *   Web Locks API where the platform has it, or `lock`), and a page that got
+ *   the lock after another page refreshed takes the stored tokens instead
+ *   of spending its refresh token again. Refresh tokens are single-use, and
+ *   an OIDC provider that sees one used twice revokes the whole grant
+ *   (oidc-provider does), which would sign every tab out;
  * - a refused refresh ends the session cleanly (Session.clear with
  *   "refresh_failed"), unless another page sharing the stored session (a
  *   second tab, or this one before a reload) refreshed with the same
@@ -38,6 +45,24 @@ export const REFRESH_TIMEOUT_MS = 300_000;
 /** Refresh this long before the access token expires. */
 export const DEFAULT_REFRESH_AHEAD_MS = 30_000;
 
+/**
+ * Runs `run` while holding the lock `name`, shared by every page of the
+ * origin: the Web Locks API's `navigator.locks.request(name, run)`.
+ */
+export type RefreshLock = <T>(name: string, run: () => Promise<T>) => Promise<T>;
+
+interface WebLocks {
+  request<T>(name: string, run: () => Promise<T>): Promise<T>;
+}
+
+/** The platform's Web Locks (browsers, workers), or undefined where there are none (Node). */
+function webLocks(): RefreshLock | undefined {
+  const locks = (globalThis as { navigator?: { locks?: Partial<WebLocks> } }).navigator?.locks;
+  if (typeof locks?.request !== "function") return undefined;
+  const manager = locks as WebLocks;
+  return (name, run) => manager.request(name, run);
+}
+
 export interface TokenRefresherOptions {
   /** The HTTP client of the homeserver (its own token getter is not used for authenticated calls). */
   http: HttpApi;
@@ -45,6 +70,8 @@ export interface TokenRefresherOptions {
   /** Clock; defaults to Date.now. */
   now?: () => number;
   refreshAheadMs?: number;
+  /** The lock pages sharing the stored session refresh under: the platform's Web Locks unless given; null for none. */
+  lock?: RefreshLock | null;
 }
 
 function isUnknownToken(err: unknown): err is MatrixError {
@@ -57,6 +84,7 @@ export class TokenRefresher implements HttpApi {
   private readonly now: () => number;
   private readonly aheadMs: number;
   private inflight: Promise<void> | null = null;
+  private readonly lock: RefreshLock | undefined;
   private oidcMetadata: { issuer: string; metadata: Promise<ValidatedIssuerMetadata> } | undefined;
 
   constructor(options: TokenRefresherOptions) {
@@ -64,6 +92,7 @@ export class TokenRefresher implements HttpApi {
     this.session = options.session;
     this.now = options.now ?? Date.now;
     this.aheadMs = options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD_MS;
+    this.lock = options.lock === null ? undefined : (options.lock ?? webLocks());
   }
 
   /**
@@ -72,14 +101,18 @@ export class TokenRefresher implements HttpApi {
    */
   static forSession(
     session: Session,
-    options: Omit<HttpClientOptions, "baseUrl" | "accessToken"> & { refreshAheadMs?: number } = {},
+    options: Omit<HttpClientOptions, "baseUrl" | "accessToken"> & {
+      refreshAheadMs?: number;
+      lock?: RefreshLock | null;
+    } = {},
   ): TokenRefresher {
-    const { refreshAheadMs, ...httpOptions } = options;
+    const { refreshAheadMs, lock, ...httpOptions } = options;
     return new TokenRefresher({
       http: session.createHttpClient(httpOptions),
       session,
       ...(httpOptions.now ? { now: httpOptions.now } : {}),
       ...(refreshAheadMs !== undefined ? { refreshAheadMs } : {}),
+      ...(lock !== undefined ? { lock } : {}),
     });
   }
 
@@ -145,9 +178,18 @@ export class TokenRefresher implements HttpApi {
     return this.inflight;
   }
 
-  private async doRefresh(): Promise<void> {
+  /** Under the pages' lock when there is one: a page refreshing meanwhile has stored tokens to take. */
+  private doRefresh(): Promise<void> {
+    const { userId, deviceId } = this.session;
+    if (this.lock === undefined || userId === undefined) return this.refreshNow(false);
+    return this.lock(`lattice.refresh ${userId} ${deviceId ?? ""}`, () => this.refreshNow(true));
+  }
+
+  private async refreshNow(locked: boolean): Promise<void> {
     const refreshToken = this.session.getRefreshToken();
     if (refreshToken === undefined) throw new AuthError("REFRESH_FAILED", "No refresh token");
+    // Another page refreshed while we waited for the lock: our refresh token is spent, its tokens are ours.
+    if (locked && (await this.session.adoptStoredTokens(refreshToken))) return;
     const oidc = this.session.oidc;
     if (oidc !== undefined) return this.refreshOidc(oidc, refreshToken);
     let answer: unknown;

@@ -173,7 +173,8 @@ export class Session {
   }
 
   /**
-   * After `usedRefreshToken` was refused: takes the tokens another page
+   * Before spending `usedRefreshToken` under the pages' refresh lock, or
+   * after it was refused: takes the tokens another page
    * sharing this storage (another tab, or this tab before a reload)
    * stored since. Refresh tokens are single-use, so two pages refreshing
    * with the same one see the second refused although the session lives

@@ -2,10 +2,11 @@
  * TokenRefresher edge cases on a scripted HttpApi and fake time: requests to
  * other hosts pass through without the homeserver token, an unusable
  * refresh answer ends the session, an M_UNKNOWN_TOKEN retry happens once
- * only, and a refresh ahead of time that fails for want of a network lets
- * the still-valid token through.
+ * only, a refresh ahead of time that fails for want of a network lets
+ * the still-valid token through, and refreshes run under the platform's Web
+ * Locks, where a page that waited takes the tokens another page stored.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { TokenRefresher } from "../../src/auth/refresh";
 import { Session } from "../../src/auth/session";
 import { MemorySessionStorage } from "../../src/auth/storage";
@@ -114,5 +115,70 @@ describe("TokenRefresher on a scripted server", () => {
     expect(session.state.getSnapshot().kind).toBe("signed_in");
     time = 100_000; // expired now: the failure is the caller's
     await expect(api.request({ method: "GET", path: "/sync" })).rejects.toBeInstanceOf(ConnectionError);
+  });
+});
+
+describe("TokenRefresher under the pages' lock", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("refreshes under navigator.locks, named for the user and device", async () => {
+    const names: string[] = [];
+    vi.stubGlobal("navigator", {
+      locks: {
+        request: (name: string, run: () => Promise<unknown>) => {
+          names.push(name);
+          return run();
+        },
+      },
+    });
+    const { api, session } = await setup((o) => (o.path === "/refresh" ? { access_token: "new" } : {}));
+    await api.refresh();
+    expect(names).toEqual(["lattice.refresh @u:hs D"]);
+    expect(session.getAccessToken()).toBe("new");
+  });
+
+  it("takes the tokens another page stored while it waited for the lock, without a request", async () => {
+    const { session, storage, http } = await setup(() => ({ access_token: "mine" }));
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const api = new TokenRefresher({
+      http,
+      session,
+      now: () => 1_000,
+      // Another page holds the lock; it refreshes and stores its tokens before letting go.
+      lock: async (_name, run) => {
+        await held;
+        return run();
+      },
+    });
+    const refreshing = api.refresh();
+    const stored = storage.load();
+    if (stored === null) throw new Error("no stored session");
+    storage.save({ ...stored, accessToken: "theirs", refreshToken: "r2", expiresAt: 400_000 });
+    release();
+    await refreshing;
+    expect(http.calls).toEqual([]);
+    expect([session.getAccessToken(), session.getRefreshToken(), session.expiresAt]).toEqual([
+      "theirs",
+      "r2",
+      400_000,
+    ]);
+  });
+
+  it("refreshes without a lock where the platform has none, or when told not to use one", async () => {
+    vi.stubGlobal("navigator", {
+      locks: {
+        request: () => Promise.reject(new Error("the platform lock was used")),
+      },
+    });
+    const { session, http } = await setup((o) => (o.path === "/refresh" ? { access_token: "new" } : {}));
+    await new TokenRefresher({ http, session, now: () => 1_000, lock: null }).refresh();
+    expect(session.getAccessToken()).toBe("new");
+    vi.stubGlobal("navigator", {});
+    const other = await setup((o) => (o.path === "/refresh" ? { access_token: "new2" } : {}));
+    await other.api.refresh();
+    expect(other.session.getAccessToken()).toBe("new2");
   });
 });

@@ -3,8 +3,10 @@
  * wired to the test homeserver): the stored session keeps its provider and
  * client, the TokenRefresher refreshes at the provider's token endpoint when
  * the homeserver no longer takes the access token, a refused refresh ends
- * the session (an unreachable provider keeps it), and signOut revokes the
- * tokens at the provider.
+ * the session (an unreachable provider keeps it), signOut revokes the
+ * tokens at the provider, and two pages sharing the stored session refresh
+ * once under their lock (the provider revokes a grant whose refresh token
+ * is used twice).
  */
 import { driveProviderLogin, startOidcTestbed } from "@lattice/testserver/oidc";
 import type { OidcTestbed } from "@lattice/testserver/oidc";
@@ -22,6 +24,7 @@ import {
 } from "../../../src/auth/oidc";
 import type { ValidatedIssuerMetadata } from "../../../src/auth/oidc";
 import { TokenRefresher } from "../../../src/auth/refresh";
+import type { RefreshLock } from "../../../src/auth/refresh";
 import { Session } from "../../../src/auth/session";
 import { MemorySessionStorage, parseSessionData } from "../../../src/auth/storage";
 import type { SessionData } from "../../../src/auth/storage";
@@ -73,6 +76,19 @@ async function signIn(): Promise<SessionData> {
     refreshToken: result.tokens.refresh_token,
     expiresAt: result.expiresAt,
     oidc: { issuer: result.issuer, clientId: result.clientId, subject: result.idTokenClaims.sub },
+  };
+}
+
+/** What navigator.locks.request does for the tabs of one origin: one holder per name at a time, in order. */
+function pagesLock(): RefreshLock {
+  const tails = new Map<string, Promise<unknown>>();
+  return (name, run) => {
+    const result = (tails.get(name) ?? Promise.resolve()).then(run, run);
+    tails.set(
+      name,
+      result.catch(() => undefined),
+    );
+    return result;
   };
 }
 
@@ -129,6 +145,32 @@ describe("an OIDC session", () => {
       code: "RefreshFailed",
       status: 400,
     });
+  });
+
+  it("two pages sharing the stored session refresh once under the pages' lock, and the grant lives on", async () => {
+    const data = await signIn();
+    const storage = new MemorySessionStorage();
+    storage.save(data);
+    const lock = pagesLock();
+    // Two tabs restore the one stored session; each has its own refresher.
+    const [a, b] = await Promise.all([Session.restore(storage), Session.restore(storage)]);
+    const [pageA, pageB] = [a, b].map((s) => TokenRefresher.forSession(s, { retry: false, lock })) as [
+      TokenRefresher,
+      TokenRefresher,
+    ];
+    // The provider drops the access token: both tabs meet M_UNKNOWN_TOKEN at once and both need a refresh.
+    await revokeToken({ metadata, clientId }, data.accessToken ?? "", "access_token");
+    const seen = await Promise.all([whoami(pageA), whoami(pageB)]);
+    expect(seen.map((w) => w.user_id)).toEqual(["@dora:localhost", "@dora:localhost"]);
+    // One refresh: the second tab took the first one's tokens instead of spending the same refresh token again.
+    expect(b.getAccessToken()).toBe(a.getAccessToken());
+    expect(b.getRefreshToken()).toBe(a.getRefreshToken());
+    expect(a.getAccessToken()).not.toBe(data.accessToken);
+    // The provider kept the grant: the refreshed tokens work, and so does the next refresh.
+    await revokeToken({ metadata, clientId }, a.getAccessToken() ?? "", "access_token");
+    expect((await whoami(pageB)).user_id).toBe("@dora:localhost");
+    expect((await whoami(pageA)).user_id).toBe("@dora:localhost");
+    expect([a.state.getSnapshot().kind, b.state.getSnapshot().kind]).toEqual(["signed_in", "signed_in"]);
   });
 
   it("keeps the session when the provider cannot be reached for a refresh", async () => {
