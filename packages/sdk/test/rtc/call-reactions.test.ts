@@ -365,6 +365,87 @@ describe("CallReactions", () => {
     expect(tracker.reactions.getSnapshot().size).toBe(0);
   });
 
+  it("keeps our hand up across a new membership event of ours: raised again on it", async () => {
+    const { tracker, sent, members } = setup([ME, ALICE]);
+    await tracker.start();
+    await tracker.raiseHand();
+    // Our delayed leave fired and the call joined again: first no membership of ours, then a new one.
+    members.set([ALICE]);
+    await flush();
+    expect(tracker.ownHand()).toBeUndefined();
+    expect(sent).toHaveLength(1);
+    members.set([membership("@me:hs", "ME", "$memMe2"), ALICE]);
+    await flush();
+    expect(sent.map((s) => s.content)).toStrictEqual([
+      { "m.relates_to": { rel_type: "m.annotation", event_id: "$memMe", key: "🖐️" } },
+      { "m.relates_to": { rel_type: "m.annotation", event_id: "$memMe2", key: "🖐️" } },
+    ]);
+    expect(tracker.ownHand()).toMatchObject({ membershipEventId: "$memMe2", reactionEventId: "$sent2" });
+  });
+
+  it("raises it again when our membership changed while the hand was being sent", async () => {
+    const members = new ObservableValue<readonly CallMembership[]>([ME]);
+    const sent: string[] = [];
+    let answer = (): void => undefined;
+    const tracker = new CallReactions({
+      io: {
+        send: (_type, content) => {
+          sent.push((content["m.relates_to"] as { event_id: string }).event_id);
+          const id = `$sent${sent.length}`;
+          // The first send is answered when the test says so.
+          return sent.length === 1
+            ? new Promise((resolve) => (answer = () => resolve(id)))
+            : Promise.resolve(id);
+        },
+        redact: () => Promise.resolve(),
+        annotations: () => Promise.resolve([]),
+      },
+      scheduler: new FakeScheduler(),
+      userId: "@me:hs",
+      deviceId: "ME",
+      memberships: members,
+    });
+    await tracker.start();
+    const raising = tracker.raiseHand();
+    await flush();
+    expect(sent).toEqual(["$memMe"]);
+    members.set([membership("@me:hs", "ME", "$memMe2")]);
+    answer();
+    await raising;
+    await flush();
+    expect(sent).toEqual(["$memMe", "$memMe2"]);
+    expect(tracker.ownHand()?.membershipEventId).toBe("$memMe2");
+  });
+
+  it("leaves down a hand we lowered, one lowered elsewhere, or one refused before we joined", async () => {
+    const lowered = setup([ME]);
+    await lowered.tracker.start();
+    await lowered.tracker.raiseHand();
+    const lowering = lowered.tracker.lowerHand();
+    lowered.members.set([membership("@me:hs", "ME", "$memMe2")]);
+    await lowering;
+    await flush();
+    expect(lowered.sent).toHaveLength(1);
+    expect(lowered.tracker.ownHand()).toBeUndefined();
+
+    // Another device of ours redacted it: a new membership of ours does not bring it back.
+    const elsewhere = setup([ME]);
+    await elsewhere.tracker.start();
+    await elsewhere.tracker.raiseHand();
+    elsewhere.tracker.receive(event("m.room.redaction", "@me:hs", {}, { redacts: "$sent1" }));
+    elsewhere.members.set([membership("@me:hs", "ME", "$memMe2")]);
+    await flush();
+    expect(elsewhere.sent).toHaveLength(1);
+    expect(elsewhere.tracker.ownHand()).toBeUndefined();
+
+    const early = setup([ALICE]);
+    await early.tracker.start();
+    await expect(early.tracker.raiseHand()).rejects.toThrow(NOT_IN_CALL);
+    early.members.set([ME, ALICE]);
+    await flush();
+    expect(early.sent).toEqual([]);
+  });
+
   it("refuses to raise or react before our membership has an event id", async () => {
     const { tracker } = setup([ALICE]);
     await tracker.start();

@@ -6,7 +6,9 @@
  *   kept from the room's events: a hand counts only while its sender is a
  *   member whose current membership event it annotates, so a member who
  *   leaves, or re-joins with a new membership event, has their hand
- *   cleared; a redaction of the reaction lowers it.
+ *   cleared; a redaction of the reaction lowers it. Our own hand is the
+ *   exception: while we want it up, a new membership event of ours (a
+ *   re-join after our delayed leave fired, a refresh) gets it raised again.
  * - Reactions: shown for REACTION_SHOW_MS on the sender's tile; while one
  *   shows, the member's next one is ignored (Element Call's rate limit).
  *   Only a current member's reaction to their own membership event counts.
@@ -111,6 +113,8 @@ export class CallReactions {
   private readonly stop = new AbortController();
   private unsubscribe: (() => void) | undefined;
   private handSend: Promise<void> = Promise.resolve();
+  /** Whether we want our hand up: raised and not lowered since, so a new membership of ours takes it along. */
+  private handWanted = false;
 
   constructor(private readonly options: CallReactionsOptions) {}
 
@@ -156,8 +160,11 @@ export class CallReactions {
           .map((e) => safely(() => parseHand(e)))
           .find((h) => h?.sender === m.sender && h.membershipEventId === id);
         if (found) this.applyHand(found);
-        else if (before !== undefined && this.hands.getSnapshot().get(key) === before)
+        else if (before !== undefined && this.hands.getSnapshot().get(key) === before) {
+          // Ours lowered in the gap (by another device of ours): it stays down.
+          if (before === this.ownHand()) this.handWanted = false;
           this.dropHands((h) => h === before);
+        }
       }),
     );
   }
@@ -255,6 +262,8 @@ export class CallReactions {
   private onRedaction(event: ClientEventWithoutRoomId): void {
     const id = redactedId(event);
     if (id === null) return;
+    // Our hand taken down elsewhere (another device of ours): it stays down.
+    if (this.ownHand()?.reactionEventId === id) this.handWanted = false;
     this.dropHands((h) => h.reactionEventId === id);
     const i = this.pendingHands.findIndex((h) => h.reactionEventId === id);
     if (i >= 0) this.pendingHands.splice(i, 1);
@@ -277,6 +286,26 @@ export class CallReactions {
     );
     const waiting = this.pendingHands.splice(0);
     for (const hand of waiting) if (!this.applyHand(hand)) this.pendingHands.push(hand);
+    this.carryOwnHand();
+  }
+
+  /**
+   * Our hand stays up across a new membership event of ours: once it shows,
+   * the hand is raised again on it (peers, Element Call too, count a hand
+   * only on the member's current membership event).
+   */
+  private carryOwnHand(): void {
+    if (!this.handWanted || this.ownHand() !== undefined) return;
+    const { userId, deviceId } = this.options;
+    const joined = this.options.memberships
+      .getSnapshot()
+      .some((m) => m.sender === userId && m.deviceId === deviceId && m.eventId !== undefined);
+    if (!joined) return;
+    this.serial(async () => {
+      if (this.handWanted && this.ownHand() === undefined) await this.sendHand();
+    }).catch((error: unknown) =>
+      this.options.warn?.("Could not raise the hand again on our new membership", error),
+    );
   }
 
   private ownMembershipEventId(): string {
@@ -295,22 +324,35 @@ export class CallReactions {
 
   /** Raises our hand (an annotation on our membership event); nothing when it is up. */
   raiseHand(): Promise<void> {
+    this.handWanted = true;
     return this.serial(async () => {
       if (this.ownHand() !== undefined) return;
-      const membershipEventId = this.ownMembershipEventId();
-      const id = await this.options.io.send("m.reaction", raisedHandContent(membershipEventId));
-      if (id === undefined) return;
-      this.applyHand({
-        sender: this.options.userId,
-        membershipEventId,
-        reactionEventId: id,
-        ts: this.options.scheduler.now(),
-      });
+      try {
+        await this.sendHand();
+      } catch (error) {
+        this.handWanted = false; // refused (not in the call yet, or the send failed): not raised later by itself
+        throw error;
+      }
     });
+  }
+
+  private async sendHand(): Promise<void> {
+    const membershipEventId = this.ownMembershipEventId();
+    const id = await this.options.io.send("m.reaction", raisedHandContent(membershipEventId));
+    if (id === undefined) return;
+    // False when our membership changed while it was sent: carryOwnHand raises it on the new one.
+    const applied = this.applyHand({
+      sender: this.options.userId,
+      membershipEventId,
+      reactionEventId: id,
+      ts: this.options.scheduler.now(),
+    });
+    if (!applied) this.carryOwnHand();
   }
 
   /** Lowers our hand (redacts its reaction); nothing when it is down. */
   lowerHand(): Promise<void> {
+    this.handWanted = false;
     return this.serial(async () => {
       const hand = this.ownHand();
       if (hand === undefined) return;
