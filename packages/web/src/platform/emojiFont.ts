@@ -25,17 +25,55 @@ const EMOJI_RANGE =
   "U+200D, U+20E3, U+231A-231B, U+2328, U+23CF, U+23E9-23F3, U+23F8-23FA, U+2600-27BF, " +
   "U+2B05-2B07, U+2B1B-2B1C, U+2B50, U+2B55, U+FE0F, U+1F000-1FAFF, U+E0020-E007F";
 
-/** Where a font is added (document.fonts in the app). */
-interface FontSet {
-  add(font: FontFace): unknown;
+/** A failed fetch of the file is tried again after this, doubling up to EMOJI_RETRY_MAX_MS. */
+export const EMOJI_RETRY_MS = 5_000;
+export const EMOJI_RETRY_MAX_MS = 80_000;
+
+/** The part of a FontFace the installer uses. */
+interface Face {
+  readonly loaded: Promise<unknown>;
 }
 
-/** Declares the emoji font on `fonts`; the file loads when a page first needs an emoji glyph. */
-export function installEmojiFont(fonts: FontSet): void {
-  fonts.add(
-    new FontFace(EMOJI_FONT_FAMILY, `url("${twemojiUrl}") format("woff2")`, {
+/** Where a font is added (document.fonts in the app). */
+interface FontSet<F extends Face> {
+  add(font: F): unknown;
+  delete(font: F): unknown;
+}
+
+interface EmojiFontOptions<F extends Face> {
+  /** Makes the face (new FontFace in the app). */
+  make?: (family: string, source: string, descriptors: FontFaceDescriptors) => F;
+  /** Waits before a retry (setTimeout in the app). */
+  wait?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Declares the emoji font on `fonts`; the file loads when a page first
+ * needs an emoji glyph. A face whose fetch failed stays failed for the
+ * page's life (emoji drawn as boxes or in no colour until a reload), so a
+ * failure replaces it with a new face after EMOJI_RETRY_MS (doubling), which
+ * the browser fetches again for the emoji on screen.
+ */
+export function installEmojiFont<F extends Face = FontFace>(
+  fonts: FontSet<F>,
+  options: EmojiFontOptions<F> = {},
+): void {
+  const make =
+    options.make ??
+    ((family: string, source: string, descriptors: FontFaceDescriptors) =>
+      new FontFace(family, source, descriptors) as unknown as F);
+  const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const install = (retryMs: number): void => {
+    const face = make(EMOJI_FONT_FAMILY, `url("${twemojiUrl}") format("woff2")`, {
       unicodeRange: EMOJI_RANGE,
       display: "swap",
-    }),
-  );
+    });
+    fonts.add(face);
+    face.loaded.catch(async () => {
+      await wait(retryMs);
+      fonts.delete(face);
+      install(Math.min(retryMs * 2, EMOJI_RETRY_MAX_MS));
+    });
+  };
+  install(EMOJI_RETRY_MS);
 }
