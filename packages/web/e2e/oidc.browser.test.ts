@@ -135,16 +135,19 @@ describe("OIDC sign-in in the web app", () => {
     expect(refreshed).toMatchObject({ userId: "@olive:localhost", deviceId: first?.deviceId });
     expect((await whoami(refreshed?.accessToken)).status).toBe(200);
 
-    // A second tab refreshes while this one waits: the app refreshes under the Web Lock named for
-    // the user and device, and once the lock is free it takes the tokens the other tab stored instead
-    // of spending the same single-use refresh token (oidc-provider revokes a grant whose refresh
-    // token is used twice, which signed both tabs out). The second tab holds the lock and refreshes
-    // at the provider as that tab's refresher would.
+    // Two tabs meet a dropped access token together and queue on the Web Lock named for the user
+    // and device (a third page at the app's origin holds it until both have been refused). Once it
+    // is free, the first refreshes and hands its tokens over (IndexedDB, ordered where localStorage
+    // is not), and the second takes them: one request to the provider, and the grant lives on
+    // (oidc-provider revokes a grant whose refresh token is spent twice, which signed both out).
     const tab = await context.newPage();
     await tab.goto(app.url, { timeout: 60_000 });
-    await tab.getByRole("listbox", { name: "Rooms" }).waitFor();
+    const tabRooms = tab.getByRole("listbox", { name: "Rooms" });
+    await tabRooms.waitFor();
+    const holder = await context.newPage();
+    await holder.goto(`${app.url}/manifest.webmanifest`);
     const lockName = `lattice.refresh @olive:localhost ${first?.deviceId ?? ""}`;
-    await tab.evaluate(
+    await holder.evaluate(
       (name) =>
         new Promise<void>((held) => {
           void navigator.locks.request(
@@ -159,53 +162,39 @@ describe("OIDC sign-in in the web app", () => {
       lockName,
     );
     const tokenRequests: string[] = [];
-    page.on("request", (r) => {
-      if (r.url() === metadata.token_endpoint) tokenRequests.push(r.url());
-    });
+    for (const [name, p] of [
+      ["page", page],
+      ["tab", tab],
+    ] as const)
+      p.on("request", (r) => {
+        if (r.url() === metadata.token_endpoint) tokenRequests.push(name);
+      });
     await revokeToken(
       { metadata, clientId: first?.oidc?.clientId ?? "" },
       refreshed?.accessToken ?? "",
       "access_token",
     );
-    const refused = page.waitForResponse((r) => r.url().startsWith(bed.homeserver.url) && r.status() === 401);
-    await page.reload();
-    await refused;
-    // The other tab's refresh, stored where every tab reads the session.
-    const { refreshAccessToken } = await import("@lattice/sdk/auth/oidc/index");
-    const theirs = await refreshAccessToken({
-      metadata,
-      clientId: first?.oidc?.clientId ?? "",
-      refreshToken: refreshed?.refreshToken ?? "",
-    });
-    await tab.evaluate(
-      (t) => {
-        const data = JSON.parse(localStorage.getItem("lattice.session") ?? "{}") as Record<string, unknown>;
-        localStorage.setItem(
-          "lattice.session",
-          JSON.stringify({ ...data, accessToken: t.access, refreshToken: t.refresh, expiresAt: t.expiresAt }),
-        );
-      },
-      {
-        access: theirs.tokens.access_token,
-        refresh: theirs.tokens.refresh_token,
-        expiresAt: Date.now() + theirs.tokens.expires_in * 1000,
-      },
+    const homeserver = bed.homeserver.url;
+    const refused = [page, tab].map((p) =>
+      p.waitForResponse((r) => r.url().startsWith(homeserver) && r.status() === 401),
     );
-    // Chromium carries a localStorage write to other tabs asynchronously, in no order with the lock's
-    // release: the lock is let go once the write shows in the waiting tab (docs/architecture/0004).
-    await expect.poll(async () => (await stored(page))?.accessToken).toBe(theirs.tokens.access_token);
-    expect(tokenRequests).toEqual([]);
-    // The waiting tab syncs on with the stored tokens, without a refresh of its own; the grant lives on.
-    const synced = page.waitForResponse(
-      (r) => r.url().startsWith(bed.homeserver.url) && r.url().includes("sync") && r.status() === 200,
+    await Promise.all([page.reload(), tab.reload()]);
+    await Promise.all(refused);
+    const synced = [page, tab].map((p) =>
+      p.waitForResponse(
+        (r) => r.url().startsWith(homeserver) && r.url().includes("sync") && r.status() === 200,
+      ),
     );
-    await tab.evaluate(() => (window as unknown as { releaseRefresh: () => void }).releaseRefresh());
-    await synced;
-    await rooms.waitFor();
-    expect(await page.getByRole("heading", { name: "Sign in" }).count()).toBe(0);
-    expect(tokenRequests).toEqual([]);
-    expect((await stored(page))?.accessToken).toBe(theirs.tokens.access_token);
-    expect((await whoami(theirs.tokens.access_token)).status).toBe(200);
+    await holder.evaluate(() => (window as unknown as { releaseRefresh: () => void }).releaseRefresh());
+    await Promise.all(synced);
+    await Promise.all([rooms.waitFor(), tabRooms.waitFor()]);
+    expect(tokenRequests).toHaveLength(1);
+    for (const p of [page, tab]) expect(await p.getByRole("heading", { name: "Sign in" }).count()).toBe(0);
+    const shared = await stored(tab);
+    expect(shared?.accessToken).not.toBe(refreshed?.accessToken);
+    await expect.poll(async () => (await stored(page))?.accessToken).toBe(shared?.accessToken);
+    expect((await whoami(shared?.accessToken)).status).toBe(200);
+    await holder.close();
     await tab.close();
 
     // Soft logout (the stored session without its tokens): "Sign in again" goes through the provider, same device.

@@ -14,7 +14,10 @@
  *   the lock after another page refreshed takes the stored tokens instead
  *   of spending its refresh token again. Refresh tokens are single-use, and
  *   an OIDC provider that sees one used twice revokes the whole grant
- *   (oidc-provider does), which would sign every tab out;
+ *   (oidc-provider does), which would sign every tab out. The stored
+ *   session may reach the waiting tab late (localStorage is not ordered
+ *   with the lock), so the refreshing page also hands its tokens over
+ *   through IndexedDB (handoff.ts) before it lets the lock go;
  * - a refused refresh ends the session cleanly (Session.clear with
  *   "refresh_failed"), unless another page sharing the stored session (a
  *   second tab, or this one before a reload) refreshed with the same
@@ -36,6 +39,8 @@ import type { HttpClientOptions } from "../http/client";
 import { MatrixError } from "../http/errors";
 import type { HttpApi, RequestOptions } from "../http/types";
 import { AuthError } from "./errors";
+import { platformHandoff } from "./handoff";
+import type { RefreshHandoff } from "./handoff";
 import type { ValidatedIssuerMetadata } from "./oidc/wire-types";
 import type { Session } from "./session";
 import type { OidcSessionInfo } from "./storage";
@@ -72,6 +77,8 @@ export interface TokenRefresherOptions {
   refreshAheadMs?: number;
   /** The lock pages sharing the stored session refresh under: the platform's Web Locks unless given; null for none. */
   lock?: RefreshLock | null;
+  /** How a page that refreshed under the lock hands its tokens to the next: IndexedDB unless given; null for none. */
+  handoff?: RefreshHandoff | null;
 }
 
 function isUnknownToken(err: unknown): err is MatrixError {
@@ -85,6 +92,7 @@ export class TokenRefresher implements HttpApi {
   private readonly aheadMs: number;
   private inflight: Promise<void> | null = null;
   private readonly lock: RefreshLock | undefined;
+  private readonly handoff: RefreshHandoff | undefined;
   private oidcMetadata: { issuer: string; metadata: Promise<ValidatedIssuerMetadata> } | undefined;
 
   constructor(options: TokenRefresherOptions) {
@@ -93,6 +101,10 @@ export class TokenRefresher implements HttpApi {
     this.now = options.now ?? Date.now;
     this.aheadMs = options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD_MS;
     this.lock = options.lock === null ? undefined : (options.lock ?? webLocks());
+    this.handoff =
+      options.handoff === null || this.lock === undefined
+        ? undefined
+        : (options.handoff ?? platformHandoff());
   }
 
   /**
@@ -104,15 +116,17 @@ export class TokenRefresher implements HttpApi {
     options: Omit<HttpClientOptions, "baseUrl" | "accessToken"> & {
       refreshAheadMs?: number;
       lock?: RefreshLock | null;
+      handoff?: RefreshHandoff | null;
     } = {},
   ): TokenRefresher {
-    const { refreshAheadMs, lock, ...httpOptions } = options;
+    const { refreshAheadMs, lock, handoff, ...httpOptions } = options;
     return new TokenRefresher({
       http: session.createHttpClient(httpOptions),
       session,
       ...(httpOptions.now ? { now: httpOptions.now } : {}),
       ...(refreshAheadMs !== undefined ? { refreshAheadMs } : {}),
       ...(lock !== undefined ? { lock } : {}),
+      ...(handoff !== undefined ? { handoff } : {}),
     });
   }
 
@@ -178,20 +192,55 @@ export class TokenRefresher implements HttpApi {
     return this.inflight;
   }
 
-  /** Under the pages' lock when there is one: a page refreshing meanwhile has stored tokens to take. */
+  /** Under the pages' lock when there is one: a page refreshing meanwhile has tokens to hand over. */
   private doRefresh(): Promise<void> {
     const { userId, deviceId } = this.session;
-    if (this.lock === undefined || userId === undefined) return this.refreshNow(false);
-    return this.lock(`lattice.refresh ${userId} ${deviceId ?? ""}`, () => this.refreshNow(true));
+    if (this.lock === undefined || userId === undefined) return this.refreshNow(undefined);
+    const name = `lattice.refresh ${userId} ${deviceId ?? ""}`;
+    return this.lock(name, () => this.refreshNow(name));
   }
 
-  private async refreshNow(locked: boolean): Promise<void> {
+  /** Refreshes; under the lock `lockName`, first takes another page's tokens, and after, hands ours over. */
+  private async refreshNow(lockName: string | undefined): Promise<void> {
     const refreshToken = this.session.getRefreshToken();
     if (refreshToken === undefined) throw new AuthError("REFRESH_FAILED", "No refresh token");
     // Another page refreshed while we waited for the lock: our refresh token is spent, its tokens are ours.
-    if (locked && (await this.session.adoptStoredTokens(refreshToken))) return;
+    if (lockName !== undefined && (await this.takeHandedOver(lockName, refreshToken))) return;
     const oidc = this.session.oidc;
-    if (oidc !== undefined) return this.refreshOidc(oidc, refreshToken);
+    if (oidc !== undefined) await this.refreshOidc(oidc, refreshToken);
+    else await this.refreshMatrix(refreshToken);
+    if (lockName !== undefined) await this.handOver(lockName, refreshToken);
+  }
+
+  /** The stored session if it already shows another page's refresh, else the handoff's record. */
+  private async takeHandedOver(lockName: string, refreshToken: string): Promise<boolean> {
+    if (await this.session.adoptStoredTokens(refreshToken)) return true;
+    const handed = await this.handoff?.take(lockName, refreshToken).catch(() => undefined);
+    if (handed === undefined || this.session.getRefreshToken() !== refreshToken) return false;
+    await this.session.updateTokens({
+      accessToken: handed.accessToken,
+      ...(handed.refreshToken !== undefined ? { refreshToken: handed.refreshToken } : {}),
+      ...(handed.expiresAt !== undefined ? { expiresAt: handed.expiresAt } : {}),
+    });
+    return true;
+  }
+
+  /** Records our refresh for the pages waiting on the lock (best effort: their refusal path remains). */
+  private async handOver(lockName: string, used: string): Promise<void> {
+    const accessToken = this.session.getAccessToken();
+    if (this.handoff === undefined || accessToken === undefined) return;
+    const refreshToken = this.session.getRefreshToken();
+    const expiresAt = this.session.expiresAt;
+    await this.handoff
+      .give(lockName, used, {
+        accessToken,
+        ...(refreshToken !== undefined ? { refreshToken } : {}),
+        ...(expiresAt !== undefined ? { expiresAt } : {}),
+      })
+      .catch(() => undefined);
+  }
+
+  private async refreshMatrix(refreshToken: string): Promise<void> {
     let answer: unknown;
     try {
       answer = await refreshRequest(this.http, refreshToken, { timeoutMs: REFRESH_TIMEOUT_MS });

@@ -48,6 +48,8 @@ export interface TokenUpdate {
   accessToken: string;
   refreshToken?: string;
   expiresInMs?: number;
+  /** Absolute expiry (ms since the epoch), for tokens another page refreshed; wins over expiresInMs. */
+  expiresAt?: number;
 }
 
 export interface SessionOptions {
@@ -165,7 +167,8 @@ export class Session {
     if (this.data === null) return;
     const next: SessionData = { ...this.data, accessToken: update.accessToken };
     if (update.refreshToken !== undefined) next.refreshToken = update.refreshToken;
-    if (update.expiresInMs !== undefined) next.expiresAt = this.now() + update.expiresInMs;
+    if (update.expiresAt !== undefined) next.expiresAt = update.expiresAt;
+    else if (update.expiresInMs !== undefined) next.expiresAt = this.now() + update.expiresInMs;
     else delete next.expiresAt;
     await this.storage.save(next);
     this.data = next;

@@ -7,6 +7,8 @@
  * Locks, where a page that waited takes the tokens another page stored.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { IDBFactory } from "fake-indexeddb";
+import { indexedDbHandoff } from "../../src/auth/handoff";
 import { TokenRefresher } from "../../src/auth/refresh";
 import { Session } from "../../src/auth/session";
 import { MemorySessionStorage } from "../../src/auth/storage";
@@ -165,6 +167,37 @@ describe("TokenRefresher under the pages' lock", () => {
       "r2",
       400_000,
     ]);
+  });
+
+  it("takes the tokens handed over through IndexedDB when the stored session has not caught up", async () => {
+    // Two pages of one session whose stored copies differ (localStorage reaching the other tab late).
+    const lock = <T>(_name: string, run: () => Promise<T>): Promise<T> => run();
+    const factory = new IDBFactory();
+    const first = await setup((o) =>
+      o.path === "/refresh" ? { access_token: "a2", refresh_token: "r2" } : {},
+    );
+    const second = await setup(() => {
+      throw new Error("the second page spent the refresh token again");
+    });
+    const pageA = new TokenRefresher({
+      http: first.http,
+      session: first.session,
+      now: () => 1_000,
+      lock,
+      handoff: indexedDbHandoff(factory),
+    });
+    const pageB = new TokenRefresher({
+      http: second.http,
+      session: second.session,
+      now: () => 1_000,
+      lock,
+      handoff: indexedDbHandoff(factory),
+    });
+    await pageA.refresh();
+    await pageB.refresh();
+    expect(second.http.calls).toEqual([]);
+    expect([second.session.getAccessToken(), second.session.getRefreshToken()]).toEqual(["a2", "r2"]);
+    expect(second.storage.load()).toMatchObject({ accessToken: "a2", refreshToken: "r2" });
   });
 
   it("refreshes without a lock where the platform has none, or when told not to use one", async () => {

@@ -23,6 +23,8 @@ import {
   startAuthorization,
 } from "../../../src/auth/oidc";
 import type { ValidatedIssuerMetadata } from "../../../src/auth/oidc";
+import { IDBFactory } from "fake-indexeddb";
+import { indexedDbHandoff } from "../../../src/auth/handoff";
 import { TokenRefresher } from "../../../src/auth/refresh";
 import type { RefreshLock } from "../../../src/auth/refresh";
 import { Session } from "../../../src/auth/session";
@@ -170,6 +172,28 @@ describe("an OIDC session", () => {
     await revokeToken({ metadata, clientId }, a.getAccessToken() ?? "", "access_token");
     expect((await whoami(pageB)).user_id).toBe("@dora:localhost");
     expect((await whoami(pageA)).user_id).toBe("@dora:localhost");
+    expect([a.state.getSnapshot().kind, b.state.getSnapshot().kind]).toEqual(["signed_in", "signed_in"]);
+  });
+
+  it("the tab that waited takes the tokens through the handoff when the stored session reaches it late", async () => {
+    const data = await signIn();
+    // Each tab's copy of the stored session: the first tab's save has not reached the second's.
+    const [storeA, storeB] = [new MemorySessionStorage(), new MemorySessionStorage()];
+    storeA.save(data);
+    storeB.save(data);
+    const [a, b] = await Promise.all([Session.restore(storeA), Session.restore(storeB)]);
+    const lock = pagesLock();
+    const factory = new IDBFactory();
+    const [pageA, pageB] = [a, b].map((s) =>
+      TokenRefresher.forSession(s, { retry: false, lock, handoff: indexedDbHandoff(factory) }),
+    ) as [TokenRefresher, TokenRefresher];
+    await revokeToken({ metadata, clientId }, data.accessToken ?? "", "access_token");
+    await Promise.all([whoami(pageA), whoami(pageB)]);
+    expect(b.getRefreshToken()).toBe(a.getRefreshToken());
+    expect(b.getRefreshToken()).not.toBe(data.refreshToken);
+    // The grant lives on: the next refresh works in either tab.
+    await revokeToken({ metadata, clientId }, b.getAccessToken() ?? "", "access_token");
+    expect((await whoami(pageB)).user_id).toBe("@dora:localhost");
     expect([a.state.getSnapshot().kind, b.state.getSnapshot().kind]).toEqual(["signed_in", "signed_in"]);
   });
 
