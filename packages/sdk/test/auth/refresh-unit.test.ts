@@ -179,22 +179,17 @@ describe("TokenRefresher under the pages' lock", () => {
     const second = await setup(() => {
       throw new Error("the second page spent the refresh token again");
     });
-    const pageA = new TokenRefresher({
-      http: first.http,
-      session: first.session,
-      now: () => 1_000,
-      lock,
-      handoff: indexedDbHandoff(factory),
-    });
-    const pageB = new TokenRefresher({
-      http: second.http,
-      session: second.session,
-      now: () => 1_000,
-      lock,
-      handoff: indexedDbHandoff(factory),
-    });
-    await pageA.refresh();
-    await pageB.refresh();
+    // Each page has its own refresher and its own connection to the handoff's database.
+    for (const page of [first, second]) {
+      const handoff = indexedDbHandoff(factory);
+      await new TokenRefresher({
+        http: page.http,
+        session: page.session,
+        now: () => 1_000,
+        lock,
+        handoff,
+      }).refresh();
+    }
     expect(second.http.calls).toEqual([]);
     expect([second.session.getAccessToken(), second.session.getRefreshToken()]).toEqual(["a2", "r2"]);
     expect(second.storage.load()).toMatchObject({ accessToken: "a2", refreshToken: "r2" });
