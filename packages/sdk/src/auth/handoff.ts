@@ -13,8 +13,9 @@
  * go, and a page holding R reads that record once it has the lock.
  *
  * A record is kept per lock name (user and device) and is only taken within
- * HANDOFF_TTL_MS of being written. Failures are the caller's to ignore: the
- * refusal path (Session.adoptStoredTokens) remains behind it.
+ * HANDOFF_TTL_MS of being written, and removed when the session signs out
+ * or is soft logged out. Failures are the caller's to ignore: the refusal
+ * path (Session.adoptStoredTokens) remains behind it.
  */
 
 /** The tokens a refresh gave. */
@@ -30,6 +31,8 @@ export interface RefreshHandoff {
   give(name: string, used: string, tokens: HandedTokens): Promise<void>;
   /** The tokens another page got for the refresh token `used`, if it refreshed it lately. */
   take(name: string, used: string): Promise<HandedTokens | undefined>;
+  /** Removes the record (signed out: no tokens are left behind). */
+  forget(name: string): Promise<void>;
 }
 
 /** How long after writing a handoff is taken: the waiting page reads it as soon as the lock is free. */
@@ -63,6 +66,7 @@ interface Tx {
   objectStore(name: string): {
     get(key: string): Req<unknown>;
     put(value: unknown, key: string): Req<unknown>;
+    delete(key: string): Req<unknown>;
   };
   oncomplete: (() => void) | null;
   onerror: (() => void) | null;
@@ -130,6 +134,12 @@ export function indexedDbHandoff(factory: IdbFactoryLike, now: () => number = Da
         ...(tokens.expiresAt !== undefined ? { expiresAt: tokens.expiresAt } : {}),
       };
       tx.objectStore(STORE).put(record, name);
+      await done;
+    },
+    async forget(name) {
+      const tx = (await open()).transaction(STORE, "readwrite");
+      const done = completed(tx);
+      tx.objectStore(STORE).delete(name);
       await done;
     },
     async take(name, used) {

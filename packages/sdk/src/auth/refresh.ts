@@ -105,6 +105,22 @@ export class TokenRefresher implements HttpApi {
       options.handoff === null || this.lock === undefined
         ? undefined
         : (options.handoff ?? platformHandoff());
+    if (this.handoff !== undefined) this.forgetOnSignOut(this.handoff);
+  }
+
+  /** Signed out or soft logged out: the handoff's record of this user and device goes too. */
+  private forgetOnSignOut(handoff: RefreshHandoff): void {
+    let name = this.lockName();
+    this.session.state.subscribe((state) => {
+      if (state.kind === "signed_in") name = this.lockName();
+      else if (name !== undefined) void handoff.forget(name).catch(() => undefined);
+    });
+  }
+
+  /** The pages' lock for this user and device; undefined while signed out. */
+  private lockName(): string | undefined {
+    const { userId, deviceId } = this.session;
+    return userId === undefined ? undefined : `lattice.refresh ${userId} ${deviceId ?? ""}`;
   }
 
   /**
@@ -194,9 +210,8 @@ export class TokenRefresher implements HttpApi {
 
   /** Under the pages' lock when there is one: a page refreshing meanwhile has tokens to hand over. */
   private doRefresh(): Promise<void> {
-    const { userId, deviceId } = this.session;
-    if (this.lock === undefined || userId === undefined) return this.refreshNow(undefined);
-    const name = `lattice.refresh ${userId} ${deviceId ?? ""}`;
+    const name = this.lockName();
+    if (this.lock === undefined || name === undefined) return this.refreshNow(undefined);
     return this.lock(name, () => this.refreshNow(name));
   }
 

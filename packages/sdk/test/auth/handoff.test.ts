@@ -30,6 +30,9 @@ describe("the refresh handoff", () => {
     await writer.give(NAME, "r2", { accessToken: "a3" });
     expect(await reader.take(NAME, "r2")).toEqual({ accessToken: "a3" });
     expect(await reader.take(NAME, "r1")).toBeUndefined();
+    // Forgotten (signed out): nothing left to take.
+    await writer.forget(NAME);
+    expect(await reader.take(NAME, "r2")).toBeUndefined();
   });
 
   it("ignores a record of the wrong shape, and a key like __proto__ is data", async () => {

@@ -195,6 +195,22 @@ describe("TokenRefresher under the pages' lock", () => {
     expect(second.storage.load()).toMatchObject({ accessToken: "a2", refreshToken: "r2" });
   });
 
+  it("leaves no tokens in the handoff once the session signs out or is soft logged out", async () => {
+    const lock = <T>(_name: string, run: () => Promise<T>): Promise<T> => run();
+    const name = "lattice.refresh @u:hs D";
+    for (const end of ["sign out", "soft logout"] as const) {
+      const handoff = indexedDbHandoff(new IDBFactory());
+      const { session, http } = await setup((o) =>
+        o.path === "/refresh" ? { access_token: "a2", refresh_token: "r2" } : {},
+      );
+      await new TokenRefresher({ http, session, now: () => 1_000, lock, handoff }).refresh();
+      expect(await handoff.take(name, "r1")).toMatchObject({ accessToken: "a2" });
+      if (end === "sign out") await session.clear("logout");
+      else await session.softLogout();
+      await vi.waitFor(async () => expect(await handoff.take(name, "r1")).toBeUndefined());
+    }
+  });
+
   it("refreshes without a lock where the platform has none, or when told not to use one", async () => {
     vi.stubGlobal("navigator", {
       locks: {
