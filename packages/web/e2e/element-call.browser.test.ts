@@ -439,23 +439,19 @@ describe("Element Call hosted by Lattice", () => {
       const [alice] = pages as [Page, Page];
       const carol = await (carolPage ?? Promise.reject(new Error("carol was not signed in")));
       const ec = elementCallFrameOf(alice);
-      // Element Call shows a raised hand as its reaction indicator (✋) on the member's tile.
-      const handOn = (name: string): ReturnType<Frame["locator"]> =>
+      const tileOf = (name: string): ReturnType<Frame["locator"]> =>
         ec
           .locator('[data-testid="videoTile"]')
-          .filter({ has: ec.getByTestId("name_tag").filter({ hasText: name }) })
-          .getByRole("img", { name: "Reaction" })
-          .filter({ hasText: "✋" });
+          .filter({ has: ec.getByTestId("name_tag").filter({ hasText: name }) });
+      // Element Call shows a raised hand as its reaction indicator (✋) on the member's tile.
+      const handOn = (name: string): ReturnType<Frame["locator"]> =>
+        tileOf(name).getByRole("img", { name: "Reaction" }).filter({ hasText: "✋" });
       const tilesSaid = (): Promise<string[]> =>
         ec
           .locator('[data-testid="videoTile"]')
           .evaluateAll((els) => els.map((el) => (el.textContent ?? "").slice(0, 80)));
       // Carol's tile is there (the video case saw her picture), with no hand yet.
-      await ec
-        .locator('[data-testid="videoTile"]')
-        .filter({ has: ec.getByTestId("name_tag").filter({ hasText: "carol" }) })
-        .first()
-        .waitFor({ timeout: 60_000 });
+      await tileOf("carol").first().waitFor({ timeout: 60_000 });
       expect(await handOn("carol").count()).toBe(0);
       step("carol raises her hand in Lattice's call view");
       await carol.getByRole("button", { name: "Raise hand" }).click();

@@ -126,13 +126,8 @@ export function indexedDbHandoff(factory: IdbFactoryLike, now: () => number = Da
     async give(name, used, tokens) {
       const tx = (await open()).transaction(STORE, "readwrite");
       const done = completed(tx);
-      const record: HandoffRecord = {
-        used,
-        at: now(),
-        accessToken: tokens.accessToken,
-        ...(tokens.refreshToken !== undefined ? { refreshToken: tokens.refreshToken } : {}),
-        ...(tokens.expiresAt !== undefined ? { expiresAt: tokens.expiresAt } : {}),
-      };
+      const { accessToken, refreshToken, expiresAt } = tokens;
+      const record: HandoffRecord = { used, at: now(), accessToken, refreshToken, expiresAt };
       tx.objectStore(STORE).put(record, name);
       await done;
     },
@@ -147,11 +142,8 @@ export function indexedDbHandoff(factory: IdbFactoryLike, now: () => number = Da
       const value = await request(tx.objectStore(STORE).get(name));
       if (!isRecord(value) || value.used !== used) return undefined;
       if (now() - value.at > HANDOFF_TTL_MS || value.at > now() + HANDOFF_TTL_MS) return undefined;
-      return {
-        accessToken: value.accessToken,
-        ...(value.refreshToken !== undefined ? { refreshToken: value.refreshToken } : {}),
-        ...(value.expiresAt !== undefined ? { expiresAt: value.expiresAt } : {}),
-      };
+      const { accessToken, refreshToken, expiresAt } = value;
+      return { accessToken, refreshToken, expiresAt };
     },
   };
 }

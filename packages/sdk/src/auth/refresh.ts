@@ -141,8 +141,8 @@ export class TokenRefresher implements HttpApi {
       session,
       ...(httpOptions.now ? { now: httpOptions.now } : {}),
       ...(refreshAheadMs !== undefined ? { refreshAheadMs } : {}),
-      ...(lock !== undefined ? { lock } : {}),
-      ...(handoff !== undefined ? { handoff } : {}),
+      lock,
+      handoff,
     });
   }
 
@@ -232,11 +232,7 @@ export class TokenRefresher implements HttpApi {
     if (await this.session.adoptStoredTokens(refreshToken)) return true;
     const handed = await this.handoff?.take(lockName, refreshToken).catch(() => undefined);
     if (handed === undefined || this.session.getRefreshToken() !== refreshToken) return false;
-    await this.session.updateTokens({
-      accessToken: handed.accessToken,
-      ...(handed.refreshToken !== undefined ? { refreshToken: handed.refreshToken } : {}),
-      ...(handed.expiresAt !== undefined ? { expiresAt: handed.expiresAt } : {}),
-    });
+    await this.session.updateTokens(handed);
     return true;
   }
 
@@ -244,15 +240,12 @@ export class TokenRefresher implements HttpApi {
   private async handOver(lockName: string, used: string): Promise<void> {
     const accessToken = this.session.getAccessToken();
     if (this.handoff === undefined || accessToken === undefined) return;
-    const refreshToken = this.session.getRefreshToken();
-    const expiresAt = this.session.expiresAt;
-    await this.handoff
-      .give(lockName, used, {
-        accessToken,
-        ...(refreshToken !== undefined ? { refreshToken } : {}),
-        ...(expiresAt !== undefined ? { expiresAt } : {}),
-      })
-      .catch(() => undefined);
+    const tokens = {
+      accessToken,
+      refreshToken: this.session.getRefreshToken(),
+      expiresAt: this.session.expiresAt,
+    };
+    await this.handoff.give(lockName, used, tokens).catch(() => undefined);
   }
 
   private async refreshMatrix(refreshToken: string): Promise<void> {

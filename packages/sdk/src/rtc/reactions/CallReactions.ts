@@ -296,11 +296,7 @@ export class CallReactions {
    */
   private carryOwnHand(): void {
     if (!this.handWanted || this.ownHand() !== undefined) return;
-    const { userId, deviceId } = this.options;
-    const joined = this.options.memberships
-      .getSnapshot()
-      .some((m) => m.sender === userId && m.deviceId === deviceId && m.eventId !== undefined);
-    if (!joined) return;
+    if (this.ownMembership() === undefined) return;
     this.serial(async () => {
       if (this.handWanted && this.ownHand() === undefined) await this.sendHand();
     }).catch((error: unknown) =>
@@ -308,12 +304,20 @@ export class CallReactions {
     );
   }
 
-  private ownMembershipEventId(): string {
+  /** Our membership, once the room shows its event. */
+  private ownMembership(): (CallMembership & { eventId: string }) | undefined {
     const { userId, deviceId } = this.options;
-    const own = this.options.memberships
+    return this.options.memberships
       .getSnapshot()
-      .find((m) => m.sender === userId && m.deviceId === deviceId && m.eventId !== undefined);
-    if (own?.eventId === undefined) throw new CallReactionsError("NOT_IN_CALL", NOT_IN_CALL);
+      .find(
+        (m): m is CallMembership & { eventId: string } =>
+          m.sender === userId && m.deviceId === deviceId && m.eventId !== undefined,
+      );
+  }
+
+  private ownMembershipEventId(): string {
+    const own = this.ownMembership();
+    if (own === undefined) throw new CallReactionsError("NOT_IN_CALL", NOT_IN_CALL);
     return own.eventId;
   }
 
